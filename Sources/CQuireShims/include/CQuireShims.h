@@ -1,0 +1,35 @@
+#ifndef CQUIRE_SHIMS_H
+#define CQUIRE_SHIMS_H
+
+#include <sys/types.h>
+#include <stdint.h>
+
+/// renameat2(2) with RENAME_EXCHANGE: atomically swaps two paths. Returns -1 and sets errno on failure.
+int cquire_rename_exchange(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
+
+/// renameat2(2) with RENAME_NOREPLACE: fails with EEXIST instead of replacing.
+int cquire_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath);
+
+/// copy_file_range(2): in-kernel copy (reflinks where the file system can).
+ssize_t cquire_copy_file_range(int fd_in, int fd_out, size_t len);
+
+/// The errno of the calling thread.
+int cquire_errno(void);
+
+/// Sets errno of the calling thread.
+void cquire_set_errno(int value);
+
+/// The d_type and name of a dirent, so Swift need not lay out struct dirent.
+const char *cquire_dirent_name(const void *entry);
+unsigned char cquire_dirent_type(const void *entry);
+
+/// flock(2), named apart from struct flock.
+int cquire_flock(int fd, int operation);
+
+/// Extended attributes, not following symbolic links (llistxattr, lgetxattr) and by descriptor (fsetxattr).
+ssize_t cquire_llistxattr(const char *path, char *list, size_t size);
+ssize_t cquire_lgetxattr(const char *path, const char *name, void *value, size_t size);
+int cquire_fsetxattr(int fd, const char *name, const void *value, size_t size);
+int cquire_lsetxattr(const char *path, const char *name, const void *value, size_t size);
+
+#endif

@@ -1,0 +1,53 @@
+#define _GNU_SOURCE
+#include "CQuireShims.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+
+int cquire_rename_exchange(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+  return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, RENAME_EXCHANGE);
+}
+
+int cquire_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, const char *newpath) {
+  return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, RENAME_NOREPLACE);
+}
+
+ssize_t cquire_copy_file_range(int fd_in, int fd_out, size_t len) {
+  return copy_file_range(fd_in, NULL, fd_out, NULL, len, 0);
+}
+
+int cquire_errno(void) { return errno; }
+
+void cquire_set_errno(int value) { errno = value; }
+
+const char *cquire_dirent_name(const void *entry) { return ((const struct dirent *)entry)->d_name; }
+
+unsigned char cquire_dirent_type(const void *entry) { return ((const struct dirent *)entry)->d_type; }
+
+int cquire_flock(int fd, int operation) { return flock(fd, operation); }
+
+ssize_t cquire_llistxattr(const char *path, char *list, size_t size) { return llistxattr(path, list, size); }
+
+ssize_t cquire_lgetxattr(const char *path, const char *name, void *value, size_t size) {
+  return lgetxattr(path, name, value, size);
+}
+
+int cquire_fsetxattr(int fd, const char *name, const void *value, size_t size) {
+  return fsetxattr(fd, name, value, size, 0);
+}
+
+int cquire_lsetxattr(const char *path, const char *name, const void *value, size_t size) {
+  return lsetxattr(path, name, value, size, 0);
+}

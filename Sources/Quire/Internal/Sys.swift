@@ -1,0 +1,253 @@
+import CQuireShims
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The one layer through which Quire makes system calls.
+///
+/// Every call first asks the task-local ``faults`` hook, so a test can make exactly the
+/// fourth `fsync` of a save fail with `EIO` and check that nothing was lost. Calls that can be
+/// interrupted are retried on `EINTR`.
+enum Sys {
+  /// A test hook: given a call's name, returns an errno to fail it with, or nil to run it.
+  @TaskLocal static var faults: FaultHook?
+
+  static let currentDirectory: Int32 = AT_FDCWD
+
+  @inline(__always)
+  static func check(_ call: String) throws(SystemCallError) {
+    if let hook = faults, let errno = hook.decide(call) {
+      throw SystemCallError(call: call, errno: errno)
+    }
+  }
+
+  @inline(__always)
+  static func failure(_ call: String) -> SystemCallError {
+    SystemCallError(call: call, errno: cquire_errno())
+  }
+
+  static func open(
+    _ path: String, _ flags: Int32, mode: mode_t = 0o666, relativeTo dir: Int32 = AT_FDCWD
+  ) throws(SystemCallError) -> Int32 {
+    try check("open")
+    while true {
+      let fd = Glibc.openat(dir, path, flags | O_CLOEXEC, mode)
+      if fd >= 0 { return fd }
+      if cquire_errno() != EINTR { throw failure("open") }
+    }
+  }
+
+  static func close(_ fd: Int32) {
+    _ = Glibc.close(fd)
+  }
+
+  static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemCallError) {
+    try check("write")
+    var offset = 0
+    while offset < buffer.count {
+      let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      if written < 0 {
+        if cquire_errno() == EINTR { continue }
+        throw failure("write")
+      }
+      offset += written
+    }
+  }
+
+  static func write(_ fd: Int32, _ data: Data) throws(SystemCallError) {
+    var result: Result<Void, SystemCallError> = .success(())
+    data.withUnsafeBytes { buffer in
+      do throws(SystemCallError) { try write(fd, buffer) } catch { result = .failure(error) }
+    }
+    try result.get()
+  }
+
+  /// Reads the whole file behind `fd` (of `size` bytes) into memory.
+  static func readAll(_ fd: Int32, size: Int) throws(SystemCallError) -> Data {
+    try check("read")
+    var data = Data(count: size)
+    var total = 0
+    var failed: SystemCallError?
+    data.withUnsafeMutableBytes { buffer in
+      while total < size {
+        let count = Glibc.read(fd, buffer.baseAddress! + total, size - total)
+        if count < 0 {
+          if cquire_errno() == EINTR { continue }
+          failed = failure("read")
+          return
+        }
+        if count == 0 { break }
+        total += count
+      }
+    }
+    if let failed { throw failed }
+    if total < size { data.removeSubrange(total..<size) }
+    return data
+  }
+
+  /// Makes the file's data and metadata durable. Quire calls this before any rename that
+  /// publishes the file, so a crash can never expose a name pointing at unwritten data.
+  static func fsync(_ fd: Int32) throws(SystemCallError) {
+    try check("fsync")
+    while Glibc.fsync(fd) != 0 {
+      if cquire_errno() != EINTR { throw failure("fsync") }
+    }
+  }
+
+  /// Opens the directory at `path` read-only, fsyncs it (making renames and creations of its
+  /// entries durable) and closes it.
+  static func fsyncDirectory(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) {
+    let fd = try open(path, O_RDONLY | O_DIRECTORY, relativeTo: dir)
+    defer { close(fd) }
+    try fsync(fd)
+  }
+
+  static func rename(
+    _ old: String, _ new: String, oldDirectory: Int32 = AT_FDCWD, newDirectory: Int32 = AT_FDCWD
+  ) throws(SystemCallError) {
+    try check("rename")
+    if Glibc.renameat(oldDirectory, old, newDirectory, new) != 0 { throw failure("rename") }
+  }
+
+  /// Atomically swaps two paths (renameat2 with RENAME_EXCHANGE).
+  static func exchange(_ first: String, _ second: String) throws(SystemCallError) {
+    try check("renameat2")
+    if cquire_rename_exchange(AT_FDCWD, first, AT_FDCWD, second) != 0 { throw failure("renameat2") }
+  }
+
+  /// Renames without replacing: fails with `EEXIST` if `new` exists.
+  static func renameNoReplace(_ old: String, _ new: String) throws(SystemCallError) {
+    try check("renameat2")
+    if cquire_rename_noreplace(AT_FDCWD, old, AT_FDCWD, new) != 0 { throw failure("renameat2") }
+  }
+
+  static func unlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) {
+    try check("unlink")
+    if Glibc.unlinkat(dir, path, 0) != 0 { throw failure("unlink") }
+  }
+
+  static func rmdir(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) {
+    try check("rmdir")
+    if Glibc.unlinkat(dir, path, AT_REMOVEDIR) != 0 { throw failure("rmdir") }
+  }
+
+  static func mkdir(
+    _ path: String, mode: mode_t = 0o777, relativeTo dir: Int32 = AT_FDCWD
+  ) throws(SystemCallError) {
+    try check("mkdir")
+    if Glibc.mkdirat(dir, path, mode) != 0 { throw failure("mkdir") }
+  }
+
+  static func symlink(
+    _ destination: String, at path: String, relativeTo dir: Int32 = AT_FDCWD
+  ) throws(SystemCallError) {
+    try check("symlink")
+    if Glibc.symlinkat(destination, dir, path) != 0 { throw failure("symlink") }
+  }
+
+  static func link(_ existing: String, _ new: String) throws(SystemCallError) {
+    try check("link")
+    if Glibc.linkat(AT_FDCWD, existing, AT_FDCWD, new, 0) != 0 { throw failure("link") }
+  }
+
+  static func readlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) -> String {
+    try check("readlink")
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = Glibc.readlinkat(dir, path, &buffer, buffer.count - 1)
+    if count < 0 { throw failure("readlink") }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// `lstat` (by default) or `stat` of a path; nil when it does not exist.
+  static func status(
+    _ path: String, relativeTo dir: Int32 = AT_FDCWD, followLinks: Bool = false
+  ) throws(SystemCallError) -> stat? {
+    try check("stat")
+    var info = stat()
+    if Glibc.fstatat(dir, path, &info, followLinks ? 0 : AT_SYMLINK_NOFOLLOW) == 0 { return info }
+    if cquire_errno() == ENOENT { return nil }
+    throw failure("stat")
+  }
+
+  static func status(of fd: Int32) throws(SystemCallError) -> stat {
+    try check("fstat")
+    var info = stat()
+    if Glibc.fstat(fd, &info) != 0 { throw failure("fstat") }
+    return info
+  }
+
+  static func chmod(_ fd: Int32, _ mode: mode_t) throws(SystemCallError) {
+    try check("fchmod")
+    if Glibc.fchmod(fd, mode) != 0 { throw failure("fchmod") }
+  }
+
+  static func chmod(_ path: String, _ mode: mode_t) throws(SystemCallError) {
+    try check("chmod")
+    if Glibc.fchmodat(AT_FDCWD, path, mode, 0) != 0 { throw failure("chmod") }
+  }
+
+  /// Sets the modification time (and the access time to the same) without following links.
+  static func setModificationTime(_ path: String, _ time: timespec) throws(SystemCallError) {
+    try check("utimensat")
+    var times = [time, time]
+    if Glibc.utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) != 0 { throw failure("utimensat") }
+  }
+
+  static func lock(_ fd: Int32, _ operation: Int32) throws(SystemCallError) {
+    try check("flock")
+    while cquire_flock(fd, operation) != 0 {
+      if cquire_errno() != EINTR { throw failure("flock") }
+    }
+  }
+
+  /// Copies `count` bytes from `source` to `destination` in the kernel, falling back to a
+  /// read/write loop where `copy_file_range` is not supported.
+  static func copy(from source: Int32, to destination: Int32, count: Int) throws(SystemCallError) {
+    try check("copy_file_range")
+    var remaining = count
+    while remaining > 0 {
+      let copied = cquire_copy_file_range(source, destination, remaining)
+      if copied < 0 {
+        let errno = cquire_errno()
+        if errno == EINTR { continue }
+        if errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP {
+          return try copyByReading(from: source, to: destination)
+        }
+        throw failure("copy_file_range")
+      }
+      if copied == 0 { break }
+      remaining -= copied
+    }
+  }
+
+  private static func copyByReading(from source: Int32, to destination: Int32) throws(SystemCallError) {
+    let size = 1 << 20
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let count = Glibc.read(source, buffer.baseAddress!, size)
+      if count < 0 {
+        if cquire_errno() == EINTR { continue }
+        throw failure("read")
+      }
+      if count == 0 { return }
+      try write(destination, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+    }
+  }
+
+  /// Maps `size` bytes of `fd` read-only; the mapping outlives `fd`.
+  static func map(_ fd: Int32, size: Int) throws(SystemCallError) -> UnsafeMutableRawPointer {
+    try check("mmap")
+    let pointer = Glibc.mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+    if pointer == MAP_FAILED || pointer == nil { throw failure("mmap") }
+    return pointer!
+  }
+}
+
+/// Decides, per system call name, whether a test wants it to fail.
+final class FaultHook: Sendable {
+  let decide: @Sendable (String) -> Int32?
+  init(_ decide: @escaping @Sendable (String) -> Int32?) { self.decide = decide }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension FileWrapper {
+  /// The contents of a regular-file wrapper, or nil for other kinds or if they cannot be read.
+  ///
+  /// A wrapper read from disk maps its file when first asked (unless read with
+  /// ``ReadingOptions/withoutMapping``), so a large member costs no memory until its bytes are
+  /// touched. Use ``contents()`` to learn why reading failed.
+  public var regularFileContents: Data? { try? contents() }
+
+  /// The contents of a regular-file wrapper, reading them from disk on first use.
+  ///
+  /// - Throws: ``QuireError/Code-swift.struct/wrongKind`` for directories and links, or the
+  ///   error of reading the member's file (for example ``QuireError/Code-swift.struct/notFound``
+  ///   if it was deleted behind Quire's back).
+  public func contents() throws(QuireError) -> Data {
+    let (loaded, origin, maps) = try state.withLock { state throws(QuireError) in
+      guard case .regularFile(let data) = state.content else {
+        throw QuireError(.wrongKind, "Only a regular-file wrapper has contents.", path: state.origin?.path)
+      }
+      return (data, state.origin, state.mapsContents)
+    }
+    if let loaded { return loaded }
+    guard let origin else {
+      throw QuireError(.internalError, "A regular-file wrapper has neither contents nor a file on disk.")
+    }
+    let path = origin.path
+    let data: Data
+    do throws(SystemCallError) {
+      data = try Self.load(path: path, mapping: maps)
+    } catch {
+      throw QuireError.system(error, action: "read", path: path)
+    }
+    return state.withLock { state in
+      if case .regularFile(let current?) = state.content { return current }
+      state.content = .regularFile(data)
+      return data
+    }
+  }
+
+  /// Releases the bytes of a regular-file wrapper that are also on disk; they are mapped again
+  /// when next asked for. Contents that exist only in memory (not yet saved) are kept.
+  public func discardContents() {
+    state.withLock { state in
+      guard case .regularFile(.some) = state.content, state.origin != nil else { return }
+      state.content = .regularFile(nil)
+    }
+  }
+
+  /// Whether the bytes of a regular-file wrapper are in memory (or mapped) right now.
+  public var hasLoadedContents: Bool {
+    state.withLock { if case .regularFile(.some) = $0.content { true } else { false } }
+  }
+
+  /// Reads a file's bytes, mapped read-only (so untouched pages cost no memory) or copied.
+  static func load(path: String, mapping: Bool) throws(SystemCallError) -> Data {
+    let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
+    defer { Sys.close(fd) }
+    let size = Int(try Sys.status(of: fd).st_size)
+    if size == 0 { return Data() }
+    guard mapping else { return try Sys.readAll(fd, size: size) }
+    let pointer = try Sys.map(fd, size: size)
+    return Data(
+      bytesNoCopy: pointer, count: size,
+      deallocator: .custom { pointer, size in _ = munmap(pointer, size) })
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads a file, link or package from disk into wrappers: names and attributes only, unless
+/// asked to read contents immediately.
+struct PackageReader {
+  var options: FileWrapper.ReadingOptions
+
+  /// Reads `path` into a wrapper state. A package is read under a shared lock (so no Quire save
+  /// is half-applied while it is walked) and an interrupted save is recovered first.
+  func read(path: String) throws(QuireError) -> FileWrapper.State {
+    let info: stat
+    do throws(SystemCallError) {
+      guard let found = try Sys.status(path, followLinks: true) else {
+        throw SystemCallError(call: "stat", errno: ENOENT)
+      }
+      info = found
+    } catch {
+      throw QuireError.system(error, action: "read", path: path)
+    }
+    let parent = DiskLocation(absolutePath: path.deletingLastPathComponent)
+    let name = path.lastPathComponent
+    var state: FileWrapper.State
+    do throws(SystemCallError) {
+      if info.isDirectory {
+        state = try readPackage(path: path, parent: parent, name: name)
+      } else if let symlink = try Sys.status(path), symlink.isSymbolicLink {
+        state = FileWrapper.State(content: .symbolicLink(try Sys.readlink(path)))
+        state.attributes = FileAttributes(symlink)
+      } else {
+        state = FileWrapper.State(content: .regularFile(try contentsIfImmediate(path)))
+        state.attributes = FileAttributes(info)
+      }
+    } catch {
+      throw QuireError.system(error, action: "read", path: path)
+    }
+    state.origin = FileWrapper.Origin(directory: parent, name: name)
+    state.filename = name
+    state.preferredFilename = name
+    state.mapsContents = !options.contains(.withoutMapping)
+    return state
+  }
+
+  private func readPackage(path: String, parent: DiskLocation, name: String) throws(SystemCallError)
+    -> FileWrapper.State
+  {
+    let lock = try PackageLock(path: path, exclusive: false)
+    defer { lock.release() }
+    let location = DiskLocation(parent: parent, name: name)
+    var directory = FileWrapper.Directory(location: location)
+    if let children = try readChildren(of: lock.fd, location: location, isRoot: true) {
+      directory.children = children
+    } else {
+      // An interrupted save: finish or undo it under the exclusive lock, then read again.
+      try lock.upgrade()
+      _ = try SaveRecovery.recover(lockedPackage: lock.fd, path: path)
+      try lock.downgrade()
+      directory.children = try readChildren(of: lock.fd, location: location, isRoot: true) ?? [:]
+    }
+    var state = FileWrapper.State(content: .directory(directory))
+    state.attributes = FileAttributes(try Sys.status(of: lock.fd))
+    return state
+  }
+
+  /// What the reader keeps of one entry's `lstat`: all a wrapper needs, in 40 bytes.
+  private struct Entry {
+    var name: String
+    var mode: mode_t
+    var size: Int64
+    var modified: timespec
+  }
+
+  /// Reads the entries of the folder open as `fd`; at the top of a package, returns nil as soon as
+  /// it meets save bookkeeping, which must be recovered first.
+  ///
+  /// The listing and the `lstat`s run first into compact records, and the wrappers are built
+  /// afterwards: interleaving the two thrashes the caches the kernel's lookups depend on.
+  private func readChildren(of fd: Int32, location: DiskLocation, isRoot: Bool)
+    throws(SystemCallError) -> [String: FileWrapper]?
+  {
+    var entries: [Entry] = []
+    var interrupted = false
+    try Sys.forEachEntry(fd) { (cName, info) throws(SystemCallError) in
+      if interrupted { return }
+      let name = String(cString: cName)
+      if isRoot && SaveJournal.isBookkeeping(name) {
+        interrupted = true
+        return
+      }
+      entries.append(Entry(name: name, mode: info.st_mode, size: Int64(info.st_size), modified: info.st_mtim))
+    }
+    if interrupted { return nil }
+    var children: [String: FileWrapper] = [:]
+    children.reserveCapacity(entries.count)
+    let maps = !options.contains(.withoutMapping)
+    for entry in entries {
+      let name = entry.name
+      let content: FileWrapper.Content
+      switch entry.mode & S_IFMT {
+      case S_IFREG:
+        content = .regularFile(try contentsIfImmediate(location.path(of: name)))
+      case S_IFDIR:
+        let childFd = try Sys.open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, relativeTo: fd)
+        defer { Sys.close(childFd) }
+        let childLocation = DiskLocation(parent: location, name: name)
+        var directory = FileWrapper.Directory(location: childLocation)
+        directory.children =
+          try readChildren(of: childFd, location: childLocation, isRoot: false) ?? [:]
+        content = .directory(directory)
+      case S_IFLNK:
+        content = .symbolicLink(try Sys.readlink(name, relativeTo: fd))
+      default:
+        continue  // sockets, FIFOs and devices are not document content
+      }
+      var state = FileWrapper.State(content: content)
+      state.preferredFilename = name
+      state.filename = name
+      state.attributes = FileAttributes(
+        posixPermissions: UInt16(entry.mode & 0o7777), modificationDate: Date(entry.modified),
+        size: entry.size)
+      state.origin = FileWrapper.Origin(directory: location, name: name)
+      state.keyInParent = name
+      state.mapsContents = maps
+      children[name] = FileWrapper(state: state)
+    }
+    return children
+  }
+
+  private func contentsIfImmediate(_ path: String) throws(SystemCallError) -> Data? {
+    guard options.contains(.immediate) else { return nil }
+    return try FileWrapper.load(path: path, mapping: !options.contains(.withoutMapping))
+  }
+}

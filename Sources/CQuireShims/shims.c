@@ -51,3 +51,5 @@ int cquire_fsetxattr(int fd, const char *name, const void *value, size_t size) {
 int cquire_lsetxattr(const char *path, const char *name, const void *value, size_t size) {
   return lsetxattr(path, name, value, size, 0);
 }
+
+int cquire_syncfs(int fd) { return syncfs(fd); }

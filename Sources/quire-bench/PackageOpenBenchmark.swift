@@ -13,7 +13,8 @@ struct PackageOpenBenchmark: ParsableCommand {
   @Option(help: "Runs per approach (the median is reported).") var runs = 5
   @Option(help: "Folder to build the package in (default: the temporary folder).")
   var directory: String?
-  @Option(help: "After the measured runs, repeat only Quire's open this many times (for profiling).")
+  @Option(
+    help: "After the measured runs, repeat only Quire's open this many times (for profiling).")
   var profileOpens = 0
 
   func run() throws {
@@ -35,24 +36,34 @@ struct PackageOpenBenchmark: ParsableCommand {
       quire.append(try Measurement.milliseconds { wrapper = try FileWrapper(url: package) })
       peak = max(peak, Measurement.peakMemoryMiB())
       guard wrapper?.fileWrappers?.count == count else {
-        throw RawFiles.Failure(description: "Quire saw \(wrapper?.fileWrappers?.count ?? 0) members, the walk \(count)")
+        throw RawFiles.Failure(
+          description: "Quire saw \(wrapper?.fileWrappers?.count ?? 0) members, the walk \(count)")
       }
       wrapper = nil
     }
     if profileOpens > 0 {
       let start = ProcessInfo.processInfo.systemUptime
       for _ in 0..<profileOpens { _ = try FileWrapper(url: package) }
-      print("profiled opens: \((ProcessInfo.processInfo.systemUptime - start) * 1000 / Double(profileOpens)) ms each")
+      print(
+        "profiled opens: \((ProcessInfo.processInfo.systemUptime - start) * 1000 / Double(profileOpens)) ms each"
+      )
     }
     Measurement.table(
       ["approach", "median ms", "min ms"],
       [
-        ["Quire lazy open", Measurement.format(Measurement.median(quire)), Measurement.format(quire.min()!)],
-        ["readdir + lstat walk", Measurement.format(Measurement.median(walk)), Measurement.format(walk.min()!)],
+        [
+          "Quire lazy open", Measurement.format(Measurement.median(quire)),
+          Measurement.format(quire.min()!),
+        ],
+        [
+          "readdir + lstat walk", Measurement.format(Measurement.median(walk)),
+          Measurement.format(walk.min()!),
+        ],
       ])
     print("peak resident memory during the open: \(Measurement.format(peak)) MiB")
     print(
       "RESULT package-open members=\(members) quire_ms=\(Measurement.format(Measurement.median(quire))) "
-        + "walk_ms=\(Measurement.format(Measurement.median(walk))) rss_mib=\(Measurement.format(peak))")
+        + "walk_ms=\(Measurement.format(Measurement.median(walk))) rss_mib=\(Measurement.format(peak))"
+    )
   }
 }

@@ -40,7 +40,9 @@ struct PackageSaveBenchmark: ParsableCommand {
         try wrapper.addRegularFile(withContents: Data(payload), preferredFilename: name)
       }
       timings["quire", default: []].append(
-        try Measurement.milliseconds { try wrapper.write(to: package, originalContentsURL: package) })
+        try Measurement.milliseconds {
+          try wrapper.write(to: package, originalContentsURL: package)
+        })
       timings["hardlink", default: []].append(
         try Measurement.milliseconds {
           try swapSave(package.path, names, changedNames, payload, copyUnchanged: false)
@@ -105,7 +107,9 @@ struct PackageSaveBenchmark: ParsableCommand {
   }
 
   /// The floor: overwrite each changed member's bytes in place and fsync them.
-  private func overwriteInPlace(_ package: String, _ changed: Set<String>, _ payload: [UInt8]) throws {
+  private func overwriteInPlace(_ package: String, _ changed: Set<String>, _ payload: [UInt8])
+    throws
+  {
     for name in changed {
       let fd = open(package + "/" + name, O_WRONLY | O_CLOEXEC)
       try RawFiles.check(fd, "open")
@@ -119,7 +123,8 @@ struct PackageSaveBenchmark: ParsableCommand {
     let names = try RawFiles.names(package.path)
     guard names.count == expectedMembers, !names.contains(where: { $0.hasPrefix(".quire-") }) else {
       throw RawFiles.Failure(
-        description: "package has \(names.count) entries after the runs, expected \(expectedMembers)")
+        description:
+          "package has \(names.count) entries after the runs, expected \(expectedMembers)")
     }
   }
 }

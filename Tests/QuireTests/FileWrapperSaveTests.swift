@@ -11,8 +11,9 @@ struct FileWrapperSaveTests {
     let package = folder.file("Doc.mydoc")
     try Disk.write("hello", to: package.appendingPathComponent("text.txt"))
     try Disk.write("png", to: package.appendingPathComponent("image.png"))
-    let untouched = try FileManager.default.attributesOfItem(
-      atPath: package.appendingPathComponent("image.png").path)[.systemFileNumber] as? Int
+    let untouched =
+      try FileManager.default.attributesOfItem(
+        atPath: package.appendingPathComponent("image.png").path)[.systemFileNumber] as? Int
 
     let wrapper = try FileWrapper(url: package)
     let old = try #require(wrapper.fileWrappers?["text.txt"])
@@ -22,8 +23,9 @@ struct FileWrapperSaveTests {
 
     #expect(try Disk.tree(package) == ["image.png", "text.txt"])
     #expect(try Disk.read(package.appendingPathComponent("text.txt")) == "bonjour")
-    let inode = try FileManager.default.attributesOfItem(
-      atPath: package.appendingPathComponent("image.png").path)[.systemFileNumber] as? Int
+    let inode =
+      try FileManager.default.attributesOfItem(
+        atPath: package.appendingPathComponent("image.png").path)[.systemFileNumber] as? Int
     #expect(inode == untouched)
   }
 

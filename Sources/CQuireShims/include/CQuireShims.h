@@ -32,4 +32,7 @@ ssize_t cquire_lgetxattr(const char *path, const char *name, void *value, size_t
 int cquire_fsetxattr(int fd, const char *name, const void *value, size_t size);
 int cquire_lsetxattr(const char *path, const char *name, const void *value, size_t size);
 
+/// syncfs(2): flushes the file system holding fd.
+int cquire_syncfs(int fd);
+
 #endif

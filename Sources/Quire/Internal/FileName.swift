@@ -7,16 +7,18 @@ enum FileName {
   /// without `/` or NUL, and at most 255 bytes of UTF-8.
   static func validate(_ name: String, in path: String? = nil) throws(QuireError) {
     let problem: String? =
-      if name.isEmpty { "is empty" }
-      else if name == "." || name == ".." { "is “.” or “..”" }
-      else if name.utf8.contains(0x2F) { "contains “/”" }
-      else if name.utf8.contains(0) { "contains a NUL character" }
-      else if name.utf8.count > maximumLength { "is longer than \(maximumLength) bytes" }
-      else { nil }
+      if name.isEmpty { "is empty" } else if name == "." || name == ".." {
+        "is “.” or “..”"
+      } else if name.utf8.contains(0x2F) { "contains “/”" } else if name.utf8.contains(0) {
+        "contains a NUL character"
+      } else if name.utf8.count > maximumLength { "is longer than \(maximumLength) bytes" } else {
+        nil
+      }
     if let problem {
       let place = path.map { " in “\($0)”" } ?? ""
       throw QuireError(
-        .invalidName, "The name “\(name)”\(place) \(problem); choose a plain file name.", path: path)
+        .invalidName, "The name “\(name)”\(place) \(problem); choose a plain file name.", path: path
+      )
     }
   }
 

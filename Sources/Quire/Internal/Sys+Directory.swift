@@ -47,7 +47,8 @@ extension Sys {
   /// pass over the `dirent`s (no intermediate list, no conversion of names before the stat).
   /// Entries that vanish between the listing and the stat are skipped.
   static func forEachEntry(
-    _ fd: Int32, _ body: (_ name: UnsafePointer<CChar>, _ info: inout stat) throws(SystemCallError) -> Void
+    _ fd: Int32,
+    _ body: (_ name: UnsafePointer<CChar>, _ info: inout stat) throws(SystemCallError) -> Void
   ) throws(SystemCallError) {
     try check("readdir")
     try check("stat")
@@ -91,9 +92,9 @@ extension Sys {
       for entry in try listDirectory(at: path) {
         try removeTree(path + "/" + entry.name)
       }
-      do { try rmdir(path) } catch where error.errno == ENOENT {}
+      do { try rmdir(path) } catch  where error.errno == ENOENT {}
     } else {
-      do { try unlink(path) } catch where error.errno == ENOENT {}
+      do { try unlink(path) } catch  where error.errno == ENOENT {}
     }
   }
 }

@@ -98,7 +98,9 @@ enum Sys {
 
   /// Opens the directory at `path` read-only, fsyncs it (making renames and creations of its
   /// entries durable) and closes it.
-  static func fsyncDirectory(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) {
+  static func fsyncDirectory(_ path: String, relativeTo dir: Int32 = AT_FDCWD)
+    throws(SystemCallError)
+  {
     let fd = try open(path, O_RDONLY | O_DIRECTORY, relativeTo: dir)
     defer { close(fd) }
     try fsync(fd)
@@ -152,7 +154,9 @@ enum Sys {
     if Glibc.linkat(AT_FDCWD, existing, AT_FDCWD, new, 0) != 0 { throw failure("link") }
   }
 
-  static func readlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) -> String {
+  static func readlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError)
+    -> String
+  {
     try check("readlink")
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = Glibc.readlinkat(dir, path, &buffer, buffer.count - 1)
@@ -192,7 +196,9 @@ enum Sys {
   static func setModificationTime(_ path: String, _ time: timespec) throws(SystemCallError) {
     try check("utimensat")
     var times = [time, time]
-    if Glibc.utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) != 0 { throw failure("utimensat") }
+    if Glibc.utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) != 0 {
+      throw failure("utimensat")
+    }
   }
 
   static func lock(_ fd: Int32, _ operation: Int32) throws(SystemCallError) {
@@ -222,7 +228,9 @@ enum Sys {
     }
   }
 
-  private static func copyByReading(from source: Int32, to destination: Int32) throws(SystemCallError) {
+  private static func copyByReading(from source: Int32, to destination: Int32)
+    throws(SystemCallError)
+  {
     let size = 1 << 20
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
     defer { buffer.deallocate() }
@@ -235,6 +243,12 @@ enum Sys {
       if count == 0 { return }
       try write(destination, UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
     }
+  }
+
+  /// Flushes the whole file system holding `fd`: one call to make a large import durable.
+  static func syncFileSystem(_ fd: Int32) throws(SystemCallError) {
+    try check("syncfs")
+    if cquire_syncfs(fd) != 0 { throw failure("syncfs") }
   }
 
   /// Maps `size` bytes of `fd` read-only; the mapping outlives `fd`.

@@ -3,7 +3,9 @@ import Foundation
 extension FileWrapper {
   /// The children of a directory wrapper by key, or nil for other kinds.
   public var fileWrappers: [String: FileWrapper]? {
-    state.withLock { if case .directory(let directory) = $0.content { directory.children } else { nil } }
+    state.withLock {
+      if case .directory(let directory) = $0.content { directory.children } else { nil }
+    }
   }
 
   /// Adds `child` to this directory under its preferred filename, or under a unique variant
@@ -17,7 +19,8 @@ extension FileWrapper {
       throw QuireError(.wrongKind, "Only a directory wrapper can hold other wrappers.")
     }
     guard let preferred = child.preferredFilename else {
-      throw QuireError(.invalidName, "A wrapper needs a preferred filename to be added to a directory.")
+      throw QuireError(
+        .invalidName, "A wrapper needs a preferred filename to be added to a directory.")
     }
     try FileName.validate(preferred)
     let key = state.withLock { state -> String in
@@ -31,7 +34,8 @@ extension FileWrapper {
   /// Adds a regular file with `contents` under `preferredFilename` (or a unique variant of it)
   /// and returns the key used.
   @discardableResult
-  public func addRegularFile(withContents contents: Data, preferredFilename: String) throws(QuireError)
+  public func addRegularFile(withContents contents: Data, preferredFilename: String)
+    throws(QuireError)
     -> String
   {
     let child = FileWrapper(regularFileWithContents: contents)

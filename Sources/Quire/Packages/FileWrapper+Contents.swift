@@ -20,13 +20,15 @@ extension FileWrapper {
   public func contents() throws(QuireError) -> Data {
     let (loaded, origin, maps) = try state.withLock { state throws(QuireError) in
       guard case .regularFile(let data) = state.content else {
-        throw QuireError(.wrongKind, "Only a regular-file wrapper has contents.", path: state.origin?.path)
+        throw QuireError(
+          .wrongKind, "Only a regular-file wrapper has contents.", path: state.origin?.path)
       }
       return (data, state.origin, state.mapsContents)
     }
     if let loaded { return loaded }
     guard let origin else {
-      throw QuireError(.internalError, "A regular-file wrapper has neither contents nor a file on disk.")
+      throw QuireError(
+        .internalError, "A regular-file wrapper has neither contents nor a file on disk.")
     }
     let path = origin.path
     let data: Data

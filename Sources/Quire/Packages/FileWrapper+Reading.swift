@@ -16,7 +16,12 @@ extension FileWrapper {
 
   /// Re-reads the wrapper from `url`, replacing its kind, children, contents and attributes.
   public func read(from url: URL, options: ReadingOptions = []) throws(QuireError) {
-    var fresh = try PackageReader(options: options).read(path: url.standardizedFileURL.path)
+    adopt(try PackageReader(options: options).read(path: url.standardizedFileURL.path))
+  }
+
+  /// Replaces this wrapper's state with one freshly read, keeping its place in its parent.
+  func adopt(_ read: State) {
+    var fresh = read
     let children = state.withLock { state -> [FileWrapper] in
       fresh.parent = state.parent
       fresh.keyInParent = state.keyInParent

@@ -65,7 +65,8 @@ public final class FileWrapper: Sendable {
 
   /// A directory wrapper with the given children. Children without a preferred filename get
   /// their key as one, as in Foundation.
-  public convenience init(directoryWithFileWrappers childrenByPreferredName: [String: FileWrapper]) {
+  public convenience init(directoryWithFileWrappers childrenByPreferredName: [String: FileWrapper])
+  {
     self.init(state: State(content: .directory(Directory())))
     for (key, child) in childrenByPreferredName {
       child.state.withLock { child in
@@ -144,7 +145,9 @@ public final class FileWrapper: Sendable {
 
   /// The link text of a symbolic-link wrapper, exactly as stored, or nil for other kinds.
   public var symbolicLinkDestination: String? {
-    state.withLock { if case .symbolicLink(let destination) = $0.content { destination } else { nil } }
+    state.withLock {
+      if case .symbolicLink(let destination) = $0.content { destination } else { nil }
+    }
   }
 
   /// The path this wrapper was read from or last written to, if it still matches the disk.

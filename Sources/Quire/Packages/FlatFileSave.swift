@@ -27,7 +27,8 @@ struct FlatFileSave {
       if case .symbolicLink(let destination) = snapshot.content {
         try Sys.symlink(destination, at: temporary)
       } else {
-        try writeFile(snapshot, to: temporary, replacing: existing?.isRegularFile == true ? existing : nil)
+        try writeFile(
+          snapshot, to: temporary, replacing: existing?.isRegularFile == true ? existing : nil)
       }
       try Sys.rename(temporary, path)
       try Sys.fsyncDirectory(folder)
@@ -40,7 +41,9 @@ struct FlatFileSave {
       in: DiskLocation(absolutePath: folder), name: name, options)
   }
 
-  private func writeFile(_ snapshot: FileWrapper.State, to temporary: String, replacing existing: stat?)
+  private func writeFile(
+    _ snapshot: FileWrapper.State, to temporary: String, replacing existing: stat?
+  )
     throws(SystemCallError)
   {
     let fd = try Sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o666)

@@ -49,7 +49,8 @@ struct IncrementalSave {
           stages.append(stage)
           let written = try TreeWriter().write(wrapper, to: path.appendingPathComponent(stage))
           placed.append((memberPath, written))
-          operations.append(.place(path: memberPath.joined(separator: "/"), stage: stage, trash: trash))
+          operations.append(
+            .place(path: memberPath.joined(separator: "/"), stage: stage, trash: trash))
         case .remove(let memberPath):
           operations.append(.remove(path: memberPath.joined(separator: "/"), trash: trash))
         case .attributes(let memberPath, _, let attributes):
@@ -81,7 +82,9 @@ struct IncrementalSave {
     case .attributes(_, let mode, let seconds, _): return mode == nil || seconds == nil
     case .place(let member, let stage, _):
       do throws(SystemCallError) {
-        guard let existing = try Sys.status(path.appendingPathComponent(member)) else { return true }
+        guard let existing = try Sys.status(path.appendingPathComponent(member)) else {
+          return true
+        }
         let staged = try Sys.status(path.appendingPathComponent(stage))
         return !existing.isDirectory && staged?.isDirectory == false
       } catch {
@@ -128,7 +131,8 @@ struct IncrementalSave {
       try Sys.fsyncDirectory(path)
     } catch {
       var failure = QuireError.system(error, action: "finish saving", path: path)
-      failure.message += " The save was committed: it completes the next time the package is opened."
+      failure.message +=
+        " The save was committed: it completes the next time the package is opened."
       throw failure
     }
     removeTrash(of: journal.operations)

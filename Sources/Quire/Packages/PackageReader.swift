@@ -8,6 +8,9 @@ import Foundation
 /// asked to read contents immediately.
 struct PackageReader {
   var options: FileWrapper.ReadingOptions
+  /// Set when the caller already holds the package lock and has made sure no journal exists:
+  /// the reader then takes no lock and skips leftover staging and trash items.
+  var callerHoldsLock = false
 
   /// Reads `path` into a wrapper state. A package is read under a shared lock (so no Quire save
   /// is half-applied while it is walked) and an interrupted save is recovered first.
@@ -47,10 +50,18 @@ struct PackageReader {
   private func readPackage(path: String, parent: DiskLocation, name: String) throws(SystemCallError)
     -> FileWrapper.State
   {
-    let lock = try PackageLock(path: path, exclusive: false)
-    defer { lock.release() }
     let location = DiskLocation(parent: parent, name: name)
     var directory = FileWrapper.Directory(location: location)
+    if callerHoldsLock {
+      let fd = try Sys.open(path, O_RDONLY | O_DIRECTORY)
+      defer { Sys.close(fd) }
+      directory.children = try readChildren(of: fd, location: location, isRoot: true) ?? [:]
+      var state = FileWrapper.State(content: .directory(directory))
+      state.attributes = FileAttributes(try Sys.status(of: fd))
+      return state
+    }
+    let lock = try PackageLock(path: path, exclusive: false)
+    defer { lock.release() }
     if let children = try readChildren(of: lock.fd, location: location, isRoot: true) {
       directory.children = children
     } else {
@@ -87,10 +98,11 @@ struct PackageReader {
       if interrupted { return }
       let name = String(cString: cName)
       if isRoot && SaveJournal.isBookkeeping(name) {
-        interrupted = true
+        if !callerHoldsLock { interrupted = true }
         return
       }
-      entries.append(Entry(name: name, mode: info.st_mode, size: Int64(info.st_size), modified: info.st_mtim))
+      entries.append(
+        Entry(name: name, mode: info.st_mode, size: Int64(info.st_size), modified: info.st_mtim))
     }
     if interrupted { return nil }
     var children: [String: FileWrapper] = [:]

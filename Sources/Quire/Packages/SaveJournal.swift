@@ -73,7 +73,8 @@ struct SaveJournal: Codable, Equatable {
       return pathIsSafe && !operation.path.isEmpty && stage.hasPrefix(stagePrefix)
         && trash.hasPrefix(trashPrefix) && !stage.contains("/") && !trash.contains("/")
     case .remove(_, let trash):
-      return pathIsSafe && !operation.path.isEmpty && trash.hasPrefix(trashPrefix) && !trash.contains("/")
+      return pathIsSafe && !operation.path.isEmpty && trash.hasPrefix(trashPrefix)
+        && !trash.contains("/")
     case .attributes:
       return pathIsSafe
     }

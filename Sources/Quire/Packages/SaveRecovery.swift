@@ -41,7 +41,8 @@ public enum SaveRecovery: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Recovers the package open as `fd`, which the caller holds locked exclusively.
-  static func recover(lockedPackage fd: Int32, path: String) throws(SystemCallError) -> SaveRecovery {
+  static func recover(lockedPackage fd: Int32, path: String) throws(SystemCallError) -> SaveRecovery
+  {
     let leftovers = try Sys.listDirectory(fd).map(\.name).filter(SaveJournal.isBookkeeping)
     guard !leftovers.isEmpty else { return .nothingToRecover }
     var outcome = SaveRecovery.nothingToRecover

@@ -47,7 +47,8 @@ struct TreeWriter {
       children.reserveCapacity(directory.children.count)
       for (key, child) in directory.children {
         try FileName.validate(key, in: path)
-        children.append(WrittenChild(key: key, item: try write(child, to: path.appendingPathComponent(key))))
+        children.append(
+          WrittenChild(key: key, item: try write(child, to: path.appendingPathComponent(key))))
       }
       try Self.system(path) { () throws(SystemCallError) in
         if let mode = snapshot.attributes.posixPermissions { try Sys.chmod(path, mode_t(mode)) }

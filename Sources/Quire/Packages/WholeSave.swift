@@ -22,7 +22,8 @@ struct WholeSave {
     let temporary = folder.appendingPathComponent(".\(name).quire-new-\(token)")
     let written: TreeWriter.Written
     do throws(QuireError) {
-      written = try TreeWriter(linkUnchangedBelow: originalContentsPath).write(wrapper, to: temporary)
+      written = try TreeWriter(linkUnchangedBelow: originalContentsPath).write(
+        wrapper, to: temporary)
       try publish(temporary)
     } catch {
       try? Sys.removeTree(temporary)

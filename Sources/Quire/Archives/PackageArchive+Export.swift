@@ -1,0 +1,98 @@
+import Foundation
+import ZIPFoundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension PackageArchive {
+  /// Writes the document at `url` (a package, a folder or a single file) into a new ZIP archive at
+  /// `archiveURL`. The archive appears only when complete; an existing file there is replaced.
+  ///
+  /// The package is read under its shared lock, so the archive holds one whole version even while
+  /// another process saves it.
+  public static func export(_ url: URL, to archiveURL: URL, progress: Progress? = nil)
+    throws(QuireError)
+  {
+    let source = url.standardizedFileURL.path
+    let destination = archiveURL.standardizedFileURL.path
+    let folder = destination.deletingLastPathComponent
+    let temporary = folder.appendingPathComponent(
+      ".\(destination.lastPathComponent).quire-new-\(String(UInt64.random(in: 1...UInt64.max), radix: 36))"
+    )
+    do {
+      try PackageSnapshot.with(source) { root in
+        try write(root, named: source.lastPathComponent, to: temporary, progress)
+      }
+    } catch let error as QuireError {
+      try? Sys.unlink(temporary)
+      throw error
+    } catch {
+      try? Sys.unlink(temporary)
+      throw QuireError(
+        .ioError,
+        "Could not write the archive “\(destination)”: \(error). Check the folder and try again.",
+        path: destination, cause: error)
+    }
+    do throws(SystemCallError) {
+      let fd = try Sys.open(temporary, O_RDONLY)
+      defer { Sys.close(fd) }
+      try Sys.fsync(fd)
+      try Sys.rename(temporary, destination)
+      try Sys.fsyncDirectory(folder)
+    } catch {
+      try? Sys.unlink(temporary)
+      throw QuireError.system(error, action: "write the archive", path: destination)
+    }
+  }
+
+  private static func write(
+    _ root: FileWrapper, named name: String, to temporary: String, _ progress: Progress?
+  ) throws {
+    let archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
+    var entries: [(path: String, wrapper: FileWrapper)] = []
+    collect(root, path: name, into: &entries)
+    let total = entries.reduce(Int64(0)) { $0 + ($1.wrapper.fileAttributes.size ?? 0) }
+    var done: Int64 = 0
+    for (path, wrapper) in entries {
+      try add(wrapper, at: path, to: archive)
+      if wrapper.isRegularFile { done += wrapper.fileAttributes.size ?? 0 }
+      progress?(done, total)
+    }
+  }
+
+  /// Lists the wrapper tree depth-first, folders before their contents, names sorted.
+  private static func collect(
+    _ wrapper: FileWrapper, path: String, into entries: inout [(path: String, wrapper: FileWrapper)]
+  ) {
+    entries.append((path, wrapper))
+    guard let children = wrapper.fileWrappers else { return }
+    for key in children.keys.sorted() {
+      collect(children[key]!, path: path + "/" + key, into: &entries)
+    }
+  }
+
+  private static func add(_ wrapper: FileWrapper, at path: String, to archive: Archive) throws {
+    let attributes = wrapper.fileAttributes
+    let date = attributes.modificationDate ?? Date()
+    if wrapper.isDirectory {
+      try archive.addEntry(
+        with: path + "/", type: .directory, uncompressedSize: Int64(0), modificationDate: date,
+        permissions: attributes.posixPermissions ?? 0o755, provider: { _, _ in Data() })
+    } else if let destination = wrapper.symbolicLinkDestination {
+      let bytes = Data(destination.utf8)
+      try archive.addEntry(
+        with: path, type: .symlink, uncompressedSize: Int64(bytes.count), modificationDate: date,
+        permissions: 0o777, provider: { _, _ in bytes })
+    } else {
+      let contents = try wrapper.contents()
+      try archive.addEntry(
+        with: path, type: .file, uncompressedSize: Int64(contents.count), modificationDate: date,
+        permissions: attributes.posixPermissions ?? 0o644, compressionMethod: .deflate,
+        provider: { position, size in
+          contents.subdata(in: Int(position)..<Int(position) + size)
+        })
+      wrapper.discardContents()
+    }
+  }
+}

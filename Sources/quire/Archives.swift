@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// `quire export PACKAGE ARCHIVE.zip`.
+struct Export: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write a document (package or file) into a single portable ZIP archive.")
+
+  @Argument(help: "The document to export.") var document: String
+  @Argument(help: "The archive to write (replaced if it exists).") var archive: String
+
+  func execute() throws {
+    let destination = URL(fileURLWithPath: archive)
+    try PackageArchive.export(URL(fileURLWithPath: document), to: destination)
+    print(destination.path)
+  }
+}
+
+/// `quire import ARCHIVE DEST-FOLDER`.
+struct Import: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Unpack an archived document into a folder, under its own name (or a unique variant)."
+  )
+
+  @Argument(help: "The ZIP archive.") var archive: String
+  @Argument(help: "The folder to put the document in.") var folder: String
+
+  func execute() throws {
+    let result = try PackageArchive.importArchive(
+      URL(fileURLWithPath: archive), into: URL(fileURLWithPath: folder))
+    print(result.path)
+  }
+}

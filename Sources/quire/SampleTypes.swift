@@ -1,0 +1,28 @@
+import Quire
+
+/// The document types of Quire's sample apps, declared the way an app ships them.
+enum SampleTypes {
+  static let declarations = TypeDeclarations(
+    exportedTypes: [
+      ContentTypeDeclaration(
+        identifier: "net.gacha.mydoc", description: "MyDoc Document",
+        conformsTo: ["com.apple.package", "public.composite-content"],
+        filenameExtensions: ["mydoc"],
+        mimeTypes: ["application/x-mydoc"]),
+      ContentTypeDeclaration(
+        identifier: "org.quire.album", description: "Photo Album",
+        conformsTo: ["com.apple.package", "public.composite-content"],
+        filenameExtensions: ["album"],
+        mimeTypes: ["application/x-quire-album"]),
+    ],
+    documentTypes: [
+      DocumentTypeDeclaration(
+        name: "MyDoc", contentTypes: ["net.gacha.mydoc"], role: .editor, rank: .owner,
+        isPackage: true),
+      DocumentTypeDeclaration(
+        name: "Text", contentTypes: ["public.plain-text"], role: .editor, rank: .alternate),
+      DocumentTypeDeclaration(
+        name: "Album", contentTypes: ["org.quire.album"], role: .editor, rank: .owner,
+        isPackage: true),
+    ])
+}

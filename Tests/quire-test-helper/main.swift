@@ -1,1 +1,95 @@
-print("helper")
+// A separate process for the crash tests: saves versions of a package in a loop, so the test can
+// SIGKILL it at random moments, or kills itself at exactly the Nth system call of a save.
+//
+//   quire-test-helper save-loop PACKAGE            save versions forever, printing "saving V"
+//   quire-test-helper save-once PACKAGE N KIND     save one version, SIGKILL self at syscall N
+//                                                  (KIND: multi | single)
+//   quire-test-helper count-calls PACKAGE KIND     print how many syscalls one save makes
+import Foundation
+import Synchronization
+
+@testable import Quire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes a line to stdout at once (no buffering), so the test sees it before a kill.
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+  FileHandle.standardError.write(
+    Data("usage: quire-test-helper save-loop|save-once|count-calls PACKAGE …\n".utf8))
+  exit(2)
+}
+let package = URL(fileURLWithPath: arguments[2])
+
+/// The version the package holds now, from its manifest.
+func currentVersion(_ wrapper: FileWrapper) -> Int {
+  guard let manifest = wrapper.fileWrappers?["manifest.txt"]?.regularFileContents else { return 0 }
+  return Int(String(decoding: manifest, as: UTF8.self).split(separator: "\n").first ?? "0") ?? 0
+}
+
+/// Changes the wrapper to version `version`: every member holds the version number, the marker of
+/// the other parity is removed and this parity's is added, and the manifest lists it all.
+/// `single` changes only one member (the one-rename save).
+func apply(version: Int, to wrapper: FileWrapper, single: Bool) throws {
+  func replace(_ directory: FileWrapper, _ name: String, _ text: String) throws {
+    if let old = directory.fileWrappers?[name] { directory.removeFileWrapper(old) }
+    try directory.addRegularFile(withContents: Data(text.utf8), preferredFilename: name)
+  }
+  if single {
+    try replace(wrapper, "single.txt", "\(version)")
+    return
+  }
+  let nested =
+    wrapper.fileWrappers?["nested"]
+    ?? {
+      let folder = FileWrapper(directoryWithFileWrappers: [:])
+      folder.preferredFilename = "nested"
+      _ = try? wrapper.addFileWrapper(folder)
+      return folder
+    }()
+  try replace(wrapper, "a.txt", "\(version)")
+  try replace(wrapper, "b.txt", "\(version)")
+  try replace(nested, "c.txt", "\(version)")
+  if let other = wrapper.fileWrappers?["marker-\((version + 1) % 2)"] {
+    wrapper.removeFileWrapper(other)
+  }
+  try replace(wrapper, "marker-\(version % 2)", "\(version)")
+  try replace(
+    wrapper, "manifest.txt", "\(version)\na.txt b.txt nested/c.txt marker-\(version % 2)\n")
+}
+
+switch arguments[1] {
+case "save-loop":
+  let wrapper = try FileWrapper(url: package)
+  var version = currentVersion(wrapper)
+  while true {
+    version += 1
+    try apply(version: version, to: wrapper, single: false)
+    say("saving \(version)")
+    try wrapper.write(to: package)
+  }
+case "save-once", "count-calls":
+  let counting = arguments[1] == "count-calls"
+  let dieAt = counting ? Int.max : Int(arguments[3])!
+  let single = arguments[counting ? 3 : 4] == "single"
+  let wrapper = try FileWrapper(url: package)
+  try apply(version: currentVersion(wrapper) + 1, to: wrapper, single: single)
+  let calls = Mutex(0)
+  let hook = FaultHook { _ in
+    let count = calls.withLock { count in
+      count += 1
+      return count
+    }
+    if count == dieAt { kill(getpid(), SIGKILL) }
+    return nil
+  }
+  try Sys.$faults.withValue(hook) { try wrapper.write(to: package) }
+  say("\(calls.withLock { $0 })")
+default:
+  FileHandle.standardError.write(Data("unknown command \(arguments[1])\n".utf8))
+  exit(2)
+}

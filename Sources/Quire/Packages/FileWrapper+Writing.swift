@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension FileWrapper {
   /// Writes the wrapper to `url`.
   ///
@@ -23,8 +27,12 @@ extension FileWrapper {
     guard isDirectory else {
       return try FlatFileSave(wrapper: self, path: path, options: options).run()
     }
+    let existing: stat?
+    do throws(SystemCallError) { existing = try Sys.status(path) } catch {
+      throw QuireError.system(error, action: "save", path: path)
+    }
     if originPath == path, originalPath == nil || originalPath == path,
-      (try? Sys.status(path))??.isDirectory == true
+      existing?.isDirectory == true
     {
       try IncrementalSave(root: self, path: path, options: options).run()
     } else {

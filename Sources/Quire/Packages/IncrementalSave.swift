@@ -26,15 +26,17 @@ struct IncrementalSave {
     let plan = try SavePlan(root: root)
     guard !plan.changes.isEmpty else { return SaveCompletion.finish(plan, placed: [], options) }
     let lock: PackageLock
+    do throws(SystemCallError) { lock = try PackageLock(path: path, exclusive: true) } catch {
+      throw QuireError.system(error, action: "save", path: path)
+    }
+    defer { lock.release() }
     do throws(SystemCallError) {
-      lock = try PackageLock(path: path, exclusive: true)
       if try Sys.status(path.appendingPathComponent(SaveJournal.fileName)) != nil {
         _ = try SaveRecovery.recover(lockedPackage: lock.fd, path: path)
       }
     } catch {
       throw QuireError.system(error, action: "save", path: path)
     }
-    defer { lock.release() }
 
     let token = String(UInt64.random(in: 1...UInt64.max), radix: 36)
     var operations: [SaveJournal.Operation] = []

@@ -15,10 +15,13 @@ enum PackageSnapshot {
     while true {
       let lock: PackageLock
       let interrupted: Bool
+      do throws(SystemCallError) { lock = try PackageLock(path: path, exclusive: false) } catch {
+        throw QuireError.system(error, action: "read", path: path)
+      }
       do throws(SystemCallError) {
-        lock = try PackageLock(path: path, exclusive: false)
         interrupted = try Sys.status(path.appendingPathComponent(SaveJournal.fileName)) != nil
       } catch {
+        lock.release()
         throw QuireError.system(error, action: "read", path: path)
       }
       if interrupted {

@@ -60,7 +60,11 @@ public enum SaveRecovery: Sendable, Hashable, CustomStringConvertible {
       try Sys.unlink(journalPath)
       try Sys.fsync(fd)
     }
-    for name in leftovers where name != SaveJournal.fileName {
+    // Replaying the journal moves replaced items to trash, so list the leftovers again.
+    let remaining =
+      outcome == .finishedInterruptedSave
+      ? try Sys.listDirectory(fd).map(\.name).filter(SaveJournal.isBookkeeping) : leftovers
+    for name in remaining where name != SaveJournal.fileName {
       if name.hasPrefix(SaveJournal.stagePrefix) && outcome == .nothingToRecover {
         outcome = .discardedUnfinishedSave
       }

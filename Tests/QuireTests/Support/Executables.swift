@@ -1,0 +1,86 @@
+import Foundation
+
+/// The project's executables built beside the test bundle, run as real separate processes.
+enum Executables {
+  /// The build products folder (`.build/debug`), where `quire` and the test helper are.
+  static let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    .deletingLastPathComponent()
+
+  static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+  struct Output {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// Runs `name` with `arguments` to completion and captures its output.
+  static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    -> Output
+  {
+    try runCommand(url(name), arguments, environment: environment)
+  }
+
+  /// Runs any program to completion and captures its output.
+  static func runCommand(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
+  )
+    throws -> Output
+  {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe.
+    let group = DispatchGroup()
+    nonisolated(unsafe) var errData = Data()
+    DispatchQueue.global().async(group: group) {
+      errData = err.fileHandleForReading.readDataToEndOfFile()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Output(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// The path of a program on $PATH, or nil.
+  static func which(_ name: String) -> URL? {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(
+      separator: ":")
+    {
+      let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    return nil
+  }
+}
+
+/// Reads a child's stdout line by line as it arrives.
+final class LineReader {
+  private let handle: FileHandle
+  private var buffer = Data()
+
+  init(_ handle: FileHandle) { self.handle = handle }
+
+  /// The next line, or nil at end of file (the child exited).
+  func nextLine() -> String? {
+    while true {
+      if let newline = buffer.firstIndex(of: 0x0A) {
+        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+        buffer.removeSubrange(buffer.startIndex...newline)
+        return line
+      }
+      let chunk = handle.availableData
+      if chunk.isEmpty { return nil }
+      buffer.append(chunk)
+    }
+  }
+}

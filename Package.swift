@@ -34,7 +34,7 @@ let package = Package(
     ),
     .testTarget(
       name: "QuireTests",
-      dependencies: ["Quire", "quire-test-helper", "quire"]
+      dependencies: ["Quire", "CQuireShims", "quire-test-helper", "quire"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -63,7 +63,10 @@ struct ArchivePlan {
   }
 
   private static func item(for entry: Entry, path: String) throws(QuireError) -> Item {
-    let name = entry.path
+    // Info-ZIP's zip stores UTF-8 names without the UTF-8 flag; like unzip on Linux, take the
+    // bytes as UTF-8 when they are valid UTF-8, and as code page 437 only otherwise.
+    let utf8 = entry.path(using: .utf8)
+    let name = utf8.isEmpty ? entry.path : utf8
     guard !name.hasPrefix("/"), !name.contains("\0") else {
       throw unsafe(path, "has an absolute or NUL-containing name “\(name)”")
     }

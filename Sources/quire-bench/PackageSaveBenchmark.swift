@@ -39,18 +39,24 @@ struct PackageSaveBenchmark: ParsableCommand {
         if let old = wrapper.fileWrappers?[name] { wrapper.removeFileWrapper(old) }
         try wrapper.addRegularFile(withContents: Data(payload), preferredFilename: name)
       }
+      // Each timed save starts from a flushed file system, so none pays for the writeback
+      // of the approach before it (the baselines delete every member's old copy).
+      sync()
       timings["quire", default: []].append(
         try Measurement.milliseconds {
           try wrapper.write(to: package, originalContentsURL: package)
         })
+      sync()
       timings["hardlink", default: []].append(
         try Measurement.milliseconds {
           try swapSave(package.path, names, changedNames, payload, copyUnchanged: false)
         })
+      sync()
       timings["rewrite", default: []].append(
         try Measurement.milliseconds {
           try swapSave(package.path, names, changedNames, payload, copyUnchanged: true)
         })
+      sync()
       timings["floor", default: []].append(
         try Measurement.milliseconds { try overwriteInPlace(package.path, changedNames, payload) })
     }

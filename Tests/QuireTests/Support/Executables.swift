@@ -51,6 +51,9 @@ enum Executables {
       stderr: String(decoding: errData, as: UTF8.self))
   }
 
+  /// Whether Info-ZIP's `zip` and `unzip` are installed (`scripts/test` installs them).
+  static let hasInfoZip = which("zip") != nil && which("unzip") != nil
+
   /// The path of a program on $PATH, or nil.
   static func which(_ name: String) -> URL? {
     for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(

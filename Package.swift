@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "Quire", targets: ["Quire"]),
+    .library(name: "QuireApp", targets: ["QuireApp"]),
     .executable(name: "quire", targets: ["quire"]),
     .executable(name: "quire-bench", targets: ["quire-bench"]),
   ],
@@ -15,13 +16,23 @@ let package = Package(
   ],
   targets: [
     .target(name: "CQuireShims"),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CJPEG", providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .target(
+      name: "CQuireImaging",
+      dependencies: ["CPNG", "CJPEG"],
+      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+    ),
     .target(
       name: "Quire",
-      dependencies: ["CQuireShims", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+      dependencies: [
+        "CQuireShims", "CQuireImaging", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]
     ),
+    .target(name: "QuireApp", dependencies: ["Quire"]),
     .executableTarget(
       name: "quire",
-      dependencies: ["Quire", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Quire", "QuireApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .executableTarget(
       name: "quire-bench",
@@ -29,12 +40,12 @@ let package = Package(
     ),
     .executableTarget(
       name: "quire-test-helper",
-      dependencies: ["Quire"],
+      dependencies: ["Quire", "QuireApp"],
       path: "Tests/quire-test-helper"
     ),
     .testTarget(
       name: "QuireTests",
-      dependencies: ["Quire", "CQuireShims", "quire-test-helper", "quire"]
+      dependencies: ["Quire", "QuireApp", "CQuireShims", "quire-test-helper", "quire"]
     ),
   ],
   swiftLanguageModes: [.v6]

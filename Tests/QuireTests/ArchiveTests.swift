@@ -62,7 +62,8 @@ struct ArchiveTests {
 
   @Test(
     "unzip and Python's zipfile accept what Quire writes",
-    .enabled(if: Executables.hasInfoZip, "zip/unzip are not installed (scripts/test installs them)"),
+    .enabled(
+      if: Executables.hasInfoZip, "zip/unzip are not installed (scripts/test installs them)"),
     .enabled(if: Python.isAvailable, Python.missing))
   func realToolsReadQuireArchives() throws {
     let folder = try TemporaryDirectory()
@@ -86,7 +87,8 @@ struct ArchiveTests {
 
   @Test(
     "Quire imports what zip -r -y and Python's zipfile write",
-    .enabled(if: Executables.hasInfoZip, "zip/unzip are not installed (scripts/test installs them)"),
+    .enabled(
+      if: Executables.hasInfoZip, "zip/unzip are not installed (scripts/test installs them)"),
     .enabled(if: Python.isAvailable, Python.missing))
   func quireReadsRealToolsArchives() throws {
     let folder = try TemporaryDirectory()
@@ -118,7 +120,9 @@ struct ArchiveTests {
     #expect(try Disk.snapshot(notes) == ["a.txt": "alpha", "sub/": "", "sub/b.txt": "beta"])
   }
 
-  @Test("an archive with several top-level items becomes a folder named after the archive", .enabled(if: Python.isAvailable, Python.missing))
+  @Test(
+    "an archive with several top-level items becomes a folder named after the archive",
+    .enabled(if: Python.isAvailable, Python.missing))
   func looseArchive() throws {
     let folder = try TemporaryDirectory()
     let archive = folder.file("Holiday.album.zip")

@@ -4,7 +4,8 @@ extension QuireError {
     private enum Kind: String, Hashable, Sendable {
       case notFound, alreadyExists, permissionDenied, noSpace, readOnlyFileSystem, ioError
       case invalidName, wrongKind, corruptPackage, interruptedSave, unknownType, invalidDeclaration
-      case corruptArchive, unsafeArchive, archiveTooLarge, unsupported, internalError
+      case corruptArchive, unsafeArchive, archiveTooLarge, unsupported, internalError,
+        corruptDocument
     }
     private let kind: Kind
     private init(_ kind: Kind) { self.kind = kind }
@@ -39,6 +40,8 @@ extension QuireError {
     public static let unsafeArchive = Code(.unsafeArchive)
     /// An archive exceeds the size, entry-count or compression-ratio limits (an archive bomb).
     public static let archiveTooLarge = Code(.archiveTooLarge)
+    /// A document's contents are damaged or not of the expected type.
+    public static let corruptDocument = Code(.corruptDocument)
     /// The operation is not supported for this item or on this system.
     public static let unsupported = Code(.unsupported)
     /// Quire broke one of its own invariants; please report it.

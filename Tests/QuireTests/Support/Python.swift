@@ -6,7 +6,8 @@ enum Python {
   static let executable = Executables.which("python3")
   /// Whether the interop tests can run; when not, they are skipped with this reason shown.
   static let isAvailable = executable != nil
-  static let missing: Comment = "python3 is not installed: it writes the archives these tests import"
+  static let missing: Comment =
+    "python3 is not installed: it writes the archives these tests import"
 
   @discardableResult
   static func run(_ script: String, _ arguments: [String]) throws -> String {

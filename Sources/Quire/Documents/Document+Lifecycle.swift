@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension Document {
+  /// Opens the document: reads it off the main actor and loads it. A document whose file is not
+  /// writable opens with `editingDisabled`.
+  ///
+  /// - Throws: ``QuireError`` saying why: ``QuireError/Code-swift.struct/notFound``,
+  ///   ``QuireError/Code-swift.struct/permissionDenied``, ``QuireError/Code-swift.struct/wrongKind``
+  ///   (a folder where a file was expected) or ``QuireError/Code-swift.struct/corruptDocument``.
+  public func open() async throws(QuireError) {
+    guard documentState.contains(.closed) else { return }
+    try await load(from: fileURL)
+    let writable = access(fileURL.path, W_OK) == 0
+    documentState = writable ? .normal : .editingDisabled
+    DocumentRegistry.shared.add(self)
+  }
+
+  /// Saves unsaved changes, then closes the document.
+  public func close() async throws(QuireError) {
+    if hasUnsavedChanges && !documentState.contains(.closed) {
+      try await performSave(to: fileURL, for: .forOverwriting, autosave: false)
+    }
+    autosaveTask?.cancel()
+    autosaveTask = nil
+    documentState = .closed
+    DocumentRegistry.shared.remove(self)
+  }
+
+  /// Discards unsaved changes and reloads the document from `url`; undo history is cleared.
+  public func revert(toContentsOf url: URL) async throws(QuireError) {
+    try await load(from: url)
+    fileURL = url.standardizedFileURL
+  }
+
+  private func load(from url: URL) async throws(QuireError) {
+    let loading = Progress(totalUnitCount: 1)
+    progress = loading
+    let before = documentState
+    documentState.insert([.progressAvailable, .editingDisabled])
+    defer {
+      loading.completedUnitCount = 1
+      documentState.remove(.progressAvailable)
+      progress = nil
+    }
+    do {
+      try await read(from: url)
+    } catch {
+      documentState = before
+      let failure = Self.openError(error, url: url)
+      handleError(failure, userInteractionPermitted: true)
+      throw failure
+    }
+    documentState.remove(.editingDisabled)
+    undoManager.removeAllActions()
+    changeCount = 0
+    savedChangeCount = 0
+    fileModificationDate = Self.modificationDate(of: url)
+    emit(.loaded)
+  }
+
+  static func openError(_ error: any Error, url: URL) -> QuireError {
+    if let error = error as? QuireError {
+      if [.notFound, .permissionDenied, .wrongKind, .corruptDocument].contains(error.code) {
+        var opening = error
+        opening.message =
+          "The document “\(url.lastPathComponent)” could not be opened. " + error.message
+        return opening
+      }
+      return QuireError(
+        .corruptDocument,
+        "The document “\(url.path)” could not be opened: \(error.message)", path: url.path,
+        cause: error)
+    }
+    return QuireError(
+      .corruptDocument,
+      "The document “\(url.path)” could not be opened: its contents are damaged or not of this type (\(error)).",
+      path: url.path, cause: error)
+  }
+
+  static func modificationDate(of url: URL) -> Date? {
+    (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+  }
+}

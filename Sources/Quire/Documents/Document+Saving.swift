@@ -1,0 +1,172 @@
+import Foundation
+
+extension Document {
+  /// Saves the document to `url`. With ``SaveOperation/forCreating`` the file must not exist;
+  /// saving to another URL moves the document there. Saves run one at a time; the changes made
+  /// until the save started are marked saved, later ones stay unsaved.
+  ///
+  /// On failure the state gets `savingError`, the changes stay in memory, the error goes to
+  /// ``handleError(_:userInteractionPermitted:)``, and the next autosave tries again.
+  public func save(to url: URL, for saveOperation: SaveOperation) async throws(QuireError) {
+    try await performSave(to: url.standardizedFileURL, for: saveOperation, autosave: false)
+  }
+
+  /// Saves if there are unsaved changes; returns whether the document is saved afterwards.
+  @discardableResult
+  public func autosave() async -> Bool {
+    guard hasUnsavedChanges, !documentState.contains(.closed) else { return !hasUnsavedChanges }
+    do {
+      try await performSave(to: fileURL, for: .forOverwriting, autosave: true)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /// Records a change, an undo, a redo, or that the document matches its file.
+  public func updateChangeCount(_ change: ChangeKind) {
+    let wasEdited = hasUnsavedChanges
+    switch change {
+    case .done:
+      // A new change after undoing past the saved state makes that state unreachable.
+      if changeCount < savedChangeCount { savedChangeCount = .min }
+      changeCount += 1
+    case .undone: changeCount -= 1
+    case .redone: changeCount += 1
+    case .cleared: savedChangeCount = changeCount
+    }
+    changed(from: wasEdited)
+  }
+
+  /// A token for the changes made so far, taken when a save captures the contents.
+  public func changeCountToken(for saveOperation: SaveOperation) -> ChangeToken {
+    ChangeToken(count: changeCount)
+  }
+
+  /// Marks the changes up to `token` as saved.
+  public func updateChangeCount(withToken token: ChangeToken, for saveOperation: SaveOperation) {
+    let wasEdited = hasUnsavedChanges
+    savedChangeCount = token.count
+    changed(from: wasEdited)
+  }
+
+  private func changed(from wasEdited: Bool) {
+    if wasEdited != hasUnsavedChanges { emit(.editedChanged(hasUnsavedChanges: hasUnsavedChanges)) }
+    if hasUnsavedChanges { scheduleAutosave() }
+  }
+
+  func undoManagerDidChange(_ event: UndoManager.Event) {
+    switch event {
+    case .didCloseGroup where !undoManager.isUndoing && !undoManager.isRedoing:
+      updateChangeCount(.done)
+    case .didUndo: updateChangeCount(.undone)
+    case .didRedo: updateChangeCount(.redone)
+    default: break
+    }
+  }
+
+  func performSave(to url: URL, for operation: SaveOperation, autosave: Bool)
+    async throws(QuireError)
+  {
+    await acquireSaveTurn()
+    defer { releaseSaveTurn() }
+    let token = changeCountToken(for: operation)
+    emit(.saving(operation))
+    do {
+      if operation == .forCreating && FileManager.default.fileExists(atPath: url.path) {
+        throw QuireError(
+          .alreadyExists, "“\(url.path)” already exists; choose another name.", path: url.path)
+      }
+      var contents = try self.contents(forType: fileType ?? "")
+      let attributes = try fileAttributesToWrite(to: url, for: operation)
+      contents = try attachThumbnail(attributes.thumbnail, to: contents)
+      let original: URL? = operation == .forOverwriting && url == fileURL ? fileURL : nil
+      try await writeContents(contents, to: url, for: operation, originalContentsURL: original)
+      if case .data = contents, let thumbnail = attributes.thumbnail {
+        try? thumbnailCache.store(thumbnail, forDocumentAt: url)
+      }
+    } catch {
+      let failure = Self.saveError(error, url: url)
+      documentState.insert(.savingError)
+      handleError(failure, userInteractionPermitted: !autosave)
+      emit(.saveFailed(failure))
+      scheduleAutosave()
+      throw failure
+    }
+    fileURL = url
+    fileModificationDate = Self.modificationDate(of: url)
+    updateChangeCount(withToken: token, for: operation)
+    documentState.remove(.savingError)
+    if operation == .forCreating { documentState.remove(.closed) }
+    emit(.saved(operation, autosave: autosave))
+  }
+
+  private func attachThumbnail(_ thumbnail: Thumbnail?, to contents: DocumentContents) throws
+    -> DocumentContents
+  {
+    guard let thumbnail, case .fileWrapper(let wrapper) = contents, wrapper.isDirectory else {
+      return contents
+    }
+    let folder: FileWrapper
+    if let existing = wrapper.fileWrappers?["QuickLook"], existing.isDirectory {
+      folder = existing
+    } else {
+      folder = FileWrapper(directoryWithFileWrappers: [:])
+      folder.preferredFilename = "QuickLook"
+      try wrapper.addFileWrapper(folder)
+    }
+    let name = "Thumbnail." + thumbnail.fileExtension
+    for (key, old) in folder.fileWrappers ?? [:] where key.hasPrefix("Thumbnail.") {
+      folder.removeFileWrapper(old)
+    }
+    try folder.addRegularFile(withContents: thumbnail.data, preferredFilename: name)
+    return contents
+  }
+
+  static func saveError(_ error: any Error, url: URL) -> QuireError {
+    if let error = error as? QuireError { return error }
+    return QuireError(
+      .ioError,
+      "The document “\(url.path)” could not be saved: \(error). Your changes are kept; try again.",
+      path: url.path, cause: error)
+  }
+
+  private func acquireSaveTurn() async {
+    if !saveInFlight {
+      saveInFlight = true
+      return
+    }
+    await withCheckedContinuation { saveWaiters.append($0) }
+  }
+
+  private func releaseSaveTurn() {
+    if saveWaiters.isEmpty {
+      saveInFlight = false
+    } else {
+      saveWaiters.removeFirst().resume()
+    }
+  }
+
+  /// Starts (or extends) the quiet period after which the document saves itself.
+  func scheduleAutosave() {
+    autosaveGeneration += 1
+    guard autosaveTask == nil, !documentState.contains(.closed) else { return }
+    autosaveTask = Task { [weak self] in await self?.runAutosave() }
+  }
+
+  private func runAutosave() async {
+    while true {
+      let generation = autosaveGeneration
+      do {
+        try await clock.sleep(for: autosaveDelay)
+      } catch {
+        autosaveTask = nil
+        return
+      }
+      if generation == autosaveGeneration { break }  // no change during the quiet period
+    }
+    autosaveTask = nil
+    guard !documentState.contains(.editingDisabled) else { return }
+    await autosave()
+  }
+}

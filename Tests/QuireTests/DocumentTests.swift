@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+
+@testable import Quire
+@testable import QuireApp
+
+/// Waits for the first event that `matches`, failing after `seconds` (no sleeping: the wait
+/// ends as soon as the event arrives).
+func waitForEvent(
+  _ events: AsyncStream<DocumentEvent>, seconds: Double = 10,
+  _ matches: @escaping @Sendable (DocumentEvent) -> Bool
+) async -> DocumentEvent? {
+  await withTaskGroup(of: DocumentEvent?.self) { group in
+    group.addTask {
+      for await event in events where matches(event) { return event }
+      return nil
+    }
+    group.addTask {
+      try? await Task.sleep(for: .seconds(seconds))  // the deadline, not a wait for the event
+      return nil
+    }
+    let first = await group.next() ?? nil
+    group.cancelAll()
+    return first
+  }
+}
+
+@Suite("Document lifecycle")
+@MainActor
+struct DocumentTests {
+  static func seedPackage(_ folder: TemporaryDirectory, text: String?, image: Data?) throws -> URL {
+    let package = folder.file("Seed.mydoc")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    if let text { try Data(text.utf8).write(to: package.appendingPathComponent("text.txt")) }
+    if let image { try image.write(to: package.appendingPathComponent("image.png")) }
+    return package
+  }
+
+  static func png(width: Int, height: Int) throws -> Data {
+    let pixels = (0..<(width * height)).flatMap { index -> [UInt8] in
+      [UInt8(index % 256), UInt8((index / width) % 256), 128, 255]
+    }
+    return try RasterImage(width: width, height: height, pixels: pixels).pngData()
+  }
+
+  @Test("open, edit, save, close: the state flags and the file follow")
+  func lifecycle() async throws {
+    let folder = try TemporaryDirectory()
+    let package = try Self.seedPackage(folder, text: "hello", image: nil)
+    let document = MyDocDocument(fileURL: package)
+    #expect(document.documentState == .closed)
+    try await document.open()
+    #expect(document.documentState == .normal)
+    #expect(document.text == "hello" && document.image == nil)
+    #expect(document.localizedName == "Seed" && document.fileModificationDate != nil)
+    document.setText("bonjour")
+    document.undoManager.endEvent()
+    #expect(document.hasUnsavedChanges)
+    try await document.close()
+    #expect(document.documentState == .closed)
+    #expect(try Disk.read(package.appendingPathComponent("text.txt")) == "bonjour")
+  }
+
+  @Test("undo back to the saved state makes the document clean; a new change after undo cannot")
+  func changeCounting() async throws {
+    let folder = try TemporaryDirectory()
+    let document = MyDocDocument(fileURL: try Self.seedPackage(folder, text: "a", image: nil))
+    try await document.open()
+    document.setText("b")
+    document.undoManager.endEvent()
+    try await document.save(to: document.fileURL, for: .forOverwriting)
+    #expect(!document.hasUnsavedChanges)
+    document.undoManager.undo()
+    #expect(document.hasUnsavedChanges && document.text == "a")
+    document.undoManager.redo()
+    #expect(!document.hasUnsavedChanges && document.text == "b")
+    document.undoManager.undo()
+    document.setText("c")
+    document.undoManager.endEvent()
+    document.undoManager.undo()
+    #expect(
+      document.text == "a" && document.hasUnsavedChanges, "the saved state is no longer reachable")
+    try await document.close()
+  }
+
+  /// A text document whose writes wait for the test to let them go.
+  final class GatedTextDocument: Document {
+    var text = ""
+    let gate = AsyncStream<Void>.makeStream()
+    var writeStarted: CheckedContinuation<Void, Never>?
+
+    override func contents(forType typeName: String) throws -> DocumentContents {
+      .data(Data(text.utf8))
+    }
+    override func load(fromContents contents: DocumentContents, ofType typeName: String?) throws {
+      if case .data(let data) = contents { text = String(decoding: data, as: UTF8.self) }
+    }
+    override func writeContents(
+      _ contents: DocumentContents, to url: URL, for saveOperation: SaveOperation,
+      originalContentsURL: URL?
+    ) async throws {
+      writeStarted?.resume()
+      writeStarted = nil
+      for await _ in gate.stream { break }
+      try await super.writeContents(
+        contents, to: url, for: saveOperation, originalContentsURL: originalContentsURL)
+    }
+  }
+
+  @Test("a save marks saved only the changes it captured; edits during it stay unsaved")
+  func changeTokens() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    try Disk.write("zero", to: file)
+    let document = GatedTextDocument(fileURL: file)
+    try await document.open()
+    document.text = "one"
+    document.updateChangeCount(.done)
+    await withCheckedContinuation { started in
+      document.writeStarted = started
+      Task { try await document.save(to: file, for: .forOverwriting) }
+    }
+    document.text = "two"
+    document.updateChangeCount(.done)
+    let events = document.events()
+    document.gate.continuation.yield()
+    #expect(await waitForEvent(events) { if case .saved = $0 { true } else { false } } != nil)
+    #expect(try Disk.read(file) == "one")
+    #expect(document.hasUnsavedChanges, "the edit made during the save is not marked saved")
+    document.gate.continuation.yield()
+    try await document.save(to: file, for: .forOverwriting)
+    #expect(try Disk.read(file) == "two" && !document.hasUnsavedChanges)
+  }
+
+  @Test("the document saves itself after a quiet period, timed by the injected clock")
+  func autosave() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    try Disk.write("old", to: file)
+    let clock = ManualClock()
+    let document = TextDocument(fileURL: file, clock: clock)
+    document.thumbnailCache = ThumbnailCache(folder: folder.file("cache"))
+    try await document.open()
+    let events = document.events()
+    document.setText("first")
+    document.undoManager.endEvent()
+    await clock.waitForSleepers()
+    clock.advance(by: .seconds(2))
+    document.setText("second")  // a change during the quiet period starts it again
+    document.undoManager.endEvent()
+    clock.advance(by: .seconds(1))
+    await clock.waitForSleepers()
+    #expect(
+      try Disk.read(file) == "old", "3 s after the first change but 1 s after the last: not yet")
+    clock.advance(by: .seconds(3))
+    let saved = await waitForEvent(events) {
+      if case .saved(_, autosave: true) = $0 { true } else { false }
+    }
+    #expect(saved != nil)
+    #expect(try Disk.read(file) == "second" && !document.hasUnsavedChanges)
+    #expect(document.thumbnailCache.thumbnail(forDocumentAt: file) == TextPreview.svg("second"))
+  }
+
+  @Test("a failed save keeps the changes, reports the error, and the retry succeeds")
+  func saveFailure() async throws {
+    let folder = try TemporaryDirectory()
+    let package = try Self.seedPackage(folder, text: "keep", image: nil)
+    let document = MyDocDocument(fileURL: package)
+    try await document.open()
+    document.setText("edited")
+    document.undoManager.endEvent()
+    let failing = FaultHook { $0 == "fsync" ? ENOSPC : nil }
+    await #expect(throws: QuireError.self) {
+      try await Sys.$faults.withValue(failing) {
+        try await document.save(to: package, for: .forOverwriting)
+      }
+    }
+    #expect(document.documentState.contains(.savingError))
+    #expect(document.lastError?.code == .noSpace)
+    #expect(document.hasUnsavedChanges && document.text == "edited")
+    #expect(try Disk.read(package.appendingPathComponent("text.txt")) == "keep")
+    try await document.save(to: package, for: .forOverwriting)
+    #expect(!document.documentState.contains(.savingError) && !document.hasUnsavedChanges)
+    #expect(try Disk.read(package.appendingPathComponent("text.txt")) == "edited")
+  }
+
+  @Test("a failed open says why", arguments: ["missing", "file-for-package", "bad-utf8"])
+  func openErrors(kind: String) async throws {
+    let folder = try TemporaryDirectory()
+    let url: URL
+    let expected: QuireError.Code
+    switch kind {
+    case "missing":
+      url = folder.file("Missing.mydoc")
+      expected = .notFound
+    case "file-for-package":
+      url = folder.file("Flat.mydoc")
+      try Disk.write("not a package", to: url)
+      expected = .wrongKind
+    default:
+      url = try Self.seedPackage(folder, text: nil, image: nil)
+      try Data([0xFF, 0xFE, 0xC3]).write(to: url.appendingPathComponent("text.txt"))
+      expected = .corruptDocument
+    }
+    let document = MyDocDocument(fileURL: url)
+    await #expect {
+      try await document.open()
+    } throws: { error in
+      let error = error as? QuireError
+      return error?.code == expected && error?.message.contains(url.lastPathComponent) == true
+    }
+    #expect(document.documentState == .closed)
+  }
+
+  @Test(
+    "a read-only document opens with editing disabled",
+    .enabled(if: getuid() != 0, "root can write anything"))
+  func readOnly() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("locked.txt")
+    try Disk.write("x", to: file)
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file.path)
+    let document = TextDocument(fileURL: file)
+    try await document.open()
+    #expect(document.documentState.contains(.editingDisabled))
+  }
+
+  @Test(
+    "packages written by Quire hold exactly the seed's files, plus QuickLook/ for the thumbnail")
+  func formatFidelity() async throws {
+    let folder = try TemporaryDirectory()
+    let image = try Self.png(width: 640, height: 480)
+    for (text, picture) in [("hi", nil), (nil, image), ("both", image), (nil, nil)]
+      as [(String?, Data?)]
+    {
+      let package = try Self.seedPackage(folder, text: text, image: picture)
+      let document = MyDocDocument(fileURL: package)
+      try await document.open()
+      #expect(document.text == text && document.image == picture)
+      document.setText((text ?? "") + "!")
+      document.undoManager.endEvent()
+      try await document.close()
+      var expected = ["text.txt"]
+      if picture != nil {
+        expected = ["QuickLook/", "QuickLook/Thumbnail.png", "image.png"] + expected
+      }
+      if picture == nil { expected = ["QuickLook/", "QuickLook/Thumbnail.svg"] + expected }
+      #expect(try Disk.tree(package) == expected)
+      #expect(
+        try Data(contentsOf: package.appendingPathComponent("text.txt"))
+          == Data(((text ?? "") + "!").utf8))
+      if picture != nil {
+        let thumbnail = try RasterImage(
+          decoding: Data(contentsOf: package.appendingPathComponent("QuickLook/Thumbnail.png")))
+        #expect(thumbnail.width == 256 && thumbnail.height == 192)
+      }
+      try FileManager.default.removeItem(at: package)
+    }
+  }
+
+  @Test("new documents are created elsewhere and moved in under a unique name")
+  func creation() async throws {
+    let folder = try TemporaryDirectory()
+    let first = try await Document.createDocument(named: "Document.mydoc", in: folder.url) {
+      MyDocDocument(fileURL: $0)
+    }
+    let second = try await Document.createDocument(named: "Document.mydoc", in: folder.url) {
+      MyDocDocument(fileURL: $0)
+    }
+    #expect(
+      first.lastPathComponent == "Document.mydoc" && second.lastPathComponent == "Document 2.mydoc")
+    #expect(try Disk.tree(folder.url) == ["Document 2.mydoc/", "Document.mydoc/"])
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif

@@ -5,7 +5,10 @@
 //   quire-test-helper save-once PACKAGE N KIND     save one version, SIGKILL self at syscall N
 //                                                  (KIND: multi | single)
 //   quire-test-helper count-calls PACKAGE KIND     print how many syscalls one save makes
+//   quire-test-helper edit-and-wait FILE TEXT      open a text document, edit it, print "ready",
+//                                                  and wait to be terminated (autosave is far off)
 import Foundation
+import QuireApp
 import Synchronization
 
 @testable import Quire
@@ -89,6 +92,16 @@ case "save-once", "count-calls":
   }
   try Sys.$faults.withValue(hook) { try wrapper.write(to: package) }
   say("\(calls.withLock { $0 })")
+case "edit-and-wait":
+  Document.saveOpenDocumentsOnTermination()
+  let document = TextDocument(fileURL: package)
+  document.autosaveDelay = .seconds(3600)
+  try await document.open()
+  document.setText(arguments[3])
+  document.undoManager.endEvent()
+  say(document.hasUnsavedChanges ? "ready" : "not edited")
+  for await _ in AsyncStream<Void>(unfolding: { nil }) {}
+  while true { await Task.yield() }
 default:
   FileHandle.standardError.write(Data("unknown command \(arguments[1])\n".utf8))
   exit(2)

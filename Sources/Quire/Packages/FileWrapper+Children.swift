@@ -51,7 +51,7 @@ extension FileWrapper {
       state.content = .regularFile(nil)  // release the dictionary's storage while mutating
       directory.children[key] = nil
       if let location = directory.location, child.hasOrigin(in: location, named: key) {
-        directory.removedKeys.insert(key)
+        directory.removed[key] = child
       }
       directory.dirtyKeys.insert(key)
       state.content = .directory(directory)
@@ -84,6 +84,7 @@ extension FileWrapper {
       state.content = .regularFile(nil)
       directory.children[key] = child
       directory.dirtyKeys.insert(key)
+      if directory.removed[key] === child { directory.removed[key] = nil }  // back where it was
       state.content = .directory(directory)
       state.generation &+= 1
       return state.parent

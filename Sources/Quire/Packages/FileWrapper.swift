@@ -29,8 +29,8 @@ public final class FileWrapper: Sendable {
     var children: [String: FileWrapper] = [:]
     /// Keys whose child was added, replaced or changed since the folder last matched the disk.
     var dirtyKeys: Set<String> = []
-    /// Names that exist on disk but whose wrapper was removed since.
-    var removedKeys: Set<String> = []
+    /// Wrappers removed since the folder last matched the disk, by the name they have there.
+    var removed: [String: FileWrapper] = [:]
     /// Where this folder is on disk, when it matches a folder there.
     var location: DiskLocation?
   }

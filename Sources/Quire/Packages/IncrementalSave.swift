@@ -68,6 +68,14 @@ struct IncrementalSave {
       throw error
     }
 
+    // Wrappers whose files are about to be deleted or replaced may still be held (an undo can
+    // add them back): map their bytes now, which keeps them readable after the deletion.
+    do throws(QuireError) {
+      for wrapper in plan.removed { try wrapper.keepContentsInMemory() }
+    } catch {
+      discard(stages)
+      throw error
+    }
     let journal = SaveJournal(operations: operations)
     if operations.count == 1, try isAtomicAlone(operations[0]) {
       try applyAlone(operations[0], stages: stages)

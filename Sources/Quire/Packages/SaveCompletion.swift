@@ -12,10 +12,11 @@ enum SaveCompletion {
         }
         state.content = .regularFile(nil)
         directory.dirtyKeys.removeAll()
-        directory.removedKeys.removeAll()
+        directory.removed.removeAll()
         state.content = .directory(directory)
       }
     }
+    for wrapper in plan.removed { wrapper.detachFromDisk() }
     for change in plan.changes {
       if case .attributes(_, let wrapper, let attributes) = change {
         wrapper.state.withLock { state in
@@ -46,7 +47,7 @@ enum SaveCompletion {
       directory.location = ownLocation
       if unchanged {
         directory.dirtyKeys.removeAll()
-        directory.removedKeys.removeAll()
+        directory.removed.removeAll()
       }
       state.content = .directory(directory)
       return ownLocation

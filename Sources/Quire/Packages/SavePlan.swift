@@ -10,6 +10,8 @@ struct SavePlan {
   var changes: [Change] = []
   /// Folders whose change marks this save clears if it succeeds, with their generation.
   var visited: [(wrapper: FileWrapper, generation: UInt64)] = []
+  /// Wrappers whose files this save deletes or replaces; they keep their bytes in memory.
+  var removed: [FileWrapper] = []
 
   init(root: FileWrapper) throws(QuireError) {
     try visit(root, path: [])
@@ -25,12 +27,16 @@ struct SavePlan {
     }
     guard let (directory, generation) = snapshot, let location = directory.location else { return }
     visited.append((folder, generation))
-    for key in directory.dirtyKeys.union(directory.removedKeys).sorted() {
+    for key in directory.dirtyKeys.union(directory.removed.keys).sorted() {
       let childPath = path + [key]
       guard let child = directory.children[key] else {
-        if directory.removedKeys.contains(key) { changes.append(.remove(path: childPath)) }
+        if let old = directory.removed[key] {
+          changes.append(.remove(path: childPath))
+          removed.append(old)
+        }
         continue
       }
+      if let old = directory.removed[key], old !== child { removed.append(old) }
       guard child.hasOrigin(in: location, named: key) else {
         try FileName.validate(key, in: location.path)
         changes.append(.place(path: childPath, wrapper: child))

@@ -21,6 +21,19 @@ enum Faults {
     return calls.withLock { $0 }
   }
 
+  /// The names of the system calls an async `body` on the main actor makes, in order.
+  @MainActor
+  static func record(_ body: @MainActor () async throws -> Void) async rethrows -> [String] {
+    let calls = Mutex<[String]>([])
+    try await Sys.$faults.withValue(
+      FaultHook { call in
+        calls.withLock { $0.append(call) }
+        return nil
+      }
+    ) { try await body() }
+    return calls.withLock { $0 }
+  }
+
   /// Runs `body` with call number `index` (0-based) failing with `errno`.
   static func failing<T>(call index: Int, errno: Int32, _ body: () throws -> T) rethrows -> T {
     let count = Mutex(0)

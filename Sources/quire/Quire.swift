@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `quire` command: document packages, types and archives from the shell.
 @main
-struct QuireCommand: ParsableCommand {
+struct QuireCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "quire",
     abstract: "Document packages, types and portable archives for Swift on Linux.",
@@ -10,5 +10,8 @@ struct QuireCommand: ParsableCommand {
       A package is a folder that behaves as one document (Report.mydoc/ holding image.png and \
       text.txt). Quire creates them, saves them crash-safely, and moves them as single ZIP files.
       """,
-    subcommands: [New.self, Info.self, Export.self, Import.self, Types.self])
+    subcommands: [
+      New.self, Show.self, Edit.self, Thumbnail.self, Info.self, Export.self, Import.self,
+      Types.self,
+    ])
 }

@@ -30,6 +30,22 @@ extension QuireSubcommand {
   }
 }
 
+/// A subcommand that works with documents on the main actor; failures print one line.
+protocol QuireDocumentSubcommand: AsyncParsableCommand, Sendable {
+  @MainActor func execute() async throws
+}
+
+extension QuireDocumentSubcommand {
+  func run() async throws {
+    do {
+      try await execute()
+    } catch let error as QuireError {
+      FileHandle.standardError.write(Data("quire: \(error.message)\n".utf8))
+      Glibc.exit(1)
+    }
+  }
+}
+
 /// The type declarations options every command that resolves types shares.
 struct TypeOptions: ParsableArguments {
   @Option(

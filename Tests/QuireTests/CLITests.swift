@@ -10,36 +10,40 @@ struct CLITests {
     try Executables.run("quire", arguments)
   }
 
-  @Test("new creates packages and flat documents of declared types, adding the extension")
+  @Test(
+    "new creates packages and flat documents of declared types, adding the extension; a taken name gets a unique one"
+  )
   func new() throws {
     let folder = try TemporaryDirectory()
     let mydoc = try quire("new", "mydoc", folder.file("Report").path)
     #expect(mydoc.status == 0 && mydoc.stdout == folder.file("Report.mydoc").path + "\n")
     #expect(try Disk.tree(folder.file("Report.mydoc")).isEmpty)
     #expect(try quire("new", "net.gacha.mydoc", folder.file("Other.mydoc").path).status == 0)
+    #expect(
+      try quire("new", "mydoc", folder.file("Other").path).stdout.hasSuffix("Other 2.mydoc\n"))
     #expect(try quire("new", "text", folder.file("notes").path).status == 0)
     #expect(try Disk.read(folder.file("notes.txt")) == "")
     #expect(try quire("new", "Album", folder.file("Trip").path).status == 0)
     #expect(
       try Disk.tree(folder.url).sorted() == [
-        "Other.mydoc/", "Report.mydoc/", "Trip.album/", "notes.txt",
+        "Other 2.mydoc/", "Other.mydoc/", "Report.mydoc/", "Trip.album/", "notes.txt",
       ])
   }
 
   @Test(
     "errors are one clear line on stderr and a non-zero exit",
     arguments: [
-      ["new", "mydoc", "EXISTING"], ["new", "nosuchtype", "x"], ["info", "MISSING"],
+      ["show", "BAD"], ["new", "nosuchtype", "x"], ["show", "EXISTING.mydoc"], ["info", "MISSING"],
       ["export", "MISSING", "x.zip"],
       ["import", "BAD", "DEST"], ["new", "mydoc", "DEEP/nope/x"],
     ])
   func errors(arguments: [String]) throws {
     let folder = try TemporaryDirectory()
-    try FileManager.default.createDirectory(
-      at: folder.file("EXISTING.mydoc"), withIntermediateDirectories: true)
+    try Disk.write("a file, not a package", to: folder.file("EXISTING.mydoc"))
     try Disk.write("not a zip", to: folder.file("BAD"))
     let resolved = arguments.map {
-      ["EXISTING", "MISSING", "BAD", "DEST", "DEEP/nope/x"].contains($0) ? folder.file($0).path : $0
+      ["EXISTING.mydoc", "MISSING", "BAD", "DEST", "DEEP/nope/x"].contains($0)
+        ? folder.file($0).path : $0
     }
     let output = try Executables.run("quire", resolved)
     #expect(output.status != 0)
@@ -104,5 +108,68 @@ struct CLITests {
       let output = try quire(command, "--help")
       #expect(output.status == 0 && output.stdout.contains("USAGE: quire \(command)"))
     }
+  }
+}
+
+@Suite("quire CLI: documents")
+struct CLIDocumentTests {
+  func quire(_ arguments: String...) throws -> Executables.Output {
+    try Executables.run(
+      "quire", arguments,
+      environment: ["XDG_CACHE_HOME": NSTemporaryDirectory() + "quire-cli-cache"])
+  }
+
+  @Test("new, edit, show and thumbnail work on MyDoc, text and album documents")
+  @MainActor
+  func documents() throws {
+    let folder = try TemporaryDirectory()
+    let picture = folder.file("picture.png")
+    try DocumentTests.png(width: 320, height: 160).write(to: picture)
+    #expect(
+      try quire("new", "mydoc", folder.file("Doc").path).stdout == folder.file("Doc.mydoc").path
+        + "\n")
+    #expect(
+      try quire("new", "mydoc", folder.file("Doc").path).stdout == folder.file("Doc 2.mydoc").path
+        + "\n")
+    let edited = try quire("edit", folder.file("Doc.mydoc").path, "--text", "Hello")
+    #expect(edited.status == 0 && edited.stdout.contains("undoable: Typing"))
+    #expect(try quire("edit", folder.file("Doc.mydoc").path, "--image", picture.path).status == 0)
+    #expect(try Disk.read(folder.file("Doc.mydoc/text.txt")) == "Hello")
+    #expect(try Data(contentsOf: folder.file("Doc.mydoc/image.png")) == Data(contentsOf: picture))
+    let shown = try quire("show", folder.file("Doc.mydoc").path)
+    #expect(shown.stdout.contains("320×160") && shown.stdout.contains("text:  Hello"))
+    #expect(
+      try quire("thumbnail", folder.file("Doc.mydoc").path, "--out", folder.file("thumb.png").path)
+        .status == 0)
+    let thumbnail = try RasterImage(decoding: Data(contentsOf: folder.file("thumb.png")))
+    #expect(thumbnail.width == 256 && thumbnail.height == 128)
+
+    #expect(try quire("new", "album", folder.file("Trip").path).status == 0)
+    #expect(
+      try quire("edit", folder.file("Trip.album").path, "--add-image", picture.path).status == 0)
+    #expect(
+      try quire("edit", folder.file("Trip.album").path, "--add-image", picture.path).stdout
+        .contains("picture 2.png"))
+    #expect(
+      try quire("edit", folder.file("Trip.album").path, "--remove-image", "picture.png").status == 0
+    )
+    #expect(try Disk.tree(folder.file("Trip.album")) == ["picture 2.png"])
+    #expect(
+      try quire(
+        "edit", folder.file("Trip.album").path, "--add-image",
+        folder.file("Doc.mydoc/text.txt").path
+      ).status != 0)
+
+    #expect(try quire("new", "text", folder.file("Notes").path).status == 0)
+    #expect(try quire("edit", folder.file("Notes.txt").path, "--text", "one\ntwo").status == 0)
+    #expect(try quire("show", folder.file("Notes.txt").path).stdout.contains("2 lines"))
+    #expect(
+      try quire("thumbnail", folder.file("Notes.txt").path, "--out", folder.file("notes.svg").path)
+        .status == 0)
+    #expect(try Disk.read(folder.file("notes.svg")).contains("<svg"))
+    let wrong = try quire("edit", folder.file("Notes.txt").path, "--image", picture.path)
+    #expect(
+      wrong.status != 0 && wrong.stderr.hasPrefix("quire: ")
+        && wrong.stderr.split(separator: "\n").count == 1)
   }
 }

@@ -34,3 +34,31 @@ public enum TextPreview {
     return result
   }
 }
+
+extension TextPreview {
+  /// A PNG of a page with one grey bar per line, as long as the line: the shape of the text, for
+  /// places that need a raster image.
+  public static func png(_ text: String, size: Int = 256, lines: Int = 16) throws(QuireError)
+    -> Thumbnail
+  {
+    var pixels = [UInt8](repeating: 255, count: size * size * 4)
+    let margin = size / 10
+    let lineHeight = (size - 2 * margin) / lines
+    let width = size - 2 * margin
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(lines)
+      .enumerated()
+    {
+      let length = min(width, line.count * width / 40)
+      let top = margin + index * lineHeight
+      for y in top..<(top + max(1, lineHeight / 2)) {
+        for x in margin..<(margin + length) {
+          let offset = (y * size + x) * 4
+          pixels[offset] = 90
+          pixels[offset + 1] = 90
+          pixels[offset + 2] = 90
+        }
+      }
+    }
+    return .png(try RasterImage(width: size, height: size, pixels: pixels).pngData())
+  }
+}

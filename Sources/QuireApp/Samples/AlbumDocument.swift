@@ -7,7 +7,7 @@ import Quire
 @MainActor
 public final class AlbumDocument: Document {
   /// The content type identifier.
-  public static let typeIdentifier = "org.quire.album"
+  public nonisolated static let typeIdentifier = "org.quire.album"
 
   private var package = FileWrapper(directoryWithFileWrappers: [:])
 

@@ -7,7 +7,7 @@ import Quire
 @MainActor
 public final class MyDocDocument: Document {
   /// The content type identifier.
-  public static let typeIdentifier = "net.gacha.mydoc"
+  public nonisolated static let typeIdentifier = "net.gacha.mydoc"
 
   /// The text (`text.txt`), or nil when the package has none.
   public private(set) var text: String?

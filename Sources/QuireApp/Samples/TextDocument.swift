@@ -5,7 +5,7 @@ import Quire
 @MainActor
 public final class TextDocument: Document {
   /// The content type identifier.
-  public static let typeIdentifier = "public.plain-text"
+  public nonisolated static let typeIdentifier = "public.plain-text"
 
   /// The text.
   public private(set) var text = ""

@@ -36,7 +36,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "quire-bench",
-      dependencies: ["Quire", "CQuireShims", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: ["Quire", "QuireApp", "CQuireShims", .product(name: "ArgumentParser", package: "swift-argument-parser")]
     ),
     .executableTarget(
       name: "quire-test-helper",

@@ -83,14 +83,17 @@ enum RawFiles {
 
   /// Builds a package of `members` files of `size` bytes, spread over folders of at most
   /// `perFolder` files when `nested`, else all at the top.
-  static func makePackage(_ path: String, members: Int, size: Int) throws -> [String] {
+  static func makePackage(
+    _ path: String, members: Int, size: Int, extension fileExtension: String = "jpg"
+  ) throws -> [String] {
     try check(mkdir(path, 0o755), "mkdir \(path)")
     var names: [String] = []
     names.reserveCapacity(members)
     var bytes = [UInt8](repeating: 0, count: size)
     for index in 0..<members {
-      let name = String(format: "IMG_%06d.jpg", index)
+      let name = String(format: "IMG_%06d.", index) + fileExtension
       bytes[0] = UInt8(truncatingIfNeeded: index)
+      bytes[size - 1] = UInt8(truncatingIfNeeded: index >> 8)
       try create(path + "/" + name, bytes, sync: false)
       names.append(name)
     }

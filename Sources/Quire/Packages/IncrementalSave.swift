@@ -78,7 +78,7 @@ struct IncrementalSave {
     }
     let journal = SaveJournal(operations: operations)
     if operations.count == 1, try isAtomicAlone(operations[0]) {
-      try applyAlone(operations[0], stages: stages)
+      try applyAlone(operations[0], stages: stages, lock: lock)
     } else {
       try commit(journal, stages: stages)
       try apply(journal)
@@ -103,16 +103,28 @@ struct IncrementalSave {
     }
   }
 
-  private func applyAlone(_ operation: SaveJournal.Operation, stages: [String]) throws(QuireError) {
+  private func applyAlone(_ operation: SaveJournal.Operation, stages: [String], lock: PackageLock)
+    throws(QuireError)
+  {
     var touched: Set<String> = [path]
     do throws(SystemCallError) {
-      try SaveJournal.apply(operation, root: path, touched: &touched)
+      if case .place(let member, let stage, _) = operation {
+        // isAtomicAlone checked that no folder is in the way: one rename does it.
+        let target = path.appendingPathComponent(member)
+        try Sys.rename(path.appendingPathComponent(stage), target)
+        touched.insert(target.deletingLastPathComponent)
+      } else {
+        try SaveJournal.apply(operation, root: path, touched: &touched)
+      }
     } catch {
       discard(stages)
       throw QuireError.system(error, action: "save", path: path)
     }
     do throws(SystemCallError) {
-      for folder in touched { try Sys.fsyncDirectory(folder) }
+      // The package folder is already open (it holds the lock): fsync it through that.
+      for folder in touched {
+        if folder == path { try Sys.fsync(lock.fd) } else { try Sys.fsyncDirectory(folder) }
+      }
     } catch {
       throw QuireError.system(error, action: "save", path: path)
     }

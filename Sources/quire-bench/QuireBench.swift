@@ -1,11 +1,13 @@
 import ArgumentParser
 
 /// `quire-bench <workload>`: each workload prints a table and, last, one `RESULT` line.
-struct QuireBench: ParsableCommand {
+@main
+struct QuireBench: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "quire-bench",
     abstract: "Measures Quire against the floor (bare syscalls) and a peer's approach.",
-    subcommands: [PackageSaveBenchmark.self, PackageOpenBenchmark.self])
+    subcommands: [
+      PackageSaveBenchmark.self, PackageOpenBenchmark.self, AlbumOpenBenchmark.self,
+      DocumentSaveBenchmark.self,
+    ])
 }
-
-QuireBench.main()

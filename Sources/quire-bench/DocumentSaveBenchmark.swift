@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Quire
+import QuireApp
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Editing one member of an N-member package and saving it through Document (contents,
+/// change token, file-access executor, incremental package save), against the floor.
+struct DocumentSaveBenchmark: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "document-save",
+    abstract: "Time a Document save of one edited member in an N-member package.")
+
+  @Option(help: "Members in the package.") var members = 100_000
+  @Option(help: "Runs (the median is reported).") var runs = 15
+  @Option(help: "Folder to build the package in (default: the temporary folder).") var directory:
+    String?
+
+  @MainActor
+  func run() async throws {
+    let root = try Measurement.scratch(directory, "document")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let package = root.appendingPathComponent("Bench.album")
+    print("building a package of \(members) members of 4 KiB…")
+    let names = try RawFiles.makePackage(package.path, members: members, size: 4096)
+    let document = AlbumDocument(fileURL: package)
+    try await document.open()
+    let name = names[members / 2]
+    var saves: [Double] = []
+    var floors: [Double] = []
+    for run in 0..<runs {
+      let payload = Data(repeating: UInt8(truncatingIfNeeded: run + 1), count: 4096)
+      try document.removeImage(named: name)
+      try document.addImage(payload, preferredName: name)
+      document.undoManager.endEvent()
+      sync()
+      saves.append(
+        try await milliseconds { try await document.save(to: package, for: .forOverwriting) })
+      guard try Data(contentsOf: package.appendingPathComponent(name)) == payload,
+        !document.hasUnsavedChanges
+      else {
+        throw RawFiles.Failure(description: "the save did not write the edit")
+      }
+      sync()
+      floors.append(
+        try Measurement.milliseconds {
+          let fd = open(package.appendingPathComponent(name).path, O_WRONLY | O_CLOEXEC)
+          try RawFiles.check(fd, "open")
+          defer { close(fd) }
+          try RawFiles.check(
+            Int32(
+              truncatingIfNeeded: payload.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, 0) }),
+            "pwrite")
+          try RawFiles.check(fsync(fd), "fsync")
+        })
+    }
+    try await document.close()
+    Measurement.table(
+      ["approach", "median ms", "min ms", "max ms"],
+      [
+        [
+          "Document.save (one edited member)", Measurement.format(Measurement.median(saves)),
+          Measurement.format(saves.min()!), Measurement.format(saves.max()!),
+        ],
+        [
+          "floor: pwrite + fsync in place", Measurement.format(Measurement.median(floors)),
+          Measurement.format(floors.min()!), Measurement.format(floors.max()!),
+        ],
+      ])
+    print(
+      "RESULT document-save members=\(members) save_ms=\(Measurement.format(Measurement.median(saves))) "
+        + "floor_ms=\(Measurement.format(Measurement.median(floors)))")
+  }
+
+  @MainActor
+  private func milliseconds(_ body: @MainActor () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+  }
+}

@@ -110,3 +110,38 @@ int cquire_jpeg_decode(const uint8_t *data, size_t size, uint8_t **pixels, uint3
   *pixels = buffer;
   return 0;
 }
+
+int cquire_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, uint8_t **out,
+                       size_t *out_size) {
+  struct jpeg_compress_struct info;
+  struct quire_jpeg_error error;
+  unsigned char *volatile buffer = NULL;
+  unsigned long size = 0;
+  info.err = jpeg_std_error(&error.manager);
+  error.manager.error_exit = quire_jpeg_fail;
+  error.message = NULL;
+  error.message_size = 0;
+  if (setjmp(error.jump)) {
+    jpeg_destroy_compress(&info);
+    free(buffer);
+    return -1;
+  }
+  jpeg_create_compress(&info);
+  jpeg_mem_dest(&info, (unsigned char **)&buffer, &size);
+  info.image_width = width;
+  info.image_height = height;
+  info.input_components = 4;
+  info.in_color_space = JCS_EXT_RGBA;
+  jpeg_set_defaults(&info);
+  jpeg_set_quality(&info, quality, TRUE);
+  jpeg_start_compress(&info, TRUE);
+  while (info.next_scanline < info.image_height) {
+    JSAMPROW row = (JSAMPROW)(rgba + (size_t)info.next_scanline * width * 4);
+    jpeg_write_scanlines(&info, &row, 1);
+  }
+  jpeg_finish_compress(&info);
+  jpeg_destroy_compress(&info);
+  *out = buffer;
+  *out_size = size;
+  return 0;
+}

@@ -132,7 +132,7 @@ struct Thumbnail: QuireDocumentSubcommand {
     switch document {
     case let mydoc as MyDocDocument:
       thumbnail = try mydoc.thumbnail()
-      if case .svg = thumbnail, !wantsSVG { thumbnail = try TextPreview.png(mydoc.text ?? "") }
+      if wantsSVG, mydoc.image == nil, let text = mydoc.text { thumbnail = TextPreview.svg(text) }
     case let text as TextDocument:
       thumbnail = wantsSVG ? TextPreview.svg(text.text) : try TextPreview.png(text.text)
     case let album as AlbumDocument:

@@ -244,7 +244,7 @@ struct DocumentTests {
       if picture != nil {
         expected = ["QuickLook/", "QuickLook/Thumbnail.png", "image.png"] + expected
       }
-      if picture == nil { expected = ["QuickLook/", "QuickLook/Thumbnail.svg"] + expected }
+      if picture == nil { expected = ["QuickLook/", "QuickLook/Thumbnail.png"] + expected }
       #expect(try Disk.tree(package) == expected)
       #expect(
         try Data(contentsOf: package.appendingPathComponent("text.txt"))
@@ -256,6 +256,63 @@ struct DocumentTests {
       }
       try FileManager.default.removeItem(at: package)
     }
+  }
+
+  @Test("JPEG images decode through libjpeg-turbo and make PNG thumbnails")
+  func jpegThumbnail() async throws {
+    let folder = try TemporaryDirectory()
+    var smooth: [UInt8] = []
+    for y in 0..<300 {
+      for x in 0..<600 {
+        let red = UInt8(x * 255 / 600)
+        let green = UInt8(y * 255 / 300)
+        smooth += [red, green, 128, 255]
+      }
+    }
+    let source = RasterImage(width: 600, height: 300, pixels: smooth)
+    let jpeg = try source.jpegData(quality: 90)
+    #expect(jpeg.starts(with: [0xFF, 0xD8]))
+    let decoded = try RasterImage(decoding: jpeg)
+    #expect(decoded.width == 600 && decoded.height == 300)
+    var total = 0
+    for (a, b) in zip(decoded.pixels, source.pixels) { total += abs(Int(a) - Int(b)) }
+    let error = total / decoded.pixels.count
+    #expect(error < 8, "a quality-90 JPEG stays close to the original")
+    let package = try Self.seedPackage(folder, text: nil, image: jpeg)
+    let document = MyDocDocument(fileURL: package)
+    try await document.open()
+    let made = try document.thumbnail()
+    let thumbnail = try RasterImage(decoding: try #require(made).data)
+    #expect(thumbnail.width == 256 && thumbnail.height == 128)
+    #expect(throws: QuireError.self) { try RasterImage(decoding: Data(jpeg.prefix(200))) }
+    #expect(throws: QuireError.self) { try RasterImage(decoding: Data("not an image".utf8)) }
+  }
+
+  @Test("revert discards unsaved changes and undo history; saving reports progress")
+  func revertAndProgress() async throws {
+    let folder = try TemporaryDirectory()
+    let package = try Self.seedPackage(folder, text: "on disk", image: nil)
+    let document = MyDocDocument(fileURL: package)
+    try await document.open()
+    document.setText("unsaved")
+    document.undoManager.endEvent()
+    try await document.revert(toContentsOf: package)
+    #expect(
+      document.text == "on disk" && !document.hasUnsavedChanges && !document.undoManager.canUndo)
+    let events = document.events()
+    document.setText("saved")
+    document.undoManager.endEvent()
+    try await document.save(to: package, for: .forOverwriting)
+    var sawProgress = false
+    for await event in events {
+      if case .stateChanged(let state) = event, state.contains(.progressAvailable) {
+        sawProgress = true
+      }
+      if case .saved = event { break }
+    }
+    #expect(
+      sawProgress && document.progress == nil
+        && !document.documentState.contains(.progressAvailable))
   }
 
   @Test("new documents are created elsewhere and moved in under a unique name")

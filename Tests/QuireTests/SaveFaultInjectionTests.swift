@@ -70,7 +70,7 @@ struct SaveFaultInjectionTests {
     guard FileManager.default.fileExists(atPath: url.path) else { return nil }
     _ = try? FileWrapper(url: url)  // reading recovers an interrupted save
     var isDirectory: ObjCBool = false
-    FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+    _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
     return isDirectory.boolValue ? try Disk.snapshot(url) : ["": try Disk.read(url)]
   }
 

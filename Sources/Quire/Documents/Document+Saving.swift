@@ -72,6 +72,14 @@ extension Document {
     defer { releaseSaveTurn() }
     let token = changeCountToken(for: operation)
     emit(.saving(operation))
+    let saving = Progress(totalUnitCount: 1)
+    progress = saving
+    documentState.insert(.progressAvailable)
+    defer {
+      saving.completedUnitCount = 1
+      documentState.remove(.progressAvailable)
+      progress = nil
+    }
     do {
       if operation == .forCreating && FileManager.default.fileExists(atPath: url.path) {
         throw QuireError(

@@ -66,6 +66,22 @@ public struct RasterImage: Sendable, Hashable {
     return Data(bytes: out, count: size)
   }
 
+  /// The image as JPEG bytes at `quality` (1–100); transparency is dropped.
+  public func jpegData(quality: Int = 85) throws(QuireError) -> Data {
+    var out: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    let status = pixels.withUnsafeBufferPointer {
+      cquire_jpeg_encode(
+        $0.baseAddress, UInt32(width), UInt32(height), Int32(max(1, min(100, quality))), &out, &size
+      )
+    }
+    guard status == 0, let out else {
+      throw QuireError(.internalError, "libjpeg could not encode a \(width)×\(height) image.")
+    }
+    defer { free(out) }
+    return Data(bytes: out, count: size)
+  }
+
   /// The image scaled down (never up) to fit in `side`×`side`, averaging the pixels each new
   /// pixel covers.
   public func scaled(toFit side: Int) -> RasterImage {

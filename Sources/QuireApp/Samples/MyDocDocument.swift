@@ -81,10 +81,11 @@ public final class MyDocDocument: Document {
     DocumentFileAttributes(thumbnail: try thumbnail())
   }
 
-  /// The document's preview: its image scaled to 256 pixels, or else its text.
+  /// The document's preview, a PNG as Apple's `QuickLook/Thumbnail.png` convention wants: its
+  /// image scaled to 256 pixels, or else the shape of its text.
   public func thumbnail() throws -> Thumbnail? {
     if let image { return .png(try RasterImage(decoding: image).scaled(toFit: 256).pngData()) }
-    if let text { return TextPreview.svg(text) }
+    if let text { return try TextPreview.png(text) }
     return nil
   }
 

@@ -31,11 +31,7 @@ struct AlbumOpenBenchmark: AsyncParsableCommand {
       walks.append(try Measurement.milliseconds { _ = try RawFiles.walk(album.path) })
       Measurement.resetPeakMemory()
       let document = AlbumDocument(fileURL: album)
-      let start = ContinuousClock.now
-      try await document.open()
-      let elapsed = ContinuousClock.now - start
-      opens.append(
-        Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+      opens.append(try await Measurement.milliseconds { try await document.open() })
       peak = max(peak, Measurement.peakMemoryMiB())
       guard document.imageNames.count == images else {
         throw RawFiles.Failure(

@@ -38,7 +38,9 @@ struct DocumentSaveBenchmark: AsyncParsableCommand {
       document.undoManager.endEvent()
       sync()
       saves.append(
-        try await milliseconds { try await document.save(to: package, for: .forOverwriting) })
+        try await Measurement.milliseconds {
+          try await document.save(to: package, for: .forOverwriting)
+        })
       guard try Data(contentsOf: package.appendingPathComponent(name)) == payload,
         !document.hasUnsavedChanges
       else {
@@ -73,13 +75,5 @@ struct DocumentSaveBenchmark: AsyncParsableCommand {
     print(
       "RESULT document-save members=\(members) save_ms=\(Measurement.format(Measurement.median(saves))) "
         + "floor_ms=\(Measurement.format(Measurement.median(floors)))")
-  }
-
-  @MainActor
-  private func milliseconds(_ body: @MainActor () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
   }
 }

@@ -15,6 +15,16 @@ enum Measurement {
       + Double(elapsed.components.attoseconds) / 1e15
   }
 
+  /// Milliseconds taken by an async `body` on the main actor.
+  @MainActor
+  static func milliseconds(_ body: @MainActor () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) * 1000
+      + Double(elapsed.components.attoseconds) / 1e15
+  }
+
   static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return .nan }

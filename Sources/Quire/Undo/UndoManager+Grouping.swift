@@ -40,31 +40,25 @@ extension UndoManager {
 
   /// Reverses the last group: its actions run in reverse order, and what they register becomes
   /// the redo group. An open automatic group is closed first, as in Foundation.
-  public func undo() {
+  public func undo() { replay(undoing: true) }
+
+  /// Reapplies the last undone group; what it registers goes back on the undo stack.
+  public func redo() { replay(undoing: false) }
+
+  private func replay(undoing: Bool) {
     endEvent()
-    guard openGroups.isEmpty, let group = undoStack.popLast() else { return }
-    notify(.willUndo)
-    isUndoing = true
+    guard openGroups.isEmpty, let group = undoing ? undoStack.popLast() : redoStack.popLast() else {
+      return
+    }
+    notify(undoing ? .willUndo : .willRedo)
+    if undoing { isUndoing = true } else { isRedoing = true }
     beginUndoGrouping()
     run(group)
     setActionName(group.name)
     endUndoGrouping()
     isUndoing = false
-    notify(.didUndo)
-  }
-
-  /// Reapplies the last undone group; what it registers goes back on the undo stack.
-  public func redo() {
-    endEvent()
-    guard openGroups.isEmpty, let group = redoStack.popLast() else { return }
-    notify(.willRedo)
-    isRedoing = true
-    beginUndoGrouping()
-    run(group)
-    setActionName(group.name)
-    endUndoGrouping()
     isRedoing = false
-    notify(.didRedo)
+    notify(undoing ? .didUndo : .didRedo)
   }
 
   private func run(_ group: Group) {

@@ -5,7 +5,7 @@ extension QuireError {
       case notFound, alreadyExists, permissionDenied, noSpace, readOnlyFileSystem, ioError
       case invalidName, wrongKind, corruptPackage, interruptedSave, unknownType, invalidDeclaration
       case corruptArchive, unsafeArchive, archiveTooLarge, unsupported, internalError,
-        corruptDocument
+        corruptDocument, limitReached
     }
     private let kind: Kind
     private init(_ kind: Kind) { self.kind = kind }
@@ -42,6 +42,8 @@ extension QuireError {
     public static let archiveTooLarge = Code(.archiveTooLarge)
     /// A document's contents are damaged or not of the expected type.
     public static let corruptDocument = Code(.corruptDocument)
+    /// A system limit was reached, such as the number of inotify watches per user.
+    public static let limitReached = Code(.limitReached)
     /// The operation is not supported for this item or on this system.
     public static let unsupported = Code(.unsupported)
     /// Quire broke one of its own invariants; please report it.

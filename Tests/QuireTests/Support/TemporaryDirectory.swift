@@ -1,7 +1,7 @@
 import Foundation
 
 /// A real directory under the system's temporary folder, removed when the test is done.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
   let url: URL
   var path: String { url.path }
 

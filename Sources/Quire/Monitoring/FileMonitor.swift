@@ -1,0 +1,58 @@
+import Foundation
+
+/// Watches a folder tree (or one file) with inotify and reports changes as an `AsyncSequence` of
+/// ``FileEvent``s — the role of FSEvents and dispatch sources on Apple's systems.
+///
+/// The watch lives exactly as long as the iteration: the iterator owns it, and ending the
+/// `for try await` loop releases the inotify descriptor. Folders that appear are watched at once
+/// (and anything created in them before the watch took hold is reported), the two halves of a
+/// move become one ``FileEvent/Kind/moved(from:)``, bursts of writes are coalesced, and a kernel
+/// queue overflow becomes a ``FileEvent/Kind/rescan`` instead of silently lost changes.
+///
+/// ```swift
+/// for try await event in FileMonitor(watching: libraryURL) {
+///   print(event)   // "moved /lib/a.txt -> /lib/b.txt"
+/// }
+/// ```
+///
+/// Reaching the system's limit of watches (`fs.inotify.max_user_watches`) ends the sequence
+/// with a ``QuireError`` of code ``QuireError/Code-swift.struct/limitReached`` that says how to
+/// raise it.
+public struct FileMonitor: AsyncSequence, Sendable {
+  /// The events.
+  public typealias Element = FileEvent
+
+  /// The watched folder or file.
+  public let root: URL
+  /// How long the monitor gathers events before reporting a batch (bursts within it coalesce).
+  public var coalescingInterval: Duration
+
+  /// A monitor of the tree at `root`.
+  public init(watching root: URL, coalescingInterval: Duration = .milliseconds(5)) {
+    self.root = root.standardizedFileURL
+    self.coalescingInterval = coalescingInterval
+  }
+
+  /// Starts watching; the watch ends when the iterator is released.
+  public func makeAsyncIterator() -> AsyncThrowingStream<FileEvent, any Error>.Iterator {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: FileEvent.self)
+    let milliseconds = Int32(
+      coalescingInterval.components.seconds * 1000 + coalescingInterval.components.attoseconds
+        / 1_000_000_000_000_000)
+    do {
+      let session = try InotifySession(
+        root: root.path, coalescingMilliseconds: Swift.max(0, milliseconds),
+        continuation: continuation)
+      let translator: InotifyTranslator
+      do { translator = try session.prepare() } catch {
+        session.close()
+        throw error
+      }
+      continuation.onTermination = { _ in session.stop() }
+      Thread { session.run(translator) }.start()
+    } catch {
+      continuation.finish(throwing: error)
+    }
+    return stream.makeAsyncIterator()
+  }
+}

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Turns raw inotify events into ``FileEvent``s: resolves watch descriptors to paths, pairs the
+/// two halves of a move by cookie, turns unpaired halves into deletions and creations, and
+/// coalesces bursts. Pure, so it is tested without the kernel.
+struct InotifyTranslator {
+  struct RawEvent {
+    var descriptor: Int32
+    var mask: UInt32
+    var cookie: UInt32
+    var name: String
+  }
+
+  /// What the monitor must do besides reporting events.
+  enum Action: Equatable {
+    /// Watch this new folder (and everything inside it).
+    case watch(String)
+    /// Stop tracking the folders at and below this path.
+    case forget(String)
+  }
+
+  let root: String
+  private(set) var paths: [Int32: String] = [:]
+  /// Halves of moves waiting for their other half: where the item was, and the index of the
+  /// `deleted` event standing in for it until the other half turns it into `moved`.
+  private var pendingMoves: [UInt32: (path: String, isDirectory: Bool, index: Int)] = [:]
+  private(set) var events: [FileEvent] = []
+  private(set) var actions: [Action] = []
+
+  init(root: String) { self.root = root }
+
+  mutating func watched(_ descriptor: Int32, path: String) { paths[descriptor] = path }
+
+  mutating func renameWatches(from old: String, to new: String) {
+    for (descriptor, path) in paths where path == old || path.hasPrefix(old + "/") {
+      paths[descriptor] = new + path.dropFirst(old.count)
+    }
+  }
+
+  mutating func translate(_ event: RawEvent) {
+    let mask = event.mask
+    if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+      events.append(FileEvent(.rescan, path: root, isDirectory: true))
+      return
+    }
+    if mask & UInt32(IN_IGNORED) != 0 {
+      paths[event.descriptor] = nil
+      return
+    }
+    guard let folder = paths[event.descriptor] else { return }
+    let path = event.name.isEmpty ? folder : folder + "/" + event.name
+    let isDirectory = mask & UInt32(IN_ISDIR) != 0
+    if mask & UInt32(IN_MOVED_FROM) != 0 {
+      pendingMoves[event.cookie] = (path, isDirectory, events.count)
+      events.append(FileEvent(.deleted, path: path, isDirectory: isDirectory))
+    } else if mask & UInt32(IN_MOVED_TO) != 0 {
+      if let from = pendingMoves.removeValue(forKey: event.cookie) {
+        events[from.index] = FileEvent(
+          .moved(from: from.path), path: path, isDirectory: isDirectory)
+        // Events later in this batch already name the folder's new path.
+        if isDirectory { renameWatches(from: from.path, to: path) }
+      } else {
+        events.append(FileEvent(.created, path: path, isDirectory: isDirectory))
+        if isDirectory { actions.append(.watch(path)) }
+      }
+    } else if mask & UInt32(IN_CREATE) != 0 {
+      events.append(FileEvent(.created, path: path, isDirectory: isDirectory))
+      if isDirectory { actions.append(.watch(path)) }
+    } else if mask & UInt32(IN_DELETE) != 0 {
+      events.append(FileEvent(.deleted, path: path, isDirectory: isDirectory))
+    } else if mask & UInt32(IN_MODIFY | IN_CLOSE_WRITE) != 0 {
+      events.append(FileEvent(.modified, path: path, isDirectory: isDirectory))
+    } else if mask & UInt32(IN_ATTRIB) != 0 {
+      events.append(FileEvent(.attributesChanged, path: path, isDirectory: isDirectory))
+    } else if mask & UInt32(IN_DELETE_SELF) != 0, event.name.isEmpty, folder == root {
+      events.append(FileEvent(.deleted, path: root, isDirectory: true))
+    }
+  }
+
+  /// Adds events found by scanning a folder that appeared (its contents may predate the watch).
+  mutating func discovered(_ path: String, isDirectory: Bool) {
+    events.append(FileEvent(.created, path: path, isDirectory: isDirectory))
+  }
+
+  /// The actions the events so far call for, handed over once.
+  mutating func takeActions() -> [Action] {
+    defer { actions.removeAll() }
+    return actions
+  }
+
+  /// Ends a batch: moves whose other half never came left or entered the tree; repeated events
+  /// collapse (a write burst is one `modified`; `modified` right after `created` adds nothing).
+  mutating func flush() -> (events: [FileEvent], actions: [Action]) {
+    let earlier = takeActions()
+    for (_, move) in pendingMoves where move.isDirectory { actions.append(.forget(move.path)) }
+    pendingMoves.removeAll()
+    var result: [FileEvent] = []
+    var lastKind: [String: FileEvent.Kind] = [:]
+    for event in events {
+      switch (lastKind[event.path], event.kind) {
+      case (.modified?, .modified), (.created?, .modified),
+        (.attributesChanged?, .attributesChanged),
+        (.created?, .attributesChanged), (.created?, .created):
+        continue
+      default:
+        result.append(event)
+        lastKind[event.path] = event.kind
+      }
+    }
+    let output = (result, earlier + actions)
+    events.removeAll()
+    actions.removeAll()
+    return output
+  }
+}

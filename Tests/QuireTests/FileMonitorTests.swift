@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Quire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite("File monitor", .serialized)
+struct FileMonitorTests {
+  /// Starts watching `folder`, runs `action`, and collects events until `done` says enough or
+  /// the deadline passes (the wait ends as soon as `done` is satisfied).
+  static func events(
+    in folder: TemporaryDirectory, seconds: Double = 10,
+    _ action: @escaping @Sendable () throws -> Void,
+    until done: @escaping @Sendable ([FileEvent]) -> Bool
+  ) async throws -> [FileEvent] {
+    let collected = EventLog()
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        try await Task.sleep(until: deadline)  // the deadline only; the watcher below ends first
+      }
+      group.addTask {
+        var iterator = FileMonitor(watching: folder.url).makeAsyncIterator()
+        try action()
+        while let event = try await iterator.next() {
+          let all = collected.events.withLock { events in
+            events.append(event)
+            return events
+          }
+          if done(all) { return }
+        }
+      }
+      try await group.next()
+      group.cancelAll()
+    }
+    return collected.events.withLock { $0 }
+  }
+
+  /// The events seen so far, shared between the watching task and the test.
+  final class EventLog: Sendable {
+    let events = Mutex<[FileEvent]>([])
+  }
+
+  @Test("creations, writes, attribute changes and deletions are reported with their paths")
+  func basicEvents() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("a.txt").path
+    let events = try await Self.events(in: folder) {
+      try Disk.write("one", to: folder.file("a.txt"))
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+      try FileManager.default.removeItem(atPath: file)
+    } until: {
+      $0.contains(FileEvent(.deleted, path: file))
+    }
+    #expect(events.first == FileEvent(.created, path: file))
+    #expect(events.contains(FileEvent(.deleted, path: file)))
+  }
+
+  @Test("folders that appear are watched at once, including what was put in them first")
+  func newFoldersAreWatched() async throws {
+    let folder = try TemporaryDirectory()
+    let deep = folder.file("a/b/c.txt").path
+    let later = folder.file("a/b/later.txt").path
+    let events = try await Self.events(in: folder) {
+      try Disk.write("deep", to: folder.file("a/b/c.txt"))  // a/ and a/b/ appear with it
+    } until: {
+      $0.contains { $0.path == deep }
+    }
+    #expect(events.contains(FileEvent(.created, path: folder.file("a").path, isDirectory: true)))
+    #expect(events.contains { $0.path == deep && $0.kind == .created })
+    let more = try await Self.events(in: folder) {
+      try Disk.write("later", to: URL(fileURLWithPath: later))
+    } until: {
+      $0.contains { $0.path == later }
+    }
+    #expect(more.contains(FileEvent(.created, path: later)))
+  }
+
+  @Test(
+    "a move inside the tree is one event with both paths; moves across its edge are deletions and creations"
+  )
+  func moves() async throws {
+    let folder = try TemporaryDirectory()
+    let outside = try TemporaryDirectory()
+    try Disk.write("x", to: folder.file("old.txt"))
+    try Disk.write("y", to: outside.file("incoming.txt"))
+    try Disk.write("z", to: folder.file("leaving.txt"))
+    try FileManager.default.createDirectory(
+      at: folder.file("dir"), withIntermediateDirectories: true)
+    let renamed = folder.file("new.txt").path
+    let events = try await Self.events(in: folder) {
+      try FileManager.default.moveItem(at: folder.file("old.txt"), to: folder.file("new.txt"))
+      try FileManager.default.moveItem(
+        at: outside.file("incoming.txt"), to: folder.file("incoming.txt"))
+      try FileManager.default.moveItem(
+        at: folder.file("leaving.txt"), to: outside.file("leaving.txt"))
+      try FileManager.default.moveItem(at: folder.file("dir"), to: folder.file("moved-dir"))
+      try Disk.write("inside", to: folder.file("moved-dir/after.txt"))
+    } until: {
+      $0.contains { $0.path.hasSuffix("moved-dir/after.txt") }
+    }
+    #expect(events.contains(FileEvent(.moved(from: folder.file("old.txt").path), path: renamed)))
+    #expect(events.contains(FileEvent(.created, path: folder.file("incoming.txt").path)))
+    #expect(events.contains(FileEvent(.deleted, path: folder.file("leaving.txt").path)))
+    #expect(
+      events.contains(
+        FileEvent(
+          .moved(from: folder.file("dir").path), path: folder.file("moved-dir").path,
+          isDirectory: true)))
+    #expect(
+      events.contains(FileEvent(.created, path: folder.file("moved-dir/after.txt").path)),
+      "the moved folder's watch follows it")
+  }
+
+  @Test("a burst of writes is coalesced")
+  func coalescing() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("busy.txt")
+    try Disk.write("0", to: file)
+    let marker = folder.file("done.txt").path
+    let events = try await Self.events(in: folder) {
+      let handle = try FileHandle(forWritingTo: file)
+      for index in 0..<2000 { try handle.write(contentsOf: Data("\(index)".utf8)) }
+      try handle.close()
+      try Disk.write("done", to: URL(fileURLWithPath: marker))
+    } until: {
+      $0.contains { $0.path == marker }
+    }
+    let writes = events.filter { $0.path == file.path && $0.kind == .modified }.count
+    #expect(writes >= 1 && writes < 100, "2000 writes became \(writes) events")
+  }
+
+  @Test("a queue overflow becomes a rescan event")
+  func overflow() {
+    var translator = InotifyTranslator(root: "/library")
+    translator.watched(1, path: "/library")
+    translator.translate(.init(descriptor: 1, mask: UInt32(IN_CREATE), cookie: 0, name: "a"))
+    translator.translate(.init(descriptor: -1, mask: UInt32(IN_Q_OVERFLOW), cookie: 0, name: ""))
+    translator.translate(.init(descriptor: 1, mask: UInt32(IN_MOVED_FROM), cookie: 7, name: "gone"))
+    let (events, _) = translator.flush()
+    #expect(
+      events == [
+        FileEvent(.created, path: "/library/a"),
+        FileEvent(.rescan, path: "/library", isDirectory: true),
+        FileEvent(.deleted, path: "/library/gone"),
+      ])
+  }
+
+  @Test("reaching the watch limit is a clear, typed error")
+  func watchLimit() async throws {
+    let folder = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      at: folder.file("sub"), withIntermediateDirectories: true)
+    let calls = Mutex(0)
+    let hook = FaultHook { call in
+      guard call == "inotify_add_watch" else { return nil }
+      return calls.withLock { count in
+        count += 1
+        return count == 2 ? ENOSPC : nil
+      }
+    }
+    var iterator = Sys.$faults.withValue(hook) {
+      FileMonitor(watching: folder.url).makeAsyncIterator()
+    }
+    await #expect {
+      _ = try await iterator.next()
+    } throws: { error in
+      let error = error as? QuireError
+      return error?.code == .limitReached && error?.message.contains("max_user_watches") == true
+    }
+  }
+
+  @Test("ending the iteration releases the inotify descriptor")
+  func releasesWatch() async throws {
+    func inotifyDescriptors() -> Int {
+      let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+      return fds.filter {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))
+          == "anon_inode:inotify"
+      }.count
+    }
+    let folder = try TemporaryDirectory()
+    let before = inotifyDescriptors()
+    _ = try await Self.events(in: folder) {
+      try Disk.write("x", to: folder.file("x"))
+    } until: {
+      !$0.isEmpty
+    }
+    let deadline = ContinuousClock.now + .seconds(10)
+    while inotifyDescriptors() > before && ContinuousClock.now < deadline { await Task.yield() }
+    #expect(inotifyDescriptors() == before)
+  }
+}

@@ -173,3 +173,35 @@ struct CLIDocumentTests {
         && wrong.stderr.split(separator: "\n").count == 1)
   }
 }
+
+@Suite("quire watch")
+struct CLIWatchTests {
+  @Test("watch prints changes as they happen, one line each")
+  func watch() throws {
+    let folder = try TemporaryDirectory()
+    let process = Process()
+    process.executableURL = Executables.url("quire")
+    process.arguments = ["watch", folder.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    defer {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    let reader = LineReader(output.fileHandleForReading)
+    // The watch may start after the first write: keep writing new files until one is reported.
+    var index = 0
+    var seen: String?
+    while seen == nil && index < 1000 {
+      try Disk.write("x", to: folder.file("file-\(index).txt"))
+      index += 1
+      if let line = reader.nextLineIfAvailable() { seen = line }
+    }
+    let line = try #require(seen ?? reader.nextLine())
+    // The first file seen may have been created just before the watch took hold: then its
+    // write is what is reported.
+    let reported = ["created ", "modified "].contains { line.hasPrefix($0 + folder.path + "/file-") }
+    #expect(reported, "\(line)")
+  }
+}

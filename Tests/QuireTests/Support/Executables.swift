@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The project's executables built beside the test bundle, run as real separate processes.
 enum Executables {
   /// The build products folder (`.build/debug`), where `quire` and the test helper are.
@@ -72,6 +76,20 @@ final class LineReader {
   private var buffer = Data()
 
   init(_ handle: FileHandle) { self.handle = handle }
+
+  /// The next line if one has arrived, without waiting.
+  func nextLineIfAvailable() -> String? {
+    if let newline = buffer.firstIndex(of: 0x0A) {
+      let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+      buffer.removeSubrange(buffer.startIndex...newline)
+      return line
+    }
+    var pollDescriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    guard poll(&pollDescriptor, 1, 0) > 0 else { return nil }
+    let chunk = handle.availableData
+    buffer.append(chunk)
+    return chunk.isEmpty ? nil : nextLineIfAvailable()
+  }
 
   /// The next line, or nil at end of file (the child exited).
   func nextLine() -> String? {

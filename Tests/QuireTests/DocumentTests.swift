@@ -315,6 +315,21 @@ struct DocumentTests {
         && !document.documentState.contains(.progressAvailable))
   }
 
+  @Test("an open document keeps its bytes when another program truncates its files in place")
+  func truncatedBehindTheDocument() async throws {
+    let folder = try TemporaryDirectory()
+    let image = try Self.png(width: 300, height: 300)
+    let package = try Self.seedPackage(folder, text: "text", image: image)
+    let document = MyDocDocument(fileURL: package)
+    try await document.open()
+    // Truncating in place (as `> image.png` does) would make a mapping fault with SIGBUS.
+    try FileHandle(forWritingTo: package.appendingPathComponent("image.png")).truncate(atOffset: 0)
+    try FileHandle(forWritingTo: package.appendingPathComponent("text.txt")).truncate(atOffset: 0)
+    #expect(document.image == image)
+    #expect(document.text == "text")
+    #expect(try document.thumbnail() != nil)
+  }
+
   @Test("new documents are created elsewhere and moved in under a unique name")
   func creation() async throws {
     let folder = try TemporaryDirectory()

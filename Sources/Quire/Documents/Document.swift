@@ -148,10 +148,13 @@ open class Document {
     try await fileAccess.perform(body)
   }
 
-  /// Reads a file as data or a package as a lazy wrapper.
+  /// Reads a package as a lazy wrapper, or a single file's bytes into memory. A document keeps
+  /// what it loads, so a flat file is copied rather than mapped: a mapping would crash the app
+  /// if another program truncated the file in place.
   nonisolated static func readContents(at url: URL) throws -> DocumentContents {
     let wrapper = try FileWrapper(url: url)
-    return wrapper.isDirectory ? .fileWrapper(wrapper) : .data(try wrapper.contents())
+    guard !wrapper.isDirectory else { return .fileWrapper(wrapper) }
+    return .data(try FileWrapper(url: url, options: [.immediate, .withoutMapping]).contents())
   }
 
   // MARK: Events

@@ -53,6 +53,16 @@ extension FileWrapper {
     }
   }
 
+  /// The contents copied into memory and released from the wrapper: for bytes a caller keeps,
+  /// which must not depend on the file (a mapped file truncated by another program would crash
+  /// the reader).
+  public func copyOfContents() throws(QuireError) -> Data {
+    let wasLoaded = hasLoadedContents
+    let copy = try contents().withUnsafeBytes { Data($0) }
+    if !wasLoaded { discardContents() }
+    return copy
+  }
+
   /// Whether the bytes of a regular-file wrapper are in memory (or mapped) right now.
   public var hasLoadedContents: Bool {
     state.withLock { if case .regularFile(.some) = $0.content { true } else { false } }

@@ -21,18 +21,15 @@ public final class AlbumDocument: Document {
     (package.fileWrappers ?? [:]).filter { $0.value.isRegularFile }.keys.sorted()
   }
 
-  /// The bytes of the image `name`, read from disk now; the album keeps no copy.
+  /// The bytes of the image `name`, read from disk now into memory the caller owns; the album
+  /// keeps no copy.
   public func image(named name: String) async throws -> Data {
     guard let member = package.fileWrappers?[name], member.isRegularFile else {
       throw QuireError(
         .notFound, "The album has no image “\(name)”.",
         path: fileURL.appendingPathComponent(name).path)
     }
-    return try await performAsynchronousFileAccess {
-      let data = try member.contents()
-      member.discardContents()
-      return data
-    }
+    return try await performAsynchronousFileAccess { try member.copyOfContents() }
   }
 
   /// Adds an image under `preferredName` (or a unique variant) and returns its name; undoable.

@@ -50,14 +50,14 @@ public final class MyDocDocument: Document {
     }
     let children = wrapper.fileWrappers ?? [:]
     if let member = children["text.txt"] {
-      guard let decoded = String(validating: try member.contents(), as: UTF8.self) else {
+      guard let decoded = String(validating: try member.copyOfContents(), as: UTF8.self) else {
         throw QuireError(.corruptDocument, "Its text.txt is not valid UTF-8 text.")
       }
       text = decoded
     } else {
       text = nil
     }
-    image = try children["image.png"]?.contents()
+    image = try children["image.png"]?.copyOfContents()
     package = wrapper
     textChanged = false
     imageChanged = false

@@ -201,7 +201,9 @@ struct CLIWatchTests {
     let line = try #require(seen ?? reader.nextLine())
     // The first file seen may have been created just before the watch took hold: then its
     // write is what is reported.
-    let reported = ["created ", "modified "].contains { line.hasPrefix($0 + folder.path + "/file-") }
+    let reported = ["created ", "modified "].contains {
+      line.hasPrefix($0 + folder.path + "/file-")
+    }
     #expect(reported, "\(line)")
   }
 }

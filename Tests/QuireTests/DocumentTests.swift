@@ -4,25 +4,15 @@ import Testing
 @testable import Quire
 @testable import QuireApp
 
-/// Waits for the first event that `matches`, failing after `seconds` (no sleeping: the wait
-/// ends as soon as the event arrives).
+/// Waits for the first event that `matches`, failing after `seconds`.
 func waitForEvent(
   _ events: AsyncStream<DocumentEvent>, seconds: Double = 10,
   _ matches: @escaping @Sendable (DocumentEvent) -> Bool
 ) async -> DocumentEvent? {
-  await withTaskGroup(of: DocumentEvent?.self) { group in
-    group.addTask {
-      for await event in events where matches(event) { return event }
-      return nil
-    }
-    group.addTask {
-      try? await Task.sleep(for: .seconds(seconds))  // the deadline, not a wait for the event
-      return nil
-    }
-    let first = await group.next() ?? nil
-    group.cancelAll()
-    return first
-  }
+  try? await withDeadline(seconds: seconds) { () async -> DocumentEvent? in
+    for await event in events where matches(event) { return event }
+    return nil
+  } ?? nil
 }
 
 @Suite("Document lifecycle")

@@ -18,24 +18,17 @@ struct FileMonitorTests {
     until done: @escaping @Sendable ([FileEvent]) -> Bool
   ) async throws -> [FileEvent] {
     let collected = EventLog()
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask {
-        try await Task.sleep(until: deadline)  // the deadline only; the watcher below ends first
-      }
-      group.addTask {
-        var iterator = FileMonitor(watching: folder.url).makeAsyncIterator()
-        try action()
-        while let event = try await iterator.next() {
-          let all = collected.events.withLock { events in
-            events.append(event)
-            return events
-          }
-          if done(all) { return }
+    _ = try await withDeadline(seconds: seconds) {
+      var iterator = FileMonitor(watching: folder.url).makeAsyncIterator()
+      try action()
+      while let event = try await iterator.next() {
+        let all = collected.events.withLock { events in
+          events.append(event)
+          return events
         }
+        if done(all) { return true }
       }
-      try await group.next()
-      group.cancelAll()
+      return false
     }
     return collected.events.withLock { $0 }
   }

@@ -109,6 +109,23 @@ struct FileMonitorTests {
       "the moved folder's watch follows it")
   }
 
+  @Test("deleting the watched folder itself is reported, and the sequence ends")
+  func rootDeleted() async throws {
+    let parent = try TemporaryDirectory()
+    let root = parent.file("watched")
+    try Disk.write("x", to: root.appendingPathComponent("a.txt"))
+    let ended = try await withDeadline(seconds: 10) {
+      var events: [FileEvent] = []
+      var iterator = FileMonitor(watching: root).makeAsyncIterator()
+      try FileManager.default.removeItem(at: root)
+      while let event = try await iterator.next() { events.append(event) }
+      return events
+    }
+    let events = try #require(ended, "the sequence did not end")
+    #expect(events.contains(FileEvent(.deleted, path: root.path, isDirectory: true)))
+    #expect(events.contains(FileEvent(.deleted, path: root.appendingPathComponent("a.txt").path)))
+  }
+
   @Test("a burst of writes is coalesced")
   func coalescing() async throws {
     let folder = try TemporaryDirectory()

@@ -15,6 +15,8 @@ import Foundation
 /// }
 /// ```
 ///
+/// The sequence ends after reporting the deletion of the watched item itself.
+///
 /// Reaching the system's limit of watches (`fs.inotify.max_user_watches`) ends the sequence
 /// with a ``QuireError`` of code ``QuireError/Code-swift.struct/limitReached`` that says how to
 /// raise it.

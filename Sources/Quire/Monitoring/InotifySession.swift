@@ -101,6 +101,7 @@ final class InotifySession: Sendable {
       }
       let discovered = translator.flush().events
       for event in events + discovered { continuation.yield(event) }
+      if translator.paths.isEmpty { break }  // the watched item itself is gone
     }
     continuation.finish()
   }

@@ -8,6 +8,6 @@ struct QuireBench: AsyncParsableCommand {
     abstract: "Measures Quire against the floor (bare syscalls) and a peer's approach.",
     subcommands: [
       PackageSaveBenchmark.self, PackageOpenBenchmark.self, AlbumOpenBenchmark.self,
-      DocumentSaveBenchmark.self,
+      DocumentSaveBenchmark.self, MonitorBenchmark.self,
     ])
 }

@@ -3,6 +3,10 @@ import Testing
 
 @testable import Quire
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The `quire` executable, run as a real process.
 @Suite("quire CLI")
 struct CLITests {
@@ -186,7 +190,8 @@ struct CLIWatchTests {
     process.standardOutput = output
     try process.run()
     defer {
-      process.terminate()
+      // SIGKILL: a child spawned from a concurrency thread inherits that thread's blocked SIGTERM.
+      kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
     let reader = LineReader(output.fileHandleForReading)

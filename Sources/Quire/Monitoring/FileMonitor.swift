@@ -26,11 +26,12 @@ public struct FileMonitor: AsyncSequence, Sendable {
 
   /// The watched folder or file.
   public let root: URL
-  /// How long the monitor gathers events before reporting a batch (bursts within it coalesce).
+  /// How long the monitor waits for a quiet moment before reporting a batch (bursts within it
+  /// coalesce); a batch is never held back longer than 20 ms.
   public var coalescingInterval: Duration
 
   /// A monitor of the tree at `root`.
-  public init(watching root: URL, coalescingInterval: Duration = .milliseconds(5)) {
+  public init(watching root: URL, coalescingInterval: Duration = .milliseconds(1)) {
     self.root = root.standardizedFileURL
     self.coalescingInterval = coalescingInterval
   }

@@ -15,6 +15,8 @@ final class InotifySession: Sendable {
   private let root: String
   private let coalescingMilliseconds: Int32
   private let continuation: AsyncThrowingStream<FileEvent, any Error>.Continuation
+  /// The longest a batch is held back while events keep coming.
+  private static let maximumBatchAge = Duration.milliseconds(20)
   private static let mask = UInt32(
     IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
       | IN_DELETE_SELF | IN_EXCL_UNLINK)
@@ -72,13 +74,23 @@ final class InotifySession: Sendable {
     var translator = prepared
     defer { close() }
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-    var batchOpen = false
+    // A batch is reported once no event has come for the quiet window, or once it is
+    // `maximumBatchAge` old, so a constant stream of writes cannot hold events back.
+    var batchStart: ContinuousClock.Instant?
     while true {
+      var timeout: Int32 = -1
+      if let batchStart {
+        let age = ContinuousClock.now - batchStart
+        let left = Self.maximumBatchAge - age
+        let leftMilliseconds = Int32(
+          left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+        timeout = Swift.max(0, Swift.min(coalescingMilliseconds, leftMilliseconds))
+      }
       var fds = [
         pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
       ]
-      let ready = poll(&fds, 2, batchOpen ? coalescingMilliseconds : -1)
+      let ready = poll(&fds, 2, timeout)
       if ready < 0 && cquire_errno() == EINTR { continue }
       if fds[1].revents != 0 { break }
       if ready > 0 && fds[0].revents != 0 {
@@ -89,11 +101,11 @@ final class InotifySession: Sendable {
           continuation.finish(throwing: error)
           return
         }
-        batchOpen = true
-        continue
+        if batchStart == nil { batchStart = .now }
+        if ContinuousClock.now - batchStart! < Self.maximumBatchAge { continue }
       }
-      guard batchOpen else { continue }
-      batchOpen = false
+      guard batchStart != nil else { continue }
+      batchStart = nil
       let (events, actions) = translator.flush()
       do { try perform(actions, in: &translator) } catch {
         continuation.finish(throwing: error)

@@ -146,6 +146,22 @@ struct FileWrapperSaveShapeTests {
     #expect(try Disk.tree(folder.url) == ["Doc.mydoc/", "Doc.mydoc/new.txt"])
   }
 
+  @Test("writing a whole package over an existing one keeps the old folder's extended attributes")
+  func wholeWriteKeepsAttributes() throws {
+    let folder = try TemporaryDirectory()
+    let target = folder.file("Doc.mydoc")
+    try Disk.write("old", to: target.appendingPathComponent("old.txt"))
+    guard cquire_lsetxattr(target.path, "user.xdg.tags", "work", 4) == 0 else { return }  // no xattrs here
+    let wrapper = FileWrapper(directoryWithFileWrappers: [
+      "new.txt": FileWrapper(regularFileWithContents: Data("new".utf8))
+    ])
+    try wrapper.write(to: target)
+    #expect(try Disk.tree(target) == ["new.txt"])
+    var value = [UInt8](repeating: 0, count: 16)
+    let count = cquire_lgetxattr(target.path, "user.xdg.tags", &value, 16)
+    #expect(count == 4 && String(decoding: value[0..<4], as: UTF8.self) == "work")
+  }
+
   @Test("a flat document keeps its permissions and extended attributes across a safe-save")
   func flatSafeSave() throws {
     let folder = try TemporaryDirectory()

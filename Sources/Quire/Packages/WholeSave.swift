@@ -44,6 +44,12 @@ struct WholeSave {
       }
       let lock = existing.isDirectory ? try PackageLock(path: path, exclusive: true) : nil
       defer { lock?.release() }
+      // The new item takes the old one's extended attributes (identity, tags), as a flat
+      // safe-save does; then the swap publishes both at once.
+      let fd = try Sys.open(temporary, O_RDONLY | O_NOFOLLOW)
+      defer { Sys.close(fd) }
+      try ExtendedAttributes.copy(from: path, to: fd)
+      try Sys.fsync(fd)
       try Sys.exchange(temporary, path)
       try Sys.fsyncDirectory(path.deletingLastPathComponent)
     } catch {

@@ -162,6 +162,40 @@ struct FileWrapperSaveShapeTests {
     #expect(count == 4 && String(decoding: value[0..<4], as: UTF8.self) == "work")
   }
 
+  @Test("leftovers of whole writes and imports by processes that died are removed; live ones stay")
+  func staleTemporaries() throws {
+    let folder = try TemporaryDirectory()
+    let finished = Process()
+    finished.executableURL = URL(fileURLWithPath: "/bin/true")
+    try finished.run()
+    finished.waitUntilExit()
+    let dead = finished.processIdentifier
+    let leftovers = [
+      ".Doc.mydoc.quire-new-\(dead)-abc", ".Doc.mydoc.quire-new-1-live",
+      ".Doc.mydoc.quire-new-\(getpid())-mine",
+      ".quire-import-\(dead)-xyz", ".quire-import-1-live",
+    ]
+    for name in leftovers {
+      try Disk.write("partial", to: folder.file(name).appendingPathComponent("member"))
+    }
+    try FileWrapper(directoryWithFileWrappers: [
+      "a.txt": FileWrapper(regularFileWithContents: Data("a".utf8))
+    ])
+    .write(to: folder.file("Doc.mydoc"))
+    try PackageArchive.export(folder.file("Doc.mydoc"), to: folder.file("Doc.zip"))
+    let destination = folder.url
+    _ = try PackageArchive.importArchive(folder.file("Doc.zip"), into: destination)
+    let names = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+    #expect(
+      !names.contains(".Doc.mydoc.quire-new-\(dead)-abc")
+        && !names.contains(".quire-import-\(dead)-xyz"))
+    #expect(
+      names.isSuperset(of: [
+        ".Doc.mydoc.quire-new-1-live", ".Doc.mydoc.quire-new-\(getpid())-mine",
+        ".quire-import-1-live",
+      ]))
+  }
+
   @Test("a flat document keeps its permissions and extended attributes across a safe-save")
   func flatSafeSave() throws {
     let folder = try TemporaryDirectory()

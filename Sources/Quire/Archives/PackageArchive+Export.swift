@@ -18,7 +18,7 @@ extension PackageArchive {
     let destination = archiveURL.standardizedFileURL.path
     let folder = destination.deletingLastPathComponent
     let temporary = folder.appendingPathComponent(
-      ".\(destination.lastPathComponent).quire-new-\(String(UInt64.random(in: 1...UInt64.max), radix: 36))"
+      TemporaryName.forNewVersion(of: destination.lastPathComponent)
     )
     do {
       try PackageSnapshot.with(source) { root in

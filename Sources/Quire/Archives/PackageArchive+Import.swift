@@ -34,8 +34,8 @@ extension PackageArchive {
     }
     let plan = try ArchivePlan(
       archive: archive, archiveName: path.lastPathComponent, limits: limits, path: path)
-    let staging = destination.appendingPathComponent(
-      ".quire-import-\(String(UInt64.random(in: 1...UInt64.max), radix: 36))")
+    TemporaryName.removeStale(in: destination, for: nil)
+    let staging = destination.appendingPathComponent(TemporaryName.forImport())
     do throws(SystemCallError) { try Sys.mkdir(staging, mode: 0o700) } catch {
       throw QuireError.system(error, action: "import into", path: destination)
     }

@@ -40,7 +40,7 @@ extension Document {
       } catch  where error.errno == EEXIST {
         taken.insert(candidate)
       } catch  where error.errno == EXDEV {
-        let staged = folder.appendingPathComponent(".\(name).quire-new-\(UUID().uuidString)")
+        let staged = folder.appendingPathComponent(TemporaryName.forNewVersion(of: name))
         try FileWrapper(url: URL(fileURLWithPath: source), options: .immediate).write(to: staged)
         source = staged.path
       } catch {

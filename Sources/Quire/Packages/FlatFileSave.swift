@@ -20,8 +20,7 @@ struct FlatFileSave {
     if snapshot.origin?.path == path {
       return try updateAttributesInPlace(snapshot)
     }
-    let token = String(UInt64.random(in: 1...UInt64.max), radix: 36)
-    let temporary = folder.appendingPathComponent(".\(name).quire-new-\(token)")
+    let temporary = folder.appendingPathComponent(TemporaryName.forNewVersion(of: name))
     do throws(SystemCallError) {
       let existing = try Sys.status(path)
       if case .symbolicLink(let destination) = snapshot.content {

@@ -18,8 +18,8 @@ struct WholeSave {
     let folder = path.deletingLastPathComponent
     let name = path.lastPathComponent
     try FileName.validate(name, in: folder)
-    let token = String(UInt64.random(in: 1...UInt64.max), radix: 36)
-    let temporary = folder.appendingPathComponent(".\(name).quire-new-\(token)")
+    TemporaryName.removeStale(in: folder, for: name)
+    let temporary = folder.appendingPathComponent(TemporaryName.forNewVersion(of: name))
     let written: TreeWriter.Written
     do throws(QuireError) {
       written = try TreeWriter(linkUnchangedBelow: originalContentsPath).write(

@@ -53,3 +53,13 @@ int cquire_lsetxattr(const char *path, const char *name, const void *value, size
 }
 
 int cquire_syncfs(int fd) { return syncfs(fd); }
+
+ssize_t cquire_getxattr(const char *path, const char *name, void *value, size_t size) {
+  return getxattr(path, name, value, size);
+}
+
+int cquire_setxattr(const char *path, const char *name, const void *value, size_t size) {
+  return setxattr(path, name, value, size, 0);
+}
+
+int cquire_removexattr(const char *path, const char *name) { return removexattr(path, name); }

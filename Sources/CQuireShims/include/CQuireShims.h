@@ -32,6 +32,11 @@ ssize_t cquire_lgetxattr(const char *path, const char *name, void *value, size_t
 int cquire_fsetxattr(int fd, const char *name, const void *value, size_t size);
 int cquire_lsetxattr(const char *path, const char *name, const void *value, size_t size);
 
+/// Extended attributes following symbolic links (getxattr, setxattr, removexattr).
+ssize_t cquire_getxattr(const char *path, const char *name, void *value, size_t size);
+int cquire_setxattr(const char *path, const char *name, const void *value, size_t size);
+int cquire_removexattr(const char *path, const char *name);
+
 /// syncfs(2): flushes the file system holding fd.
 int cquire_syncfs(int fd);
 

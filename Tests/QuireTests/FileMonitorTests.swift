@@ -141,7 +141,8 @@ struct FileMonitorTests {
       $0.contains { $0.path == marker }
     }
     let writes = events.filter { $0.path == file.path && $0.kind == .modified }.count
-    #expect(writes >= 1 && writes < 200, "2000 writes became \(writes) events (at least 10 times fewer)")
+    #expect(
+      writes >= 1 && writes < 200, "2000 writes became \(writes) events (at least 10 times fewer)")
   }
 
   @Test("a queue overflow becomes a rescan event")

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A lasting reference to a document — the role of URL bookmark data: made from a URL, saved as
+/// opaque `Data`, and resolved later (in this process or another) to wherever the document is
+/// now, after renames, moves and safe-saves.
+///
+/// A bookmark records the document's identity (its `user.quire.id` attribute, which Quire's saves
+/// keep; created when first needed) and its last path. Resolving checks the last path, then
+/// searches the folder it was in and the `scopes` given; finding it elsewhere says the bookmark
+/// is stale and should be made again.
+public struct Bookmark: Sendable, Hashable {
+  private struct Record: Codable, Hashable {
+    var version: Int
+    var identity: String
+    var path: String
+  }
+
+  /// Where a bookmark led.
+  public struct Resolution: Sendable, Hashable {
+    /// The document's current URL.
+    public var url: URL
+    /// Whether the document was found somewhere other than its recorded path: make a new
+    /// bookmark to keep resolving fast.
+    public var isStale: Bool
+  }
+
+  private let record: Record
+
+  /// The bookmark as opaque, versioned bytes to store.
+  public var data: Data { (try? JSONEncoder().encode(record)) ?? Data() }
+
+  /// A bookmark to the document at `url`, giving it an identity if it has none.
+  ///
+  /// - Throws: ``QuireError/Code-swift.struct/notFound`` if there is no document there.
+  public init(url: URL) throws(QuireError) {
+    let path = url.standardizedFileURL.path
+    record = Record(
+      version: 1,
+      identity: try DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: true),
+      path: path)
+  }
+
+  /// A bookmark from stored bytes.
+  ///
+  /// - Throws: ``QuireError/Code-swift.struct/corruptDocument`` if they are not a bookmark of a
+  ///   version this Quire reads.
+  public init(data: Data) throws(QuireError) {
+    guard let record = try? JSONDecoder().decode(Record.self, from: data), record.version == 1,
+      !record.identity.isEmpty, record.path.hasPrefix("/")
+    else {
+      throw QuireError(
+        .corruptDocument, "These bytes are not a Quire bookmark (or one from a newer version).")
+    }
+    self.record = record
+  }
+
+  /// Finds the document: at its recorded path if it is still the same document, else in the
+  /// folder it was in or below any of `scopes`.
+  ///
+  /// - Throws: ``QuireError/Code-swift.struct/notFound`` if it is nowhere to be found.
+  public func resolve(searching scopes: [URL] = []) throws(QuireError) -> Resolution {
+    let recorded = URL(fileURLWithPath: record.path)
+    if matches(record.path) { return Resolution(url: recorded, isStale: false) }
+    let folders =
+      [recorded.deletingLastPathComponent().path] + scopes.map { $0.standardizedFileURL.path }
+    var visited: Set<String> = []
+    for folder in folders {
+      if let found = search(folder, visited: &visited) {
+        return Resolution(url: URL(fileURLWithPath: found), isStale: true)
+      }
+    }
+    throw QuireError(
+      .notFound,
+      "The document last at “\(record.path)” can no longer be found: it was deleted, or moved outside the folders searched.",
+      path: record.path)
+  }
+
+  private func matches(_ path: String) -> Bool {
+    (try? DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: false))
+      == record.identity
+  }
+
+  /// Looks for the document below `folder`, not descending into hidden folders or into a
+  /// folder already searched.
+  private func search(_ folder: String, visited: inout Set<String>) -> String? {
+    guard visited.insert(folder).inserted, let entries = try? Sys.listDirectory(at: folder) else {
+      return nil
+    }
+    var subfolders: [String] = []
+    for entry in entries where !entry.name.hasPrefix(".") {
+      let path = folder.appendingPathComponent(entry.name)
+      if matches(path) { return path }
+      if entry.type == UInt8(DT_DIR) { subfolders.append(path) }
+    }
+    for subfolder in subfolders {
+      if let found = search(subfolder, visited: &visited) { return found }
+    }
+    return nil
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif

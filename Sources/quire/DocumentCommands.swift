@@ -14,6 +14,7 @@ struct Show: QuireDocumentSubcommand {
   func execute() async throws {
     let document = try SampleDocuments.document(at: URL(fileURLWithPath: path))
     try await document.open()
+    try? RecentDocuments.shared.noteOpened(document.fileURL)
     defer { Task { try? await document.close() } }
     print("\(document.localizedName) (\(document.fileType ?? "unknown type"))")
     if document.documentState.contains(.editingDisabled) { print("  read-only") }
@@ -75,6 +76,7 @@ struct Edit: QuireDocumentSubcommand {
     let url = URL(fileURLWithPath: path)
     let document = try SampleDocuments.document(at: url)
     try await document.open()
+    try? RecentDocuments.shared.noteOpened(document.fileURL)
     guard !document.documentState.contains(.editingDisabled) else {
       throw QuireError(
         .permissionDenied, "“\(url.path)” is read-only; it was not changed.", path: url.path)

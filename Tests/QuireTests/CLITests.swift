@@ -120,7 +120,10 @@ struct CLIDocumentTests {
   func quire(_ arguments: String...) throws -> Executables.Output {
     try Executables.run(
       "quire", arguments,
-      environment: ["XDG_CACHE_HOME": NSTemporaryDirectory() + "quire-cli-cache"])
+      environment: [
+        "XDG_CACHE_HOME": NSTemporaryDirectory() + "quire-cli-cache",
+        "XDG_DATA_HOME": NSTemporaryDirectory() + "quire-cli-data",
+      ])
   }
 
   @Test("new, edit, show and thumbnail work on MyDoc, text and album documents")

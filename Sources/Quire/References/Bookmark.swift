@@ -26,6 +26,9 @@ public struct Bookmark: Sendable, Hashable {
 
   private let record: Record
 
+  /// The document's identity, which two bookmarks to the same document share.
+  var identity: String { record.identity }
+
   /// The bookmark as opaque, versioned bytes to store.
   public var data: Data { (try? JSONEncoder().encode(record)) ?? Data() }
 

@@ -38,6 +38,16 @@ struct BookmarkTests {
       ($0 as? QuireError)?.code == .notFound
     }
     #expect(try Bookmark(data: data).resolve(searching: [elsewhere.url]).url == moved)
+
+    // The old folder is searched only at its own level: a move into a subfolder needs a scope.
+    let subfolder = folder.file("sub/renamed.txt")
+    try FileManager.default.createDirectory(
+      at: subfolder.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(at: moved, to: subfolder)
+    #expect { try Bookmark(data: data).resolve() } throws: {
+      ($0 as? QuireError)?.code == .notFound
+    }
+    #expect(try Bookmark(data: data).resolve(searching: [folder.url]).url == subfolder)
   }
 
   @Test("another file put in the document's place is not taken for it")

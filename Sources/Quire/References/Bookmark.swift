@@ -58,17 +58,18 @@ public struct Bookmark: Sendable, Hashable {
   }
 
   /// Finds the document: at its recorded path if it is still the same document, else in the
-  /// folder it was in or below any of `scopes`.
+  /// folder it was in (at that folder's own level: a rename in place), else anywhere below one
+  /// of `scopes` (pass the app's folders to follow moves).
   ///
   /// - Throws: ``QuireError/Code-swift.struct/notFound`` if it is nowhere to be found.
   public func resolve(searching scopes: [URL] = []) throws(QuireError) -> Resolution {
     let recorded = URL(fileURLWithPath: record.path)
     if matches(record.path) { return Resolution(url: recorded, isStale: false) }
-    let folders =
-      [recorded.deletingLastPathComponent().path] + scopes.map { $0.standardizedFileURL.path }
+    var searches = [(folder: recorded.deletingLastPathComponent().path, deep: false)]
+    searches += scopes.map { ($0.standardizedFileURL.path, true) }
     var visited: Set<String> = []
-    for folder in folders {
-      if let found = search(folder, visited: &visited) {
+    for search in searches {
+      if let found = find(in: search.folder, deep: search.deep, visited: &visited) {
         return Resolution(url: URL(fileURLWithPath: found), isStale: true)
       }
     }
@@ -83,20 +84,20 @@ public struct Bookmark: Sendable, Hashable {
       == record.identity
   }
 
-  /// Looks for the document below `folder`, not descending into hidden folders or into a
-  /// folder already searched.
-  private func search(_ folder: String, visited: inout Set<String>) -> String? {
-    guard visited.insert(folder).inserted, let entries = try? Sys.listDirectory(at: folder) else {
-      return nil
-    }
+  /// Looks for the document in `folder` and, when `deep`, below it, skipping hidden folders and
+  /// folders already searched.
+  private func find(in folder: String, deep: Bool, visited: inout Set<String>) -> String? {
+    guard visited.insert(folder + (deep ? "/**" : "")).inserted,
+      let entries = try? Sys.listDirectory(at: folder)
+    else { return nil }
     var subfolders: [String] = []
     for entry in entries where !entry.name.hasPrefix(".") {
       let path = folder.appendingPathComponent(entry.name)
       if matches(path) { return path }
-      if entry.type == UInt8(DT_DIR) { subfolders.append(path) }
+      if deep && entry.type == UInt8(DT_DIR) { subfolders.append(path) }
     }
     for subfolder in subfolders {
-      if let found = search(subfolder, visited: &visited) { return found }
+      if let found = find(in: subfolder, deep: true, visited: &visited) { return found }
     }
     return nil
   }

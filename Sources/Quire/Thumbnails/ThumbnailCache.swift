@@ -39,6 +39,18 @@ public final class ThumbnailCache: Sendable {
       .write(to: folder.appendingPathComponent("\(identity).\(thumbnail.fileExtension)"))
   }
 
+  /// The path of the cached thumbnail file of the document at `url`, if there is one.
+  func path(forDocumentAt url: URL) -> String? {
+    guard let identity = try? DocumentIdentity.identity(of: url, creating: false) else {
+      return nil
+    }
+    for fileExtension in ["png", "svg"] {
+      let path = folder.appendingPathComponent("\(identity).\(fileExtension)").path
+      if FileManager.default.fileExists(atPath: path) { return path }
+    }
+    return nil
+  }
+
   /// The cached thumbnail of the document at `url`, if any.
   public func thumbnail(forDocumentAt url: URL) -> Thumbnail? {
     guard let identity = try? DocumentIdentity.identity(of: url, creating: false) else {

@@ -27,13 +27,7 @@ public final class RecentDocuments: Sendable {
     self.capacity = capacity
   }
 
-  static var defaultStoreURL: URL {
-    let environment = ProcessInfo.processInfo.environment
-    let base =
-      environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-    return base.appendingPathComponent("quire/recents.json")
-  }
+  static var defaultStoreURL: URL { XDGDirectory.data.appendingPathComponent("recents.json") }
 
   /// Records that the document at `url` was opened: it moves to the front and becomes the last
   /// open document.

@@ -14,13 +14,7 @@ public final class ThumbnailCache: Sendable {
     self.folder = folder
   }
 
-  static var defaultFolder: URL {
-    let environment = ProcessInfo.processInfo.environment
-    let base =
-      environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-    return base.appendingPathComponent("quire/thumbnails")
-  }
+  static var defaultFolder: URL { XDGDirectory.cache.appendingPathComponent("thumbnails") }
 
   /// Stores `thumbnail` for the document at `url`, replacing an older one.
   public func store(_ thumbnail: Thumbnail, forDocumentAt url: URL) throws(QuireError) {

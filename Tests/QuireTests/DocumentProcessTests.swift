@@ -26,11 +26,30 @@ struct DocumentProcessTests {
     ]) { $1 }
     let output = Pipe()
     process.standardOutput = output
-    try process.run()
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
+    // Start the helper with SIGTERM and SIGINT blocked, as a parent on a Swift concurrency
+    // thread can: the document must still hear them.
+    var blocked = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&blocked)
+    sigaddset(&blocked, SIGTERM)
+    sigaddset(&blocked, SIGINT)
+    pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+    let started = Result { try process.run() }
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
+    try started.get()
+    defer {
+      if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)  // never leave a helper behind, even on failure
+        process.waitUntilExit()
+      }
+    }
     #expect(LineReader(output.fileHandleForReading).nextLine() == "ready")
     #expect(try Disk.read(file) == "before")
     kill(process.processIdentifier, signal)
-    process.waitUntilExit()
+    try #require(
+      exited.wait(timeout: .now() + 30) == .success, "the helper did not exit on \(signal)")
     #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     #expect(try Disk.read(file) == "saved on termination")
   }

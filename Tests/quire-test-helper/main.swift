@@ -100,8 +100,8 @@ case "edit-and-wait":
   document.setText(arguments[3])
   document.undoManager.endEvent()
   say(document.hasUnsavedChanges ? "ready" : "not edited")
-  for await _ in AsyncStream<Void>(unfolding: { nil }) {}
-  while true { await Task.yield() }
+  // Park until the test terminates the process, without using any CPU.
+  await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
 default:
   FileHandle.standardError.write(Data("unknown command \(arguments[1])\n".utf8))
   exit(2)

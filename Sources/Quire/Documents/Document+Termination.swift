@@ -31,6 +31,14 @@ final class TerminationHandler {
 
   func install() {
     guard sources.isEmpty else { return }
+    // A process started by one whose thread blocked these signals (as Swift concurrency's
+    // worker threads do) inherits them blocked, and would never hear them: unblock them here,
+    // on the main thread, so it takes the delivery.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, SIGTERM)
+    sigaddset(&unblock, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     for number in [SIGTERM, SIGINT] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .main)

@@ -63,3 +63,57 @@ int cquire_setxattr(const char *path, const char *name, const void *value, size_
 }
 
 int cquire_removexattr(const char *path, const char *name) { return removexattr(path, name); }
+
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+int cquire_ofd_lock(int fd, int type, int64_t start, int64_t length, int wait) {
+  struct flock lock;
+  memset(&lock, 0, sizeof lock);
+  lock.l_type = type == 0 ? F_UNLCK : (type == 1 ? F_RDLCK : F_WRLCK);
+  lock.l_whence = SEEK_SET;
+  lock.l_start = (off_t)start;
+  lock.l_len = (off_t)length;
+  lock.l_pid = 0;
+  return fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &lock);
+}
+
+static int cquire_unix_address(const char *path, struct sockaddr_un *address) {
+  memset(address, 0, sizeof *address);
+  address->sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof address->sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  strcpy(address->sun_path, path);
+  return 0;
+}
+
+int cquire_unix_listen(const char *path) {
+  struct sockaddr_un address;
+  if (cquire_unix_address(path, &address) != 0) return -1;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 || listen(fd, 64) != 0) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+  }
+  return fd;
+}
+
+int cquire_unix_connect(const char *path) {
+  struct sockaddr_un address;
+  if (cquire_unix_address(path, &address) != 0) return -1;
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+  }
+  return fd;
+}

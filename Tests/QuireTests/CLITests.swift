@@ -183,7 +183,7 @@ struct CLIDocumentTests {
 
 @Suite("quire watch")
 struct CLIWatchTests {
-  @Test("watch prints changes as they happen, one line each")
+  @Test("watch prints changes by other programs as they happen, one line each")
   func watch() throws {
     let folder = try TemporaryDirectory()
     let process = Process()
@@ -209,7 +209,7 @@ struct CLIWatchTests {
     let line = try #require(seen ?? reader.nextLine())
     // The first file seen may have been created just before the watch took hold: then its
     // write is what is reported.
-    let reported = ["created ", "modified "].contains {
+    let reported = ["created ", "changed "].contains {
       line.hasPrefix($0 + folder.path + "/file-")
     }
     #expect(reported, "\(line)")

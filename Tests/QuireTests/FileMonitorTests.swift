@@ -187,22 +187,38 @@ struct FileMonitorTests {
 
   @Test("ending the iteration releases the inotify descriptor")
   func releasesWatch() async throws {
-    func inotifyDescriptors() -> Int {
+    // Other tests watch things at the same time, so count only the inotify descriptors that
+    // watch this test's folder (/proc/self/fdinfo lists each watch's inode, in hex).
+    let folder = try TemporaryDirectory()
+    let inode = try #require(
+      try FileManager.default.attributesOfItem(atPath: folder.url.path)[.systemFileNumber] as? Int)
+    let watchedInode = "ino:" + String(inode, radix: 16) + " "
+    @Sendable func descriptorsWatchingFolder() -> Int {
       let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-      return fds.filter {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))
-          == "anon_inode:inotify"
+      return fds.filter { fd in
+        guard
+          (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + fd))
+            == "anon_inode:inotify",
+          let info = try? String(contentsOfFile: "/proc/self/fdinfo/" + fd, encoding: .utf8)
+        else { return false }
+        return info.contains(watchedInode)
       }.count
     }
-    let folder = try TemporaryDirectory()
-    let before = inotifyDescriptors()
+    #expect(descriptorsWatchingFolder() == 0)
+    let watchedWhileIterating = EventLog()
     _ = try await Self.events(in: folder) {
       try Disk.write("x", to: folder.file("x"))
+      if descriptorsWatchingFolder() == 1 {
+        watchedWhileIterating.events.withLock { $0.append(FileEvent(.rescan, path: "watched")) }
+      }
     } until: {
       !$0.isEmpty
     }
+    #expect(
+      watchedWhileIterating.events.withLock { $0.count } == 1,
+      "the check sees the monitor's descriptor")
     let deadline = ContinuousClock.now + .seconds(10)
-    while inotifyDescriptors() > before && ContinuousClock.now < deadline { await Task.yield() }
-    #expect(inotifyDescriptors() == before)
+    while descriptorsWatchingFolder() > 0 && ContinuousClock.now < deadline { await Task.yield() }
+    #expect(descriptorsWatchingFolder() == 0)
   }
 }

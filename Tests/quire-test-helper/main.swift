@@ -7,6 +7,11 @@
 //   quire-test-helper count-calls PACKAGE KIND     print how many syscalls one save makes
 //   quire-test-helper edit-and-wait FILE TEXT      open a text document, edit it, print "ready",
 //                                                  and wait to be terminated (autosave is far off)
+//   quire-test-helper coord-hold PATH read|write   hold a coordinated access, print "held", park
+//   quire-test-helper coord-write-loop DIR N       N coordinated writes, each rewriting every
+//                                                  member of DIR in place with the version number
+//   quire-test-helper coord-move OLD NEW           move OLD to NEW in a coordinated write pair
+//   quire-test-helper coord-write FILE TEXT        replace FILE's contents in a coordinated write
 import Foundation
 import QuireApp
 import Synchronization
@@ -102,6 +107,49 @@ case "edit-and-wait":
   say(document.hasUnsavedChanges ? "ready" : "not edited")
   // Park until the test terminates the process, without using any CPU.
   await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+case "coord-hold":
+  let coordinator = FileCoordinator()
+  let hold = { (_: URL) in
+    say("held")
+    while true { pause() }
+  }
+  if arguments[3] == "write" {
+    try coordinator.coordinate(writingItemAt: package, byAccessor: hold)
+  } else {
+    try coordinator.coordinate(readingItemAt: package, byAccessor: hold)
+  }
+case "coord-write-loop":
+  let coordinator = FileCoordinator()
+  let members = try FileManager.default.contentsOfDirectory(atPath: package.path).sorted()
+  for version in 1...Int(arguments[3])! {
+    try coordinator.coordinate(writingItemAt: package) { url in
+      for member in members {
+        // In place and one by one: without coordination a reader could see a mix.
+        let handle = try FileHandle(forWritingTo: url.appendingPathComponent(member))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("\(version)".utf8))
+        try handle.close()
+      }
+    }
+  }
+  say("done")
+case "coord-move":
+  let coordinator = FileCoordinator()
+  let destination = URL(fileURLWithPath: arguments[3])
+  try coordinator.coordinate(
+    writingItemAt: package, options: .forMoving, writingItemAt: destination,
+    options: .forReplacing
+  ) { source, target in
+    coordinator.item(at: source, willMoveTo: target)
+    try FileManager.default.moveItem(at: source, to: target)
+    coordinator.item(at: source, didMoveTo: target)
+  }
+  say("moved")
+case "coord-write":
+  try FileCoordinator().coordinate(writingItemAt: package) { url in
+    try Data(arguments[3].utf8).write(to: url)
+  }
+  say("written")
 default:
   FileHandle.standardError.write(Data("unknown command \(arguments[1])\n".utf8))
   exit(2)

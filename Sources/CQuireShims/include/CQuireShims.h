@@ -40,4 +40,15 @@ int cquire_removexattr(const char *path, const char *name);
 /// syncfs(2): flushes the file system holding fd.
 int cquire_syncfs(int fd);
 
+/// An open-file-description byte-range lock (fcntl F_OFD_SETLK / F_OFD_SETLKW). `type` is 0 to
+/// unlock, 1 for a shared lock, 2 for an exclusive one. The lock belongs to the open file
+/// description, so it dies with the descriptor (and with the process, even on SIGKILL).
+int cquire_ofd_lock(int fd, int type, int64_t start, int64_t length, int wait);
+
+/// A listening Unix-domain stream socket bound at `path` (close-on-exec, backlog 64).
+int cquire_unix_listen(const char *path);
+
+/// A Unix-domain stream socket connected to `path` (close-on-exec).
+int cquire_unix_connect(const char *path);
+
 #endif

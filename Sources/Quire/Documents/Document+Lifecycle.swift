@@ -17,6 +17,7 @@ extension Document {
     let writable = access(fileURL.path, W_OK) == 0
     documentState = writable ? .normal : .editingDisabled
     DocumentRegistry.shared.add(self)
+    startPresenting()
   }
 
   /// Saves unsaved changes, then closes the document.
@@ -28,6 +29,7 @@ extension Document {
     autosaveTask = nil
     documentState = .closed
     DocumentRegistry.shared.remove(self)
+    FileCoordinator.removeFilePresenter(self)
   }
 
   /// Discards unsaved changes and reloads the document from `url`; undo history is cleared.
@@ -47,7 +49,12 @@ extension Document {
       progress = nil
     }
     do {
-      try await read(from: url)
+      fileSignature = try await FileCoordinator(filePresenter: self).coordinate(with: [
+        .readingIntent(with: url)
+      ]) { urls in
+        try await self.read(from: urls[0])
+        return FileSignature.of(urls[0].path)
+      }
     } catch {
       documentState = before
       let failure = Self.openError(error, url: url)

@@ -89,9 +89,16 @@ extension Document {
       let attributes = try fileAttributesToWrite(to: url, for: operation)
       contents = try attachThumbnail(attributes.thumbnail, to: contents)
       let original: URL? = operation == .forOverwriting && url == fileURL ? fileURL : nil
-      try await writeContents(contents, to: url, for: operation, originalContentsURL: original)
-      if case .data = contents, let thumbnail = attributes.thumbnail {
-        try? thumbnailCache.store(thumbnail, forDocumentAt: url)
+      let writing = FileAccessIntent.writingIntent(
+        with: url, options: operation == .forCreating ? [] : .forMerging)
+      fileSignature = try await FileCoordinator(filePresenter: self).coordinate(with: [writing]) {
+        urls in
+        try await self.writeContents(
+          contents, to: urls[0], for: operation, originalContentsURL: original)
+        if case .data = contents, let thumbnail = attributes.thumbnail {
+          try? self.thumbnailCache.store(thumbnail, forDocumentAt: urls[0])
+        }
+        return FileSignature.of(urls[0].path)
       }
     } catch {
       let failure = Self.saveError(error, url: url)
@@ -105,7 +112,10 @@ extension Document {
     fileModificationDate = Self.modificationDate(of: url)
     updateChangeCount(withToken: token, for: operation)
     documentState.remove(.savingError)
-    if operation == .forCreating { documentState.remove(.closed) }
+    if operation == .forCreating {
+      documentState.remove(.closed)
+      startPresenting()
+    }
     emit(.saved(operation, autosave: autosave))
   }
 
@@ -139,7 +149,7 @@ extension Document {
       path: url.path, cause: error)
   }
 
-  private func acquireSaveTurn() async {
+  func acquireSaveTurn() async {
     if !saveInFlight {
       saveInFlight = true
       return
@@ -147,7 +157,7 @@ extension Document {
     await withCheckedContinuation { saveWaiters.append($0) }
   }
 
-  private func releaseSaveTurn() {
+  func releaseSaveTurn() {
     if saveWaiters.isEmpty {
       saveInFlight = false
     } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A document the user opens, edits and never has to save: UIDocument (and NSDocument where
 /// UIDocument is silent) in Swift-concurrency form.
@@ -39,8 +40,11 @@ open class Document {
     let count: Int
   }
 
-  /// Where the document is on disk; it follows the document when saved to a new place.
-  public internal(set) var fileURL: URL
+  /// Where the document is on disk; it follows the document when saved to a new place, and when
+  /// another program moves or renames it.
+  public internal(set) var fileURL: URL {
+    didSet { presentedURL.withLock { $0 = fileURL } }
+  }
   /// The document's content type identifier, such as `net.gacha.mydoc`.
   public let fileType: String?
   /// The document's name for people: its file name without the extension.
@@ -64,6 +68,9 @@ open class Document {
   public var thumbnailCache = ThumbnailCache.shared
 
   let clock: any Clock<Duration>
+  nonisolated let presentedURL: Mutex<URL>
+  var fileSignature: FileSignature?
+  var conflictCopies: [URL] = []
   let fileAccess = DocumentFileAccess()
   var changeCount = 0
   var savedChangeCount = 0
@@ -82,6 +89,7 @@ open class Document {
     autosaveDelay: Duration = .seconds(3)
   ) {
     self.fileURL = fileURL.standardizedFileURL
+    presentedURL = Mutex(fileURL.standardizedFileURL)
     self.fileType = fileType
     self.clock = clock
     self.autosaveDelay = autosaveDelay

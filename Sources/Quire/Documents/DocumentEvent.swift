@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a ``Document`` reports to observers through ``Document/events()``.
 public enum DocumentEvent: Sendable {
   /// The state flags changed.
@@ -12,4 +14,13 @@ public enum DocumentEvent: Sendable {
   case saved(Document.SaveOperation, autosave: Bool)
   /// A save failed; the changes are kept in memory.
   case saveFailed(QuireError)
+  /// Another program moved or renamed the document; ``Document/fileURL`` is the new place.
+  case moved(to: URL)
+  /// Another program changed the file while the document had unsaved changes: both are kept,
+  /// the other version as a copy at the given URL, and the document is `inConflict` until
+  /// ``Document/resolveConflict(_:)``.
+  case conflict(otherVersion: URL)
+  /// Another program deleted the document, which closed; unsaved changes were written to the
+  /// given URL so they are not lost.
+  case deleted(recoveredAt: URL?)
 }

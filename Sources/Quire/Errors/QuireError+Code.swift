@@ -5,7 +5,7 @@ extension QuireError {
       case notFound, alreadyExists, permissionDenied, noSpace, readOnlyFileSystem, ioError
       case invalidName, wrongKind, corruptPackage, interruptedSave, unknownType, invalidDeclaration
       case corruptArchive, unsafeArchive, archiveTooLarge, unsupported, internalError,
-        corruptDocument, limitReached
+        corruptDocument, limitReached, cancelled, timedOut
     }
     private let kind: Kind
     private init(_ kind: Kind) { self.kind = kind }
@@ -44,6 +44,11 @@ extension QuireError {
     public static let corruptDocument = Code(.corruptDocument)
     /// A system limit was reached, such as the number of inotify watches per user.
     public static let limitReached = Code(.limitReached)
+    /// The operation was cancelled (``FileCoordinator/cancel()`` or task cancellation) before it
+    /// began; nothing was changed.
+    public static let cancelled = Code(.cancelled)
+    /// Another program did not answer in time (a file presenter asked to save or relinquish).
+    public static let timedOut = Code(.timedOut)
     /// The operation is not supported for this item or on this system.
     public static let unsupported = Code(.unsupported)
     /// Quire broke one of its own invariants; please report it.

@@ -29,10 +29,16 @@ public struct FileMonitor: AsyncSequence, Sendable {
   /// How long the monitor waits for a quiet moment before reporting a batch (bursts within it
   /// coalesce); a batch is never held back longer than 20 ms.
   public var coalescingInterval: Duration
+  /// Whether folders below the root are watched too; without it only the root folder's own
+  /// entries are reported.
+  public var recursive: Bool
 
-  /// A monitor of the tree at `root`.
-  public init(watching root: URL, coalescingInterval: Duration = .milliseconds(1)) {
+  /// A monitor of the tree at `root` (or, without `recursive`, of the folder's own entries).
+  public init(
+    watching root: URL, recursive: Bool = true, coalescingInterval: Duration = .milliseconds(1)
+  ) {
     self.root = root.standardizedFileURL
+    self.recursive = recursive
     self.coalescingInterval = coalescingInterval
   }
 
@@ -44,7 +50,7 @@ public struct FileMonitor: AsyncSequence, Sendable {
         / 1_000_000_000_000_000)
     do {
       let session = try InotifySession(
-        root: root.path, coalescingMilliseconds: Swift.max(0, milliseconds),
+        root: root.path, coalescingMilliseconds: Swift.max(0, milliseconds), recursive: recursive,
         continuation: continuation)
       let translator: InotifyTranslator
       do { translator = try session.prepare() } catch {
@@ -52,7 +58,7 @@ public struct FileMonitor: AsyncSequence, Sendable {
         throw error
       }
       continuation.onTermination = { _ in session.stop() }
-      Thread { session.run(translator) }.start()
+      BackgroundThread.start("quire-inotify") { session.run(translator) }
     } catch {
       continuation.finish(throwing: error)
     }

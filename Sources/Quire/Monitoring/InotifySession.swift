@@ -14,6 +14,7 @@ final class InotifySession: Sendable {
   private let wakeWrite: Int32
   private let root: String
   private let coalescingMilliseconds: Int32
+  private let recursive: Bool
   private let continuation: AsyncThrowingStream<FileEvent, any Error>.Continuation
   /// The longest a batch is held back while events keep coming.
   private static let maximumBatchAge = Duration.milliseconds(20)
@@ -22,13 +23,14 @@ final class InotifySession: Sendable {
       | IN_DELETE_SELF | IN_EXCL_UNLINK)
 
   init(
-    root: String, coalescingMilliseconds: Int32,
+    root: String, coalescingMilliseconds: Int32, recursive: Bool,
     continuation: AsyncThrowingStream<FileEvent, any Error>.Continuation
   )
     throws(QuireError)
   {
     self.root = root
     self.coalescingMilliseconds = coalescingMilliseconds
+    self.recursive = recursive
     self.continuation = continuation
     let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard fd >= 0 else {
@@ -147,7 +149,9 @@ final class InotifySession: Sendable {
   {
     for action in actions {
       switch action {
-      case .watch(let path): try watchTree(path, in: &translator, reportContents: true)
+      case .watch(let path):
+        guard recursive else { continue }
+        try watchTree(path, in: &translator, reportContents: true)
       case .forget(let path):
         for (descriptor, watched) in translator.paths
         where watched == path || watched.hasPrefix(path + "/") {
@@ -182,7 +186,9 @@ final class InotifySession: Sendable {
         isDirectory = info.isDirectory
       }
       if reportContents { translator.discovered(child, isDirectory: isDirectory) }
-      if isDirectory { try watchTree(child, in: &translator, reportContents: reportContents) }
+      if isDirectory && recursive {
+        try watchTree(child, in: &translator, reportContents: reportContents)
+      }
     }
   }
 

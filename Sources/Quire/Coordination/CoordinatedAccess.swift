@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One coordinated access from start to end:
+///
+/// 1. presenters that must save (before a read, or a merging write) are asked to, before any
+///    lock is taken — their save is itself a coordinated write, which must not wait for us;
+/// 2. the locks of every intent are taken (see ``CoordinationLock``);
+/// 3. presenters relinquish the items (or accommodate their deletion);
+/// 4. the accessor runs (the caller does that between ``begin()`` and ``end()``);
+/// 5. presenters are told what changed, reacquirers run, and the locks are released.
+final class CoordinatedAccess {
+  private struct Item {
+    var intent: FileAccessIntent
+    var path: String
+    var existed: Bool
+  }
+
+  private let items: [Item]
+  private let messenger: PresenterMessenger
+  private let isCancelled: () -> Bool
+  private var lock: CoordinationLock?
+  private var uploads: [URL] = []
+
+  init(
+    _ intents: [FileAccessIntent], presenter: (any FilePresenter)?,
+    isCancelled: @escaping () -> Bool
+  ) {
+    items = intents.map { intent in
+      var resolve = false
+      if case .reading(let options) = intent.access, options.contains(.resolvesSymbolicLink) {
+        resolve = true
+      }
+      let path = CoordinationRuntime.canonicalPath(intent.url, resolvingLastLink: resolve)
+      return Item(intent: intent, path: path, existed: access(path, F_OK) == 0)
+    }
+    messenger = PresenterMessenger(excluding: presenter)
+    self.isCancelled = isCancelled
+  }
+
+  /// Steps 1 to 3; returns the URLs the accessor must use, one per intent.
+  func begin() throws(QuireError) -> [URL] {
+    for item in items where needsSave(item) {
+      messenger.send(messenger.matches(of: item.path).filter { $0.relation != .container }) {
+        PresenterMessage(kind: .save, presenter: $0.number)
+      }
+    }
+    var requests: [CoordinationLock.Request] = []
+    for item in items {
+      requests += CoordinationLock.requests(for: item.path, exclusive: item.intent.isWriting)
+    }
+    lock = try CoordinationLock(requests, isCancelled: isCancelled)
+    for item in items { relinquish(item) }
+    var urls: [URL] = []
+    do {
+      for item in items { urls.append(try accessorURL(for: item)) }
+    } catch {
+      end()
+      throw error
+    }
+    return urls
+  }
+
+  /// Step 5.
+  func end() {
+    for upload in uploads {
+      try? FileManager.default.removeItem(at: upload.deletingLastPathComponent())
+    }
+    uploads = []
+    for item in items where item.intent.isWriting { announce(item) }
+    messenger.finish()
+    lock = nil
+  }
+
+  /// Tells presenters that `old` moved to `new` (``FileCoordinator/item(at:didMoveTo:)``).
+  static func announceMove(from old: URL, to new: URL, excluding presenter: (any FilePresenter)?) {
+    let oldPath = CoordinationRuntime.canonicalPath(old)
+    let newPath = CoordinationRuntime.canonicalPath(new)
+    let messenger = PresenterMessenger(excluding: presenter)
+    if let presenter, let number = PresenterRegistry.shared.number(of: presenter),
+      presenter.presentedItemURL.map({ CoordinationRuntime.canonicalPath($0) }) == newPath
+    {
+      PresenterRegistry.shared.move(number, to: newPath)
+    }
+    let oldMatches = messenger.matches(of: oldPath)
+    messenger.send(oldMatches) { match in
+      switch match.relation {
+      case .same:
+        return PresenterMessage(kind: .didMove, presenter: match.number, path: newPath)
+      case .inside:
+        let moved = newPath + match.presentedPath.dropFirst(oldPath.count)
+        return PresenterMessage(kind: .didMove, presenter: match.number, path: moved)
+      case .container:
+        return PresenterMessage(
+          kind: .subitemMoved, presenter: match.number, path: oldPath, newPath: newPath)
+      }
+    }
+    let toldContainers = Set(
+      oldMatches.filter { $0.relation == .container }.map { "\($0.owner ?? "")/\($0.number)" })
+    messenger.send(messenger.matches(of: newPath)) { match in
+      guard match.relation == .container,
+        !toldContainers.contains("\(match.owner ?? "")/\(match.number)")
+      else { return nil }
+      return PresenterMessage(
+        kind: .subitemMoved, presenter: match.number, path: oldPath, newPath: newPath)
+    }
+    messenger.finish()
+  }
+
+  private func needsSave(_ item: Item) -> Bool {
+    switch item.intent.access {
+    case .reading(let options):
+      options.isDisjoint(with: [.withoutChanges, .immediatelyAvailableMetadataOnly])
+    case .writing(let options): options.contains(.forMerging)
+    }
+  }
+
+  private func relinquish(_ item: Item) {
+    let matches = messenger.matches(of: item.path)
+    switch item.intent.access {
+    case .reading(let options):
+      guard !options.contains(.immediatelyAvailableMetadataOnly) else { return }
+      messenger.send(matches.filter { $0.relation != .container }) {
+        PresenterMessage(kind: .relinquishToReader, presenter: $0.number)
+      }
+    case .writing(let options):
+      if options.contains(.forDeleting) {
+        messenger.send(matches) { match in
+          match.relation == .container
+            ? PresenterMessage(
+              kind: .accommodateSubitemDeletion, presenter: match.number, path: item.path)
+            : PresenterMessage(kind: .accommodateDeletion, presenter: match.number)
+        }
+      } else if !options.contains(.contentIndependentMetadataOnly) {
+        messenger.send(matches.filter { $0.relation != .container }) {
+          PresenterMessage(kind: .relinquishToWriter, presenter: $0.number)
+        }
+      }
+    }
+  }
+
+  private func announce(_ item: Item) {
+    let exists = access(item.path, F_OK) == 0
+    messenger.send(messenger.matches(of: item.path)) { match in
+      switch match.relation {
+      case .same where exists: PresenterMessage(kind: .didChange, presenter: match.number)
+      case .container:
+        PresenterMessage(
+          kind: exists && !item.existed ? .subitemAppeared : .subitemChanged,
+          presenter: match.number, path: item.path)
+      default: nil
+      }
+    }
+  }
+
+  private func accessorURL(for item: Item) throws(QuireError) -> URL {
+    let url = URL(fileURLWithPath: item.path)
+    guard case .reading(let options) = item.intent.access, options.contains(.forUploading) else {
+      return url
+    }
+    var info = stat()
+    guard stat(item.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return url }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("quire-upload-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw QuireError(
+        .ioError, "Could not make a folder for the archive of “\(item.path)”: \(error).",
+        path: folder.path, cause: error)
+    }
+    let archive = folder.appendingPathComponent(url.lastPathComponent + ".zip")
+    uploads.append(archive)
+    try PackageArchive.export(url, to: archive)
+    return archive
+  }
+}

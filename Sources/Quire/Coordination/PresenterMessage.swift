@@ -1,0 +1,64 @@
+import Foundation
+
+/// One message to a presenter, sent to a presenter of this process directly and to one of
+/// another process as a line of JSON over its socket.
+struct PresenterMessage: Codable, Sendable {
+  enum Kind: String, Codable, Sendable {
+    case save, relinquishToReader, relinquishToWriter, accommodateDeletion
+    case didMove, didChange, gainedVersion, lostVersion, resolvedVersion
+    case subitemAppeared, subitemChanged, subitemMoved, accommodateSubitemDeletion
+    /// Not a callback: runs the reacquirers of the presenter's earlier relinquishes.
+    case reacquire
+  }
+
+  var kind: Kind
+  /// The presenter's registration number in the receiving process.
+  var presenter: Int
+  /// The new path (``Kind/didMove``), the subitem's path, or the old path of a moved subitem.
+  var path: String?
+  /// The new path of a moved subitem.
+  var newPath: String?
+  /// The version's name.
+  var version: String?
+
+  /// Whether the sender waits for the presenter to finish.
+  var waitsForReply: Bool {
+    switch kind {
+    case .save, .relinquishToReader, .relinquishToWriter, .accommodateDeletion,
+      .accommodateSubitemDeletion:
+      true
+    default: false
+    }
+  }
+
+  /// Delivers the message to `presenter`; returns the reacquirer of a relinquish.
+  func deliver(to presenter: any FilePresenter) async throws -> FilePresenterReacquirer? {
+    let url = path.map { URL(fileURLWithPath: $0) }
+    switch kind {
+    case .save: try await presenter.savePresentedItemChanges()
+    case .relinquishToReader: return await presenter.relinquishPresentedItemToReader()
+    case .relinquishToWriter: return await presenter.relinquishPresentedItemToWriter()
+    case .accommodateDeletion: try await presenter.accommodatePresentedItemDeletion()
+    case .didMove: if let url { await presenter.presentedItemDidMove(to: url) }
+    case .didChange: await presenter.presentedItemDidChange()
+    case .gainedVersion: await presenter.presentedItemDidGainVersion(version ?? "")
+    case .lostVersion: await presenter.presentedItemDidLoseVersion(version ?? "")
+    case .resolvedVersion: await presenter.presentedItemDidResolveConflictVersion(version ?? "")
+    case .subitemAppeared: if let url { await presenter.presentedSubitemDidAppear(at: url) }
+    case .subitemChanged: if let url { await presenter.presentedSubitemDidChange(at: url) }
+    case .subitemMoved:
+      if let url, let newPath {
+        await presenter.presentedSubitem(at: url, didMoveTo: URL(fileURLWithPath: newPath))
+      }
+    case .accommodateSubitemDeletion:
+      if let url { try await presenter.accommodatePresentedSubitemDeletion(at: url) }
+    case .reacquire: break
+    }
+    return nil
+  }
+}
+
+/// A presenter's answer to a message that waits for one.
+struct PresenterReply: Codable, Sendable {
+  var error: String?
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// The serial queue of one registered presenter: messages reach it one at a time, in the order
+/// they were sent (the role of NSFilePresenter's `presentedItemOperationQueue`).
+final class PresenterQueue: Sendable {
+  typealias Completion = @Sendable (PresenterReply) -> Void
+  private struct Job: Sendable {
+    var message: PresenterMessage
+    var reacquirers: ReacquirerList?
+    var completion: Completion?
+  }
+
+  private let continuation: AsyncStream<Job>.Continuation
+
+  init(presenter: any FilePresenter) {
+    let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
+    self.continuation = continuation
+    Task { [weak presenter] in
+      for await job in stream {
+        guard let presenter else {
+          job.completion?(PresenterReply(error: nil))
+          continue
+        }
+        if job.message.kind == .reacquire {
+          for reacquirer in job.reacquirers?.takeAll() ?? [] { await reacquirer() }
+          job.completion?(PresenterReply(error: nil))
+          continue
+        }
+        do {
+          let reacquirer = try await job.message.deliver(to: presenter)
+          if let reacquirer { job.reacquirers?.append(reacquirer) }
+          job.completion?(PresenterReply(error: nil))
+        } catch {
+          job.completion?(PresenterReply(error: "\(error)"))
+        }
+      }
+    }
+  }
+
+  /// Queues `message`; a relinquish adds its reacquirer to `reacquirers`, and `completion` runs
+  /// once the presenter is done.
+  func send(
+    _ message: PresenterMessage, reacquirers: ReacquirerList? = nil,
+    completion: Completion? = nil
+  ) {
+    continuation.yield(Job(message: message, reacquirers: reacquirers, completion: completion))
+  }
+
+  /// Ends the queue (the presenter was removed).
+  func finish() { continuation.finish() }
+}
+
+/// The reacquirers collected during one coordinated access, run when it ends.
+final class ReacquirerList: Sendable {
+  private let items = Mutex<[FilePresenterReacquirer]>([])
+  func append(_ reacquirer: @escaping FilePresenterReacquirer) {
+    items.withLock { $0.append(reacquirer) }
+  }
+  func takeAll() -> [FilePresenterReacquirer] {
+    items.withLock { items in
+      let all = items
+      items = []
+      return all
+    }
+  }
+}

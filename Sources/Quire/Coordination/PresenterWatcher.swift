@@ -1,0 +1,72 @@
+import Foundation
+
+/// Notices changes to a presented item by programs that do not coordinate (an editor, `cp`,
+/// rsync) through ``FileMonitor``s — the folder holding the item, and the item itself when it is
+/// a folder or package — and sends them to the presenter's queue like coordinated ones.
+final class PresenterWatcher: Sendable {
+  private let task: Task<Void, Never>
+
+  init(number: Int, path: String) {
+    task = Task.detached {
+      await Self.watch(number: number, path: path)
+    }
+  }
+
+  func stop() { task.cancel() }
+
+  private static func watch(number: Int, path: String) async {
+    let parent = (path as NSString).deletingLastPathComponent
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        do {
+          for try await event in FileMonitor(
+            watching: URL(fileURLWithPath: parent), recursive: false)
+          {
+            if Task.isCancelled { return }
+            report(event, number: number, path: path)
+          }
+        } catch {}
+      }
+      var info = stat()
+      if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+        group.addTask {
+          do {
+            for try await event in FileMonitor(watching: URL(fileURLWithPath: path)) {
+              if Task.isCancelled { return }
+              report(event, number: number, path: path)
+            }
+          } catch {}
+        }
+      }
+    }
+  }
+
+  private static func report(_ event: FileEvent, number: Int, path: String) {
+    guard let queue = PresenterRegistry.shared.queue(of: number) else { return }
+    let send = { (kind: PresenterMessage.Kind, subitem: String?, newPath: String?) in
+      queue.send(PresenterMessage(kind: kind, presenter: number, path: subitem, newPath: newPath))
+    }
+    let isInside = { (candidate: String) in candidate.hasPrefix(path + "/") }
+    switch event.kind {
+    case .moved(let from) where from == path:
+      PresenterRegistry.shared.move(number, to: event.path)
+      send(.didMove, event.path, nil)
+    case .moved(let from) where isInside(from) && isInside(event.path):
+      send(.subitemMoved, from, event.path)
+    case .moved(let from) where isInside(from):
+      send(.subitemChanged, from, nil)
+    case _ where event.path == path:
+      if access(path, F_OK) == 0 {
+        send(.didChange, nil, nil)
+      } else {
+        send(.accommodateDeletion, nil, nil)
+      }
+    case .created where isInside(event.path), .moved where isInside(event.path):
+      send(.subitemAppeared, event.path, nil)
+    case .modified, .attributesChanged, .deleted:
+      if isInside(event.path) { send(.subitemChanged, event.path, nil) }
+    case .rescan: send(.didChange, nil, nil)
+    default: break
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+extension Document: FilePresenter {
+  /// The document's file, readable from any thread.
+  nonisolated public var presentedItemURL: URL? { presentedURL.withLock { $0 } }
+
+  /// Another program wants the latest contents: saves unsaved changes now.
+  public func savePresentedItemChanges() async throws {
+    guard hasUnsavedChanges, !documentState.contains(.closed) else { return }
+    try await performSave(to: fileURL, for: .forOverwriting, autosave: true)
+  }
+
+  /// Another program (or the document's own folder watch) moved the file: follows it.
+  public func presentedItemDidMove(to newURL: URL) async {
+    let url = newURL.standardizedFileURL
+    guard url != fileURL else { return }
+    fileURL = url
+    emit(.moved(to: url))
+  }
+
+  /// The file changed on disk. Without unsaved changes the document reloads; with them it keeps
+  /// both: the other version is copied aside and the document goes into conflict. A change the
+  /// document made itself (its file still matches what it last read or wrote) is ignored.
+  public func presentedItemDidChange() async {
+    guard !documentState.contains(.closed) else { return }
+    await waitForSavesToFinish()
+    let url = fileURL
+    let current = try? await performAsynchronousFileAccess { FileSignature.of(url.path) }
+    guard let current, current != fileSignature else { return }
+    if hasUnsavedChanges {
+      await keepOtherVersion(signature: current)
+    } else {
+      do { try await revert(toContentsOf: url) } catch {}
+    }
+  }
+
+  /// The file is about to be deleted, or was: the document closes. Unsaved changes are first
+  /// written to the recovered-documents folder, so nothing is lost.
+  public func accommodatePresentedItemDeletion() async throws {
+    guard !documentState.contains(.closed) else { return }
+    var recovered: URL?
+    if hasUnsavedChanges, let contents = try? contents(forType: fileType ?? "") {
+      let folder = XDGDirectory.data.appendingPathComponent("recovered")
+      try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let name = FileName.unique(fileURL.lastPathComponent) {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+      }
+      let target = folder.appendingPathComponent(name)
+      do {
+        try await writeContents(contents, to: target, for: .forCreating, originalContentsURL: nil)
+        recovered = target
+      } catch {
+        handleError(Self.saveError(error, url: target), userInteractionPermitted: false)
+      }
+    }
+    autosaveTask?.cancel()
+    autosaveTask = nil
+    documentState = .closed
+    DocumentRegistry.shared.remove(self)
+    FileCoordinator.removeFilePresenter(self)
+    emit(.deleted(recoveredAt: recovered))
+  }
+
+  /// Registers the document as a presenter once it is open (or created).
+  func startPresenting() {
+    do { try FileCoordinator.addFilePresenter(self) } catch {
+      handleError(error, userInteractionPermitted: false)
+    }
+  }
+
+  /// Waits until no save of this document is running.
+  private func waitForSavesToFinish() async {
+    while saveInFlight {
+      await acquireSaveTurn()
+      releaseSaveTurn()
+    }
+  }
+
+  private func keepOtherVersion(signature: FileSignature) async {
+    let source = fileURL
+    let folder = XDGDirectory.data.appendingPathComponent("conflicts")
+      .appendingPathComponent(UUID().uuidString)
+    let copy = folder.appendingPathComponent(source.lastPathComponent)
+    do {
+      try await FileCoordinator(filePresenter: self).coordinate(with: [
+        .readingIntent(with: source, options: .withoutChanges)
+      ]) { urls in
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: urls[0], to: copy)
+      }
+    } catch {
+      handleError(
+        QuireError(
+          .ioError,
+          "Another program changed “\(source.path)”, but its version could not be kept aside (\(error)); your changes are still open.",
+          path: source.path, cause: error), userInteractionPermitted: true)
+      return
+    }
+    fileSignature = signature
+    conflictCopies.append(copy)
+    documentState.insert(.inConflict)
+    emit(.conflict(otherVersion: copy))
+  }
+}
+
+extension Document {
+  /// A member of the document's package changed: treated as a change of the document.
+  public func presentedSubitemDidChange(at url: URL) async { await presentedItemDidChange() }
+  /// A member appeared in the document's package: treated as a change of the document.
+  public func presentedSubitemDidAppear(at url: URL) async { await presentedItemDidChange() }
+  /// A member of the document's package moved: treated as a change of the document.
+  public func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) async {
+    await presentedItemDidChange()
+  }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Quire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Whether a coordinated access of `intent` would have to wait now: it is tried with a
+/// coordinator cancelled in advance, which gives up instead of waiting.
+func wouldWait(_ intent: FileAccessIntent) -> Bool {
+  let coordinator = FileCoordinator()
+  coordinator.cancel()
+  do {
+    if intent.isWriting {
+      try coordinator.coordinate(writingItemAt: intent.url) { _ in }
+    } else {
+      try coordinator.coordinate(readingItemAt: intent.url, options: .withoutChanges) { _ in }
+    }
+    return false
+  } catch let error as QuireError where error.code == .cancelled {
+    return true
+  } catch {
+    return false
+  }
+}
+
+/// A flag one task sets and others read.
+final class StopFlag: Sendable {
+  private let flag = Atomic(false)
+  var isSet: Bool { flag.load(ordering: .relaxed) }
+  func set() { flag.store(true, ordering: .relaxed) }
+}
+
+@Suite("File coordination across processes", .serialized, .timeLimit(.minutes(2)))
+struct CoordinationTests {
+  @Test("readers in this process never see a torn version while another process writes")
+  func noTornReads() async throws {
+    let folder = try TemporaryDirectory()
+    let package = folder.file("Torn.mydoc")
+    for index in 0..<8 { try Disk.write("0", to: package.appendingPathComponent("m\(index).txt")) }
+    let writer = try HelperProcess(["coord-write-loop", package.path, "300"])
+    let coordinator = FileCoordinator()
+    var reads = 0
+    var versions = Set<String>()
+    var writerDone = false
+    while !writerDone || reads < 2000 {
+      let values = try coordinator.coordinate(readingItemAt: package) { url in
+        try (0..<8).map { try Disk.read(url.appendingPathComponent("m\($0).txt")) }
+      }
+      #expect(Set(values).count == 1, "read \(reads) saw a mix of versions: \(values)")
+      versions.insert(values[0])
+      reads += 1
+      if !writerDone && writer.lines.nextLineIfAvailable() == "done" { writerDone = true }
+    }
+    #expect(writer.wait() == 0)
+    #expect(versions.count > 2, "the reads interleaved with the writes: \(versions.count) versions")
+  }
+
+  @Test("a reader in another process gets the edits this process had not saved yet")
+  func readerGetsUnsavedEdits() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    try Disk.write("saved text", to: file)
+    let editor = try HelperProcess(["edit-and-wait", file.path, "unsaved edit"])
+    #expect(editor.lines.nextLine() == "ready")
+    #expect(try Disk.read(file) == "saved text")
+    let text = try FileCoordinator().coordinate(readingItemAt: file) { try Disk.read($0) }
+    #expect(text == "unsaved edit")
+  }
+
+  @Test("SIGKILL of the process holding a coordinated write releases it at once")
+  func killedHolderReleases() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("held.txt")
+    try Disk.write("x", to: file)
+    let holder = try HelperProcess(["coord-hold", file.path, "write"])
+    #expect(holder.lines.nextLine() == "held")
+    #expect(wouldWait(.readingIntent(with: file)))
+    #expect(wouldWait(.writingIntent(with: folder.url)), "the folder holding it is busy too")
+    holder.kill()
+    let text = try await withDeadline(seconds: 5) {
+      try FileCoordinator().coordinate(readingItemAt: file, options: .withoutChanges) {
+        try Disk.read($0)
+      }
+    }
+    #expect(text == "x")
+  }
+
+  @Test("a waiting coordination returns promptly when cancelled")
+  func cancelledWait() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("held.txt")
+    try Disk.write("x", to: file)
+    let holder = try HelperProcess(["coord-hold", file.path, "read"])
+    #expect(holder.lines.nextLine() == "held")
+    let coordinator = FileCoordinator()
+    let started = ContinuousClock.now
+    let task = Task {
+      try await coordinator.coordinate(with: [.writingIntent(with: file)]) { _ in "wrote" }
+    }
+    #expect(wouldWait(.writingIntent(with: file)))
+    task.cancel()
+    let result = await task.result
+    let error = try #require(
+      { if case .failure(let error) = result { error as? QuireError } else { nil } }())
+    #expect(error.code == .cancelled)
+    #expect(ContinuousClock.now - started < .seconds(2))
+  }
+
+  @Test("hierarchy: a package write excludes its members; member writes exclude the package")
+  func hierarchy() throws {
+    let folder = try TemporaryDirectory()
+    let package = folder.file("Doc.mydoc")
+    let member = package.appendingPathComponent("text.txt")
+    let sibling = package.appendingPathComponent("image.png")
+    try Disk.write("t", to: member)
+    try Disk.write("i", to: sibling)
+    try FileCoordinator().coordinate(writingItemAt: package) { _ in
+      #expect(wouldWait(.readingIntent(with: member)))
+      #expect(wouldWait(.writingIntent(with: member)))
+    }
+    try FileCoordinator().coordinate(writingItemAt: member) { _ in
+      #expect(wouldWait(.readingIntent(with: package)))
+      #expect(wouldWait(.writingIntent(with: package)))
+      #expect(!wouldWait(.writingIntent(with: sibling)), "writers of two members run side by side")
+      #expect(!wouldWait(.readingIntent(with: sibling)))
+    }
+    try FileCoordinator().coordinate(readingItemAt: package, options: .withoutChanges) { _ in
+      #expect(!wouldWait(.readingIntent(with: member)), "readers share")
+      #expect(wouldWait(.writingIntent(with: member)))
+    }
+  }
+
+  @Test("a writer waiting behind readers is not starved by new readers")
+  func writerNotStarved() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("busy.txt")
+    try Disk.write("0", to: file)
+    let stop = StopFlag()
+    // Reader threads (not tasks: they block while they read), overlapping all the time.
+    let finished = DispatchGroup()
+    for _ in 0..<4 {
+      finished.enter()
+      Thread {
+        let coordinator = FileCoordinator()
+        while !stop.isSet {
+          _ = try? coordinator.coordinate(readingItemAt: file, options: .withoutChanges) { _ in
+            usleep(200)  // a reader that takes a while
+          }
+        }
+        finished.leave()
+      }.start()
+    }
+    let wrote = try await withDeadline(seconds: 10) {
+      try await FileCoordinator().coordinate(with: [.writingIntent(with: file)]) { urls in
+        try Disk.write("1", to: urls[0])
+        return true
+      }
+    }
+    stop.set()
+    finished.wait()
+    #expect(wrote == true)
+  }
+
+  @Test("a presenter follows a move made by another process")
+  func presenterFollowsMove() async throws {
+    let folder = try TemporaryDirectory()
+    let old = folder.file("Old.txt")
+    let new = folder.file("New.txt")
+    try Disk.write("x", to: old)
+    let presenter = RecordingPresenter(old)
+    try FileCoordinator.addFilePresenter(presenter)
+    defer { FileCoordinator.removeFilePresenter(presenter) }
+    let mover = try HelperProcess(["coord-move", old.path, new.path])
+    #expect(mover.lines.nextLine() == "moved")
+    #expect(await presenter.waitFor { $0 == "moved \(new.path)" } != nil)
+    #expect(presenter.presentedItemURL?.path == new.path)
+    #expect(presenter.messages.contains("relinquish to writer"))
+  }
+
+  @Test("a coordinated write by another process reaches the presenter, with relinquish first")
+  func presenterHearsCoordinatedWrite() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("a.txt")
+    try Disk.write("x", to: file)
+    let presenter = RecordingPresenter(file)
+    try FileCoordinator.addFilePresenter(presenter)
+    defer { FileCoordinator.removeFilePresenter(presenter) }
+    let writer = try HelperProcess(["coord-write", file.path, "y"])
+    #expect(writer.lines.nextLine() == "written")
+    #expect(await presenter.waitFor { $0 == "reacquired" } != nil)
+    let messages = presenter.messages
+    let relinquish = try #require(messages.firstIndex(of: "relinquish to writer"))
+    let changed = try #require(messages.firstIndex(of: "changed"))
+    #expect(relinquish < changed)
+  }
+
+  @Test("an uncoordinated cp over the file reaches the presenter")
+  func presenterHearsUncoordinatedCopy() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("a.txt")
+    let other = folder.file("other.txt")
+    try Disk.write("x", to: file)
+    try Disk.write("from cp", to: other)
+    let presenter = RecordingPresenter(file)
+    try FileCoordinator.addFilePresenter(presenter)
+    defer { FileCoordinator.removeFilePresenter(presenter) }
+    // The watch starts in the background: copy until the presenter hears of it.
+    let heard = try await withDeadline(seconds: 10) { () async throws -> Bool in
+      while true {
+        let copy = try Executables.runCommand(
+          URL(fileURLWithPath: "/bin/cp"), [other.path, file.path])
+        #expect(copy.status == 0)
+        if await presenter.waitFor(seconds: 0.5, { $0 == "changed" }) != nil { return true }
+      }
+    }
+    #expect(heard == true)
+  }
+
+  @Test("a coordinator's own presenter hears nothing of its own accesses")
+  func ownPresenterExcluded() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("a.txt")
+    try Disk.write("x", to: file)
+    let mine = RecordingPresenter(file)
+    let other = RecordingPresenter(file)
+    try FileCoordinator.addFilePresenter(mine)
+    try FileCoordinator.addFilePresenter(other)
+    defer {
+      FileCoordinator.removeFilePresenter(mine)
+      FileCoordinator.removeFilePresenter(other)
+    }
+    try await FileCoordinator(filePresenter: mine).coordinate(with: [.writingIntent(with: file)]) {
+      urls in
+      try Disk.write("y", to: urls[0])
+    }
+    #expect(await other.waitFor { $0 == "changed" } != nil)
+    #expect(!mine.messages.contains("relinquish to writer"))
+    #expect(!mine.messages.contains("save"))
+  }
+
+  @Test("deleting a folder asks presenters inside it to accommodate the deletion")
+  func deletionReachesPresentersInside() async throws {
+    let folder = try TemporaryDirectory()
+    let library = folder.file("Library")
+    let file = library.appendingPathComponent("a.txt")
+    try Disk.write("x", to: file)
+    let inside = RecordingPresenter(file)
+    let container = RecordingPresenter(folder.url)
+    try FileCoordinator.addFilePresenter(inside)
+    try FileCoordinator.addFilePresenter(container)
+    defer {
+      FileCoordinator.removeFilePresenter(inside)
+      FileCoordinator.removeFilePresenter(container)
+    }
+    try await FileCoordinator().coordinate(with: [
+      .writingIntent(with: library, options: .forDeleting)
+    ]) { urls in
+      try FileManager.default.removeItem(at: urls[0])
+    }
+    #expect(inside.messages.contains("deleted"), "asked before the deletion, and waited for")
+    #expect(container.messages.contains("subitem deleting \(library.path)"))
+  }
+
+  @Test("forUploading hands a package to the accessor as a zip archive")
+  func uploading() throws {
+    let folder = try TemporaryDirectory()
+    let package = folder.file("Doc.mydoc")
+    try Disk.write("hello", to: package.appendingPathComponent("text.txt"))
+    var archive: URL?
+    try FileCoordinator().coordinate(readingItemAt: package, options: .forUploading) { url in
+      archive = url
+      #expect(url.pathExtension == "zip")
+      let bytes = try Data(contentsOf: url)
+      #expect(bytes.prefix(2) == Data("PK".utf8))
+    }
+    #expect(!FileManager.default.fileExists(atPath: archive!.path), "removed afterwards")
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import Quire
+@testable import QuireApp
+
+/// Runs the test helper to completion (for one coordinated write or move by another process).
+func runHelper(_ arguments: [String]) throws {
+  let result = try Executables.run("quire-test-helper", arguments)
+  #expect(result.status == 0, "\(arguments): \(result.stderr)")
+}
+
+@Suite("Documents as file presenters", .serialized, .timeLimit(.minutes(2)))
+@MainActor
+struct DocumentPresenterTests {
+  @Test("a document without unsaved changes reloads when another process writes it")
+  func reloads() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    try Disk.write("first", to: file)
+    let document = TextDocument(fileURL: file)
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    let events = document.events()
+    try runHelper(["coord-write", file.path, "from elsewhere"])
+    #expect(await waitForEvent(events) { if case .loaded = $0 { true } else { false } } != nil)
+    #expect(document.text == "from elsewhere")
+    #expect(!document.hasUnsavedChanges)
+  }
+
+  @Test("an uncoordinated cp over the file reloads the document")
+  func reloadsAfterCopy() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    let other = folder.file("other.txt")
+    try Disk.write("first", to: file)
+    try Disk.write("copied in", to: other)
+    let document = TextDocument(fileURL: file)
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    let events = document.events()
+    // The folder watch starts in the background: copy until the document hears of it.
+    let reloaded = try await withDeadline(seconds: 10) { () async throws -> Bool in
+      while true {
+        let copy = try Executables.runCommand(
+          URL(fileURLWithPath: "/bin/cp"), [other.path, file.path])
+        #expect(copy.status == 0)
+        let event = await waitForEvent(events, seconds: 0.5) {
+          if case .loaded = $0 { true } else { false }
+        }
+        if event != nil { return true }
+      }
+    }
+    #expect(reloaded == true)
+    #expect(document.text == "copied in")
+  }
+
+  @Test("a change on disk while edits are unsaved keeps both and puts the document in conflict")
+  func conflictKeepsBoth() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    try Disk.write("first", to: file)
+    let document = TextDocument(fileURL: file, clock: ManualClock())
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    let events = document.events()
+    document.setText("mine")
+    document.undoManager.endEvent()
+    #expect(document.hasUnsavedChanges)
+    // The writer asks this document to save first (a coordinated write with merging would);
+    // a plain coordinated write replaces the file, so the document must keep both.
+    try runHelper(["coord-write", file.path, "theirs"])
+    let event = await waitForEvent(events) { if case .conflict = $0 { true } else { false } }
+    guard case .conflict(let otherVersion)? = event else {
+      Issue.record("no conflict reported")
+      return
+    }
+    #expect(document.documentState.contains(.inConflict))
+    #expect(document.text == "mine", "the open edits are not discarded")
+    #expect(try Disk.read(otherVersion) == "theirs", "the other version is kept")
+    try await document.resolveConflict(.keepBoth)
+    #expect(!document.documentState.contains(.inConflict))
+    try await document.save(to: file, for: .forOverwriting)
+    #expect(try Disk.read(file) == "mine")
+    #expect(try Disk.read(folder.file("notes (conflicted copy).txt")) == "theirs")
+  }
+
+  @Test("a document follows a move made by another process")
+  func followsMove() async throws {
+    let folder = try TemporaryDirectory()
+    let old = folder.file("Old.txt")
+    let new = folder.file("New.txt")
+    try Disk.write("text", to: old)
+    let document = TextDocument(fileURL: old)
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    let events = document.events()
+    try runHelper(["coord-move", old.path, new.path])
+    #expect(await waitForEvent(events) { if case .moved = $0 { true } else { false } } != nil)
+    #expect(document.fileURL.path == new.path)
+    document.setText("edited after the move")
+    try await document.save(to: document.fileURL, for: .forOverwriting)
+    #expect(try Disk.read(new) == "edited after the move")
+    #expect(!FileManager.default.fileExists(atPath: old.path))
+  }
+
+  @Test("deleting the document elsewhere closes it and keeps unsaved edits recoverable")
+  func deletionKeepsEdits() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("Doomed.txt")
+    try Disk.write("saved", to: file)
+    let document = TextDocument(fileURL: file, clock: ManualClock())
+    try await document.open()
+    let events = document.events()
+    document.setText("unsaved words")
+    document.undoManager.endEvent()
+    try await FileCoordinator().coordinate(with: [
+      .writingIntent(with: file, options: .forDeleting)
+    ]) { urls in
+      try FileManager.default.removeItem(at: urls[0])
+    }
+    let event = await waitForEvent(events) { if case .deleted = $0 { true } else { false } }
+    guard case .deleted(let recovered?)? = event else {
+      Issue.record("no deletion with a recovered copy: \(String(describing: event))")
+      return
+    }
+    defer { try? FileManager.default.removeItem(at: recovered) }
+    #expect(try Disk.read(recovered) == "unsaved words")
+    #expect(document.documentState.contains(.closed))
+  }
+}

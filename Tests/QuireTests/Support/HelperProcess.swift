@@ -1,0 +1,37 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A running `quire-test-helper` (or `quire`) process whose stdout is read line by line; it is
+/// killed with SIGKILL when released, so no test leaves one behind.
+final class HelperProcess {
+  let process = Process()
+  let lines: LineReader
+
+  init(_ arguments: [String], executable: String = "quire-test-helper") throws {
+    process.executableURL = Executables.url(executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    lines = LineReader(output.fileHandleForReading)
+    try process.run()
+  }
+
+  /// Kills the process at once (SIGKILL: no cleanup of its own runs).
+  func kill() {
+    guard process.isRunning else { return }
+    Glibc.kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  /// Waits for the process to exit by itself and returns its status.
+  func wait() -> Int32 {
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  deinit { kill() }
+}

@@ -8,6 +8,7 @@ struct QuireBench: AsyncParsableCommand {
     abstract: "Measures Quire against the floor (bare syscalls) and a peer's approach.",
     subcommands: [
       PackageSaveBenchmark.self, PackageOpenBenchmark.self, AlbumOpenBenchmark.self,
-      DocumentSaveBenchmark.self, MonitorBenchmark.self,
+      DocumentSaveBenchmark.self, MonitorBenchmark.self, CoordinationBenchmark.self,
+      CoordinationWriter.self,
     ])
 }

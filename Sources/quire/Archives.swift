@@ -12,7 +12,14 @@ struct Export: QuireSubcommand {
 
   func execute() throws {
     let destination = URL(fileURLWithPath: archive)
-    try PackageArchive.export(URL(fileURLWithPath: document), to: destination)
+    // Coordinated: a document open in the app saves its latest edits first, and no other
+    // program's save can land halfway through the archive.
+    try FileCoordinator().coordinate(
+      readingItemAt: URL(fileURLWithPath: document), options: [], writingItemAt: destination,
+      options: .forReplacing
+    ) { source, target in
+      try PackageArchive.export(source, to: target)
+    }
     print(destination.path)
   }
 }

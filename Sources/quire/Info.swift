@@ -17,9 +17,14 @@ struct Info: QuireSubcommand {
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw QuireError(.notFound, "“\(url.path)” does not exist; check the path.", path: url.path)
     }
-    let recovery: SaveRecovery =
-      isDirectory.boolValue ? try SaveRecovery.recoverPackage(at: url) : .nothingToRecover
-    let wrapper = try FileWrapper(url: url)
+    // A coordinated read: a document open elsewhere saves its edits first, and no save of
+    // another program is halfway done while the members are listed.
+    let (recovery, wrapper) = try FileCoordinator().coordinate(readingItemAt: url) { url in
+      let recovery: SaveRecovery =
+        isDirectory.boolValue ? try SaveRecovery.recoverPackage(at: url) : .nothingToRecover
+      let wrapper = try FileWrapper(url: url)
+      return (recovery, wrapper)
+    }
     let type = try types.registry().type(ofItemAt: url)
     var members: [(String, FileWrapper)] = []
     collect(wrapper, prefix: "", into: &members)

@@ -30,9 +30,15 @@ struct Tag: QuireSubcommand {
           .invalidName, "Write “+\(change)” to add the tag or “-\(change)” to remove it.")
       }
     }
+    let coordinator = FileCoordinator()
     let tags =
       changes.isEmpty
-      ? try Tags.tags(of: url) : try Tags.update(url, adding: adding, removing: removing)
+      ? try coordinator.coordinate(
+        readingItemAt: url, options: .immediatelyAvailableMetadataOnly
+      ) { try Tags.tags(of: $0) }
+      : try coordinator.coordinate(
+        writingItemAt: url, options: .contentIndependentMetadataOnly
+      ) { try Tags.update($0, adding: adding, removing: removing) }
     print(tags.joined(separator: ", "))
   }
 }

@@ -27,7 +27,7 @@ enum CoordinationRuntime {
   }
 
   private static let prepared: Result<Void, QuireError> = {
-    for path in [directory, presenters] {
+    for path in [directory, presenters, presenters + "/at", presenters + "/below"] {
       if mkdir(path, 0o700) != 0 && cquire_errno() != EEXIST {
         return .failure(
           .system(

@@ -7,8 +7,7 @@ import Synchronization
 #endif
 
 /// The presenters of this process, and their registrations in the runtime folder that other
-/// processes read: one symbolic link per presenter, named `PID-TOKEN-NUMBER`, pointing at the
-/// presented path.
+/// processes read (see ``PresenterDirectory``), named `PID-TOKEN-NUMBER`.
 final class PresenterRegistry: Sendable {
   static let shared = PresenterRegistry()
 
@@ -48,7 +47,7 @@ final class PresenterRegistry: Sendable {
     let removed = registrations.withLock { $0.removeValue(forKey: number) }
     removed?.queue.finish()
     removed?.watcher?.stop()
-    unlink(linkPath(number))
+    if let removed { PresenterDirectory.unpublish(entryName(number), path: removed.path) }
   }
 
   /// The registered presenters that are still alive.
@@ -69,16 +68,18 @@ final class PresenterRegistry: Sendable {
 
   /// Records that presenter `number` now presents `path` (it moved).
   func move(_ number: Int, to path: String) {
-    let (changed, watcher): (Bool, PresenterWatcher?) = registrations.withLock { all in
-      guard var registration = all[number], registration.path != path else { return (false, nil) }
-      let old = registration.watcher
+    let old: Registration? = registrations.withLock { all in
+      guard var registration = all[number], registration.path != path else { return nil }
+      let old = registration
       registration.path = path
       registration.watcher = PresenterWatcher(number: number, path: path)
       all[number] = registration
-      return (true, old)
+      return old
     }
-    watcher?.stop()
-    if changed { publish(number, path: path) }
+    guard let old else { return }
+    old.watcher?.stop()
+    PresenterDirectory.unpublish(entryName(number), path: old.path)
+    publish(number, path: path)
   }
 
   /// The presenters of this process related to `path`, except `excluded`.
@@ -98,43 +99,33 @@ final class PresenterRegistry: Sendable {
 
   /// The presenters of other processes related to `path`, read from the runtime folder.
   func remoteMatches(of path: String) -> [PresenterMatch] {
-    let folder = CoordinationRuntime.presenters
-    var matches: [PresenterMatch] = []
     let ownPrefix = owner + "-"
-    for name in CoordinationRuntime.names(in: folder) where !name.hasPrefix(ownPrefix) {
+    var matches: [PresenterMatch] = []
+    var seen = Set<String>()
+    for (name, target) in PresenterDirectory.candidates(for: path)
+    where !name.hasPrefix(ownPrefix) && seen.insert(name).inserted {
       guard let separator = name.lastIndex(of: "-"),
         let number = Int(name[name.index(after: separator)...]),
-        let target = CoordinationRuntime.linkTarget(folder + "/" + name),
         let relation = PresenterMatch.Relation(presenter: target, item: path)
       else { continue }
       matches.append(
         PresenterMatch(
-          relation: relation, presentedPath: target,
-          owner: String(name[..<separator]), number: number))
+          relation: relation, presentedPath: target, owner: String(name[..<separator]),
+          number: number))
     }
     return matches
   }
 
   /// Removes the registrations and socket of a process that is gone.
   func forget(owner: String) {
-    let folder = CoordinationRuntime.presenters
-    for name in CoordinationRuntime.names(in: folder) where name.hasPrefix(owner + "-") {
-      unlink(folder + "/" + name)
-    }
+    PresenterDirectory.forget(prefix: owner + "-")
     unlink(CoordinationRuntime.socket(of: owner))
   }
 
-  private func linkPath(_ number: Int) -> String {
-    CoordinationRuntime.presenters + "/\(owner)-\(number)"
-  }
+  private func entryName(_ number: Int) -> String { "\(owner)-\(number)" }
 
-  /// Points the registration at `path`, replacing any earlier one atomically.
   private func publish(_ number: Int, path: String) {
-    let link = linkPath(number)
-    let staging = link + ".new"
-    unlink(staging)
-    guard symlink(path, staging) == 0 else { return }
-    if rename(staging, link) != 0 { unlink(staging) }
+    PresenterDirectory.publish(entryName(number), path: path)
   }
 
   private func startServer() throws(QuireError) {

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Quire
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The cost of coordination: a coordinated read and write of a 4 KiB file against the same bare
+/// system calls, and the delay from another process's coordinated write finishing to this
+/// process's presenter being told, beside `inotifywait` watching the same writes.
+struct CoordinationBenchmark: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "coordination",
+    abstract: "Time coordinated reads and writes, and how soon presenters hear of other writers.")
+
+  @Option(help: "Operations per run for the overheads.") var operations = 2000
+  @Option(help: "Runs (the median is reported).") var runs = 5
+  @Option(help: "Writes by the other process to time.") var events = 1000
+  @Option(help: "Folder to work in (default: the temporary folder).") var directory: String?
+
+  func run() async throws {
+    guard
+      let inotifywait = ["/usr/bin/inotifywait", "/bin/inotifywait"].first(
+        where: FileManager.default.isExecutableFile)
+    else {
+      throw RawFiles.Failure(description: "inotifywait is missing: apt-get install inotify-tools")
+    }
+    let root = try Measurement.scratch(directory, "coordination")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let file = root.appendingPathComponent("document.txt")
+    let page = [UInt8](repeating: 0x61, count: 4096)
+    try RawFiles.create(file.path, page, sync: false)
+
+    let coordinator = FileCoordinator()
+    let bareRead = try perOperation { try Self.readFile(file.path) }
+    let coordinatedRead = try perOperation {
+      try coordinator.coordinate(readingItemAt: file) { try Self.readFile($0.path) }
+    }
+    let bareWrite = try perOperation { try Self.writeFile(file.path, page) }
+    let coordinatedWrite = try perOperation {
+      try coordinator.coordinate(writingItemAt: file) { try Self.writeFile($0.path, page) }
+    }
+    let (notify, peer) = try await notifyDelays(file: file, inotifywait: inotifywait)
+
+    let us = { (value: Double) in Measurement.format(value) }
+    Measurement.table(
+      ["4 KiB file", "bare µs", "coordinated µs", "overhead µs"],
+      [
+        ["read", us(bareRead), us(coordinatedRead), us(coordinatedRead - bareRead)],
+        ["write", us(bareWrite), us(coordinatedWrite), us(coordinatedWrite - bareWrite)],
+      ])
+    Measurement.table(
+      ["another process writes; told after", "p50 ms", "p99 ms"],
+      [
+        [
+          "Quire presenter", Measurement.format(Measurement.median(notify)),
+          Measurement.format(Measurement.percentile(notify, 0.99)),
+        ],
+        [
+          "inotifywait -m", Measurement.format(Measurement.median(peer)),
+          Measurement.format(Measurement.percentile(peer, 0.99)),
+        ],
+      ])
+    print(
+      "RESULT coordination read_overhead_us=\(us(coordinatedRead - bareRead)) "
+        + "write_overhead_us=\(us(coordinatedWrite - bareWrite)) "
+        + "notify_p50_ms=\(Measurement.format(Measurement.median(notify))) "
+        + "notify_p99_ms=\(Measurement.format(Measurement.percentile(notify, 0.99))) "
+        + "inotifywait_p50_ms=\(Measurement.format(Measurement.median(peer)))")
+  }
+
+  /// Median over runs of the mean time of one operation, in µs.
+  private func perOperation(_ body: () throws -> Void) throws -> Double {
+    for _ in 0..<100 { try body() }  // warm up
+    var means: [Double] = []
+    for _ in 0..<runs {
+      let total = try Measurement.milliseconds { for _ in 0..<operations { try body() } }
+      means.append(total * 1000 / Double(operations))
+    }
+    return Measurement.median(means)
+  }
+
+  static func readFile(_ path: String) throws {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    try RawFiles.check(fd, "open")
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 8192)
+    _ = read(fd, &buffer, buffer.count)
+  }
+
+  static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+    try RawFiles.check(fd, "open")
+    defer { close(fd) }
+    _ = write(fd, bytes, bytes.count)
+  }
+
+  /// The monotonic clock, shared by every process of the machine, in ms.
+  static func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+  }
+}

@@ -12,6 +12,6 @@ struct QuireCommand: AsyncParsableCommand {
       """,
     subcommands: [
       New.self, Show.self, Edit.self, Thumbnail.self, Info.self, Export.self, Import.self,
-      Types.self, Watch.self, Tag.self, MakeBookmark.self, Resolve.self, Recent.self,
+      Types.self, Watch.self, List.self, Tag.self, MakeBookmark.self, Resolve.self, Recent.self,
     ])
 }

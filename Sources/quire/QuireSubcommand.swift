@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireApp
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,9 @@
 import Quire
 
 /// The document types of Quire's sample apps, declared the way an app ships them.
-enum SampleTypes {
-  static let declarations = TypeDeclarations(
+public enum SampleTypes {
+  /// The declarations of MyDoc, Album and Text, as an app's Info.plist would carry them.
+  public static let declarations = TypeDeclarations(
     exportedTypes: [
       ContentTypeDeclaration(
         identifier: "net.gacha.mydoc", description: "MyDoc Document",

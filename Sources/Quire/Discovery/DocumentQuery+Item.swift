@@ -1,0 +1,64 @@
+import Foundation
+
+extension DocumentQuery {
+  /// Whether a document's contents are on this device (for synced containers; local documents
+  /// are always ``current``).
+  public enum DownloadingStatus: String, Sendable, Hashable, Codable {
+    /// Only known by name: the contents are elsewhere.
+    case notDownloaded
+    /// Downloaded, but a newer version exists elsewhere.
+    case downloaded
+    /// The latest version is here.
+    case current
+  }
+
+  /// One document or folder found by a query: the attributes of NSMetadataItem that a browser
+  /// shows, sorts and filters by.
+  public struct Item: Sendable, Hashable, Identifiable {
+    /// Where it is, as a path.
+    public var path: String
+    /// Where it is.
+    public var url: URL { URL(fileURLWithPath: path) }
+    /// Its file name.
+    public var name: String {
+      path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+    /// Its content type identifier (`public.folder` for a folder).
+    public var contentType: String
+    /// Whether it is a folder to navigate into (packages are documents, not folders).
+    public var isFolder: Bool
+    /// Its size in bytes (for a package, the size of the folder entry; ``DocumentQuery`` does not
+    /// walk packages).
+    public var size: Int64
+    /// When it was created (its status change time where the file system has no birth time).
+    public var creationDate: Date
+    /// When it was last modified (for a package, the newest of the folder and its members'
+    /// entries that the query saw change).
+    public var modificationDate: Date
+    /// Its tags (`user.xdg.tags`).
+    public var tags: [String]
+    /// Whether its contents are here (always ``DownloadingStatus/current`` for local folders).
+    public var downloadingStatus: DownloadingStatus = .current
+    /// How much of it is downloaded, 0 to 100.
+    public var percentDownloaded: Double = 100
+    /// Whether conflicting versions of it wait to be resolved.
+    public var hasUnresolvedConflicts = false
+
+    /// The item's path, which identifies it within one set of results.
+    public var id: String { path }
+
+    /// Makes an item.
+    public init(
+      path: String, contentType: String, isFolder: Bool, size: Int64, creationDate: Date,
+      modificationDate: Date, tags: [String]
+    ) {
+      self.path = path
+      self.contentType = contentType
+      self.isFolder = isFolder
+      self.size = size
+      self.creationDate = creationDate
+      self.modificationDate = modificationDate
+      self.tags = tags
+    }
+  }
+}

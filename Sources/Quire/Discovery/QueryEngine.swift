@@ -1,0 +1,235 @@
+import Foundation
+
+/// One running query: the items found, kept sorted, and the changes not yet reported.
+actor QueryEngine {
+  private let query: DocumentQuery
+  private let continuation: AsyncStream<DocumentQuery.Results>.Continuation
+  private var scanner: QueryScanner
+  private var all: [String: DocumentQuery.Item] = [:]
+  private var sorted: [DocumentQuery.Item] = []
+  private var added: [String: DocumentQuery.Item] = [:]
+  private var changed: [String: DocumentQuery.Item] = [:]
+  private var removed: [String: DocumentQuery.Item] = [:]
+  private var moved: [DocumentQuery.Move] = []
+  private var disabled = 0
+  private var flushScheduled = false
+  private var gathered = false
+
+  init(query: DocumentQuery, continuation: AsyncStream<DocumentQuery.Results>.Continuation) {
+    self.query = query
+    self.continuation = continuation
+    scanner = QueryScanner(registry: query.registry)
+  }
+
+  /// The initial gather: every scope walked, then one sorted report.
+  func gather() {
+    var lastReport = 0
+    for scope in query.scopePaths {
+      scanner.scan(scope, into: &all) { found in
+        if found - lastReport >= 10_000 {
+          lastReport = found
+          continuation.yield(DocumentQuery.Results(phase: .gathering(found: found), items: []))
+        }
+      }
+    }
+    sorted = all.values.filter(matches).sorted {
+      DocumentQuery.precedes($0, $1, by: query.sortDescriptors)
+    }
+    gathered = true
+    continuation.yield(results(.gathered))
+  }
+
+  /// Something at `path` appeared, changed or vanished.
+  func refresh(_ path: String) {
+    let target = owningPackage(of: path) ?? path
+    if let item = scanner.item(at: target) {
+      upsert(item)
+      if item.isFolder {
+        var found: [String: DocumentQuery.Item] = [:]
+        scanner.scan(target, into: &found)
+        for (_, child) in found where all[child.path] == nil { upsert(child) }
+      }
+    } else {
+      remove(target)
+    }
+    scheduleFlush()
+  }
+
+  /// The item at `old` moved to `new`.
+  func move(from old: String, to new: String) {
+    guard let item = all[old] else {
+      refresh(old)
+      refresh(new)
+      return
+    }
+    let prefix = old + "/"
+    let affected = [item] + all.values.filter { $0.path.hasPrefix(prefix) }
+    for previous in affected {
+      let newPath = new + previous.path.dropFirst(old.count)
+      forget(previous)
+      guard let now = scanner.item(at: newPath) else { continue }
+      all[newPath] = now
+      if matches(now) {
+        insertSorted(now)
+        moved.append(DocumentQuery.Move(from: previous.url, item: now))
+      }
+    }
+    scheduleFlush()
+  }
+
+  /// Looks at everything again (events were lost).
+  func rescan() {
+    var fresh: [String: DocumentQuery.Item] = [:]
+    for scope in query.scopePaths { scanner.scan(scope, into: &fresh) }
+    for (path, item) in all where fresh[path] == nil { remove(item.path) }
+    for (_, item) in fresh { upsert(item) }
+    scheduleFlush()
+  }
+
+  func disableUpdates() { disabled += 1 }
+
+  func enableUpdates() {
+    disabled = max(0, disabled - 1)
+    if disabled == 0 { scheduleFlush() }
+  }
+
+  func finish() { continuation.finish() }
+
+  // MARK: Bookkeeping
+
+  private func matches(_ item: DocumentQuery.Item) -> Bool {
+    query.predicate.evaluate(item, registry: query.registry)
+  }
+
+  private func owningPackage(of path: String) -> String? {
+    var current = (path as NSString).deletingLastPathComponent
+    var found: String?
+    while current.count > 1 {
+      if let item = all[current], !item.isFolder { found = current }
+      current = (current as NSString).deletingLastPathComponent
+    }
+    return found
+  }
+
+  private func upsert(_ item: DocumentQuery.Item) {
+    let old = all[item.path]
+    if let old, old == item { return }
+    all[item.path] = item
+    let wasMatching = old.map(matches) ?? false
+    let isMatching = matches(item)
+    if let old, wasMatching { removeSorted(old) }
+    if isMatching { insertSorted(item) }
+    switch (wasMatching, isMatching) {
+    case (false, true):
+      if removed.removeValue(forKey: item.path) != nil {
+        changed[item.path] = item
+      } else {
+        added[item.path] = item
+      }
+    case (true, true):
+      if added[item.path] != nil { added[item.path] = item } else { changed[item.path] = item }
+    case (true, false): noteRemoved(old!)
+    case (false, false): break
+    }
+  }
+
+  private func remove(_ path: String) {
+    if let item = all[path] { forget(item) }
+    let prefix = path + "/"
+    for item in all.values where item.path.hasPrefix(prefix) { forget(item) }
+  }
+
+  private func forget(_ item: DocumentQuery.Item) {
+    all[item.path] = nil
+    if matches(item) {
+      removeSorted(item)
+      noteRemoved(item)
+    }
+  }
+
+  private func noteRemoved(_ item: DocumentQuery.Item) {
+    changed[item.path] = nil
+    if added.removeValue(forKey: item.path) == nil { removed[item.path] = item }
+  }
+
+  private func index(of item: DocumentQuery.Item) -> Int {
+    var (low, high) = (0, sorted.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if DocumentQuery.precedes(sorted[middle], item, by: query.sortDescriptors) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
+  }
+
+  private func insertSorted(_ item: DocumentQuery.Item) { sorted.insert(item, at: index(of: item)) }
+
+  private func removeSorted(_ item: DocumentQuery.Item) {
+    let position = index(of: item)
+    if position < sorted.count && sorted[position].path == item.path {
+      sorted.remove(at: position)
+    } else if let found = sorted.firstIndex(where: { $0.path == item.path }) {
+      sorted.remove(at: found)
+    }
+  }
+
+  // MARK: Reporting
+
+  private func scheduleFlush() {
+    guard gathered, disabled == 0, !flushScheduled else { return }
+    let interval = query.notificationBatchingInterval
+    if interval <= .zero {
+      flush()
+      return
+    }
+    flushScheduled = true
+    Task {
+      try? await Task.sleep(for: interval)  // the batching interval the caller asked for
+      self.flushNow()
+    }
+  }
+
+  private func flushNow() {
+    flushScheduled = false
+    if disabled == 0 { flush() }
+  }
+
+  private func flush() {
+    guard !added.isEmpty || !changed.isEmpty || !removed.isEmpty || !moved.isEmpty else { return }
+    var report = results(.updated)
+    report.added = Array(added.values)
+    report.changed = Array(changed.values)
+    report.removed = Array(removed.values)
+    report.moved = moved
+    added = [:]
+    changed = [:]
+    removed = [:]
+    moved = []
+    continuation.yield(report)
+  }
+
+  private func results(_ phase: DocumentQuery.Phase) -> DocumentQuery.Results {
+    var report = DocumentQuery.Results(phase: phase, items: sorted)
+    if let key = query.groupingKey { report.groups = Self.group(sorted, by: key) }
+    return report
+  }
+
+  private static func group(_ items: [DocumentQuery.Item], by key: DocumentQuery.GroupingKey)
+    -> [String: [DocumentQuery.Item]]
+  {
+    var groups: [String: [DocumentQuery.Item]] = [:]
+    for item in items {
+      switch key {
+      case .contentType: groups[item.contentType, default: []].append(item)
+      case .folder:
+        groups[(item.path as NSString).deletingLastPathComponent, default: []].append(item)
+      case .tag:
+        for tag in item.tags.isEmpty ? [""] : item.tags { groups[tag, default: []].append(item) }
+      }
+    }
+    return groups
+  }
+}

@@ -1,0 +1,80 @@
+import CQuireShims
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Walks folders for a ``DocumentQuery``: one `readdir` and one `fstatat` per entry, plus the
+/// tags attribute. Packages are single items (never entered); hidden entries are skipped.
+struct QueryScanner {
+  let registry: TypeRegistry
+  private var typeByExtension: [String: ContentType?] = [:]
+
+  init(registry: TypeRegistry) { self.registry = registry }
+
+  /// The item at `path`, or nil if nothing (visible) is there.
+  mutating func item(at path: String) -> DocumentQuery.Item? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    let name = (path as NSString).lastPathComponent
+    return item(path: path, name: name, info: info)
+  }
+
+  /// Adds every item under the folder at `path` to `items`; `found` runs after each.
+  mutating func scan(
+    _ path: String, into items: inout [String: DocumentQuery.Item], found: (Int) -> Void = { _ in }
+  ) {
+    guard let directory = opendir(path) else { return }
+    defer { closedir(directory) }
+    let fd = dirfd(directory)
+    var folders: [String] = []
+    while let entry = readdir(directory) {
+      guard let namePointer = cquire_dirent_name(entry),
+        namePointer.pointee != CChar(UInt8(ascii: "."))  // hidden, ".", ".."
+      else { continue }
+      var info = stat()
+      guard fstatat(fd, namePointer, &info, 0) == 0 else { continue }
+      let name = String(cString: namePointer)
+      let child = path == "/" ? "/" + name : path + "/" + name
+      guard let item = item(path: child, name: name, info: info) else { continue }
+      items[child] = item
+      found(items.count)
+      if item.isFolder { folders.append(child) }
+    }
+    for folder in folders { scan(folder, into: &items, found: found) }
+  }
+
+  private mutating func item(path: String, name: String, info: stat) -> DocumentQuery.Item? {
+    guard !name.hasPrefix(".") else { return nil }
+    let isDirectory = info.st_mode & S_IFMT == S_IFDIR
+    var type = contentType(forName: name)
+    var isFolder = false
+    if isDirectory && !(type?.isPackage ?? false) {
+      isFolder = true
+      type = nil
+    }
+    let identifier = type?.identifier ?? (isFolder ? "public.folder" : "public.data")
+    var tags: [String] = []
+    var buffer = [UInt8](repeating: 0, count: 512)
+    let count = cquire_getxattr(path, Tags.attributeName, &buffer, buffer.count)
+    if count > 0 {
+      tags = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: ",")
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    } else if count < 0 && cquire_errno() == ERANGE {
+      tags = (try? Tags.tags(of: URL(fileURLWithPath: path))) ?? []
+    }
+    return DocumentQuery.Item(
+      path: path, contentType: identifier, isFolder: isFolder, size: Int64(info.st_size),
+      creationDate: Date(info.st_ctim), modificationDate: Date(info.st_mtim), tags: tags)
+  }
+
+  private mutating func contentType(forName name: String) -> ContentType? {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    let ext = String(name[name.index(after: dot)...]).lowercased()
+    if let cached = typeByExtension[ext] { return cached }
+    let type = registry.type(forFilenameExtension: ext)
+    typeByExtension[ext] = type
+    return type
+  }
+}

@@ -16,13 +16,11 @@ extension DocumentQuery {
   /// shows, sorts and filters by.
   public struct Item: Sendable, Hashable, Identifiable {
     /// Where it is, as a path.
-    public var path: String
+    public private(set) var path: String
     /// Where it is.
     public var url: URL { URL(fileURLWithPath: path) }
-    /// Its file name.
-    public var name: String {
-      path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-    }
+    /// Its file name (kept with the item: sorting by name reads it often).
+    public private(set) var name: String
     /// Its content type identifier (`public.folder` for a folder).
     public var contentType: String
     /// Whether it is a folder to navigate into (packages are documents, not folders).
@@ -53,6 +51,9 @@ extension DocumentQuery {
       modificationDate: Date, tags: [String]
     ) {
       self.path = path
+      let utf8 = path.utf8
+      name =
+        utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[utf8.index(after: $0)...]) } ?? path
       self.contentType = contentType
       self.isFolder = isFolder
       self.size = size

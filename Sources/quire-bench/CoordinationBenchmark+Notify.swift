@@ -35,19 +35,10 @@ extension CoordinationBenchmark {
     let watcherOutput = Pipe()
     watcher.standardOutput = watcherOutput
     try watcher.run()
-    let writer = Process()
-    writer.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    writer.arguments = ["coordination-writer", file.path]
-    let commands = Pipe()
-    let answers = Pipe()
-    writer.standardInput = commands
-    writer.standardOutput = answers
-    try writer.run()
+    let writer = try CoordinatedWriterProcess(writing: file)
     defer {
-      for process in [watcher, writer] {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-      }
+      kill(watcher.processIdentifier, SIGKILL)
+      watcher.waitUntilExit()
     }
     Thread {
       var buffer = Data()
@@ -62,7 +53,6 @@ extension CoordinationBenchmark {
         }
       }
     }.start()
-    let reader = LineSource(answers.fileHandleForReading)
     var notify: [Double] = []
     var peer: [Double] = []
     // Version 0 is a probe, repeated until both watchers are known to be watching.
@@ -71,10 +61,7 @@ extension CoordinationBenchmark {
     while timed < events {
       version += 1
       let peerBefore = peerHeard.withLock { $0.count }
-      commands.fileHandleForWriting.write(Data("\(version)\n".utf8))
-      guard let line = reader.next(), let finished = Double(line) else {
-        throw RawFiles.Failure(description: "the writer process stopped")
-      }
+      let finished = try writer.write(version)
       let deadline = ContinuousClock.now + .seconds(2)
       var heard: Double?
       var peerTime: Double?

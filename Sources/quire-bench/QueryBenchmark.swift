@@ -104,25 +104,10 @@ struct QueryBenchmark: AsyncParsableCommand {
     let query = DocumentQuery(scopes: [root], registry: registry)
     var iterator = query.results().makeAsyncIterator()
     while let results = await iterator.next(), results.phase != .gathered {}
-    let writer = Process()
-    writer.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    writer.arguments = ["coordination-writer", target.path]
-    let commands = Pipe()
-    let answers = Pipe()
-    writer.standardInput = commands
-    writer.standardOutput = answers
-    try writer.run()
-    defer {
-      kill(writer.processIdentifier, SIGKILL)
-      writer.waitUntilExit()
-    }
-    let reader = LineSource(answers.fileHandleForReading)
+    let writer = try CoordinatedWriterProcess(writing: target)
     var delays: [Double] = []
     for version in 0..<writes {
-      commands.fileHandleForWriting.write(Data("\(version)\n".utf8))
-      guard let line = reader.next(), let finished = Double(line) else {
-        throw RawFiles.Failure(description: "the writer process stopped")
-      }
+      let finished = try writer.write(version)
       while let results = await iterator.next() {
         if results.changed.contains(where: {
           $0.path == target.path && $0.size == Int64("\(version)".utf8.count)

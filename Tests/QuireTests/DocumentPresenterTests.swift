@@ -38,10 +38,11 @@ struct DocumentPresenterTests {
     let document = TextDocument(fileURL: file)
     try await document.open()
     defer { Task { try? await document.close() } }
-    let events = document.events()
-    // The folder watch starts in the background: copy until the document hears of it.
+    // The folder watch starts in the background: copy until the document hears of it. Each
+    // attempt listens on a fresh event stream (a stream whose wait timed out has ended).
     let reloaded = try await withDeadline(seconds: 10) { () async throws -> Bool in
-      while true {
+      while !Task.isCancelled {
+        let events = await document.events()
         let copy = try Executables.runCommand(
           URL(fileURLWithPath: "/bin/cp"), [other.path, file.path])
         #expect(copy.status == 0)
@@ -50,6 +51,7 @@ struct DocumentPresenterTests {
         }
         if event != nil { return true }
       }
+      return false
     }
     #expect(reloaded == true)
     #expect(document.text == "copied in")

@@ -13,6 +13,8 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
   ],
   targets: [
     .target(name: "CQuireShims"),
@@ -27,9 +29,13 @@ let package = Package(
       name: "Quire",
       dependencies: [
         "CQuireShims", "CQuireImaging", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
-    .target(name: "QuireApp", dependencies: ["Quire"]),
+    .target(
+      name: "QuireApp",
+      dependencies: ["Quire", .product(name: "Hummingbird", package: "hummingbird")]
+    ),
     .executableTarget(
       name: "quire",
       dependencies: ["Quire", "QuireApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]

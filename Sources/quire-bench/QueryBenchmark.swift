@@ -8,7 +8,7 @@ import QuireApp
 #endif
 
 /// A DocumentQuery over N documents (flat files and small packages in nested folders): the first
-/// gather, a second gather, and how soon another process's coordinated write reaches the live
+/// gather with no index, with an empty index and with a warm index after a restart, and how soon another process's coordinated write reaches the live
 /// query — beside `find SCOPE -name '*.mydoc'` over the same tree.
 struct QueryBenchmark: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -31,27 +31,34 @@ struct QueryBenchmark: AsyncParsableCommand {
     for _ in 0..<runs {
       findTimes.append(try Measurement.milliseconds { try runFind(root) })
     }
-    var gatherTimes: [Double] = []
+    let indexURL = root.deletingLastPathComponent()
+      .appendingPathComponent(root.lastPathComponent + "-index.sqlite")
+    defer { removeIndex(indexURL) }
     var count = 0
-    for _ in 0..<(runs + 1) {
-      let query = DocumentQuery(scopes: [root], registry: registry)
-      let started = ContinuousClock.now
-      for await results in query.results() where results.phase == .gathered {
-        count = results.items.count
-        break
-      }
-      gatherTimes.append(Self.milliseconds(ContinuousClock.now - started))
+    // Each gather is a new process, as after a restart.
+    var walkTimes: [Double] = []  // no index: every start walks the tree
+    var coldTimes: [Double] = []  // an empty index: the walk; the index is written after
+    var warmTimes: [Double] = []  // the index of the run before
+    for _ in 0..<runs {
+      walkTimes.append(try QueryGather.measure(scope: root, index: nil).milliseconds)
+      removeIndex(indexURL)
+      coldTimes.append(try QueryGather.measure(scope: root, index: indexURL).milliseconds)
+      let warm = try QueryGather.measure(scope: root, index: indexURL)
+      warmTimes.append(warm.milliseconds)
+      count = warm.items
     }
-    let cold = gatherTimes[0]
-    let warm = Measurement.median(Array(gatherTimes.dropFirst()))
+    let walk = Measurement.median(walkTimes)
+    let cold = Measurement.median(coldTimes)
+    let warm = Measurement.median(warmTimes)
     let updates = try await updateDelays(root: root, registry: registry)
 
     Measurement.table(
       ["\(documents) documents (\(count) items with folders)", "ms"],
       [
         ["find -name '*.mydoc' (median)", Measurement.format(Measurement.median(findTimes))],
-        ["DocumentQuery first gather", Measurement.format(cold)],
-        ["DocumentQuery gather again (median)", Measurement.format(warm)],
+        ["DocumentQuery gather without an index (median)", Measurement.format(walk)],
+        ["DocumentQuery gather, empty index (median)", Measurement.format(cold)],
+        ["DocumentQuery gather after a restart, warm index (median)", Measurement.format(warm)],
         [
           "update after another process's write, p50",
           Measurement.format(Measurement.median(updates)),
@@ -101,7 +108,7 @@ struct QueryBenchmark: AsyncParsableCommand {
   /// the live query reports it changed.
   private func updateDelays(root: URL, registry: TypeRegistry) async throws -> [Double] {
     let target = root.appendingPathComponent("f0/g0/Note 1.txt")
-    let query = DocumentQuery(scopes: [root], registry: registry)
+    let query = DocumentQuery(scopes: [root], registry: registry, index: nil)
     var iterator = query.results().makeAsyncIterator()
     while let results = await iterator.next(), results.phase != .gathered {}
     let writer = try CoordinatedWriterProcess(writing: target)
@@ -120,6 +127,10 @@ struct QueryBenchmark: AsyncParsableCommand {
       }
     }
     return delays
+  }
+
+  private func removeIndex(_ url: URL) {
+    for suffix in ["", "-wal", "-shm"] { unlink(url.path + suffix) }
   }
 
   private static func milliseconds(_ duration: Duration) -> Double {

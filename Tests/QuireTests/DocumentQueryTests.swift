@@ -79,7 +79,10 @@ struct DocumentQueryTests {
     try Disk.write("t", to: folder.file("Doc.mydoc/text.txt"))
     try Disk.write("n", to: folder.file("Nested/deep/b.txt"))
     try Disk.write("hidden", to: folder.file(".hidden.txt"))
-    let query = DocumentQuery(scopes: [folder.url], registry: try Self.registry())
+    let state = try TemporaryDirectory()
+    let query = DocumentQuery(
+      scopes: [folder.url], registry: try Self.registry(),
+      index: try DocumentIndex(url: state.file("index.sqlite")))
     let stream = query.results()
     guard
       let (gathered, iterator) = await nextResults(
@@ -138,7 +141,8 @@ struct DocumentQueryTests {
   func disableUpdates() async throws {
     let folder = try TemporaryDirectory()
     let query = DocumentQuery(
-      scopes: [folder.url], predicate: .nameLike("*.txt"), registry: try Self.registry())
+      scopes: [folder.url], predicate: .nameLike("*.txt"), registry: try Self.registry(),
+      index: nil)
     let stream = query.results()
     guard
       let (_, iterator) = await nextResults(

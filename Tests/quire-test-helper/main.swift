@@ -12,6 +12,9 @@
 //                                                  member of DIR in place with the version number
 //   quire-test-helper coord-move OLD NEW           move OLD to NEW in a coordinated write pair
 //   quire-test-helper coord-write FILE TEXT        replace FILE's contents in a coordinated write
+//   quire-test-helper index-churn DIR INDEX        run a query of DIR on the index file INDEX and
+//                                                  create and delete files in DIR forever,
+//                                                  printing "indexed N" as updates arrive
 import Foundation
 import QuireApp
 import Synchronization
@@ -150,6 +153,27 @@ case "coord-write":
     try Data(arguments[3].utf8).write(to: url)
   }
   say("written")
+case "index-churn":
+  let index = try DocumentIndex(url: URL(fileURLWithPath: arguments[3]))
+  let query = DocumentQuery(scopes: [package], index: index)
+  var updates = 0
+  var next = 0
+  for await results in query.results() {
+    switch results.phase {
+    case .gathering: continue
+    case .gathered: say("gathered")
+    case .updated:
+      updates += 1
+      if updates % 10 == 0 { say("indexed \(updates)") }
+    }
+    // Keep the index writing: every report brings new files and drops old ones.
+    for _ in 0..<10 {
+      try Data("\(next)".utf8).write(to: package.appendingPathComponent("churn-\(next).txt"))
+      try? FileManager.default.removeItem(
+        at: package.appendingPathComponent("churn-\(next - 30).txt"))
+      next += 1
+    }
+  }
 default:
   FileHandle.standardError.write(Data("unknown command \(arguments[1])\n".utf8))
   exit(2)

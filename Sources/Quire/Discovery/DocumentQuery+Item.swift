@@ -35,6 +35,9 @@ extension DocumentQuery {
     public var modificationDate: Date
     /// Its tags (`user.xdg.tags`).
     public var tags: [String]
+    /// Its stable identity (the `user.quire.id` attribute that survives renames, moves and
+    /// safe-saves), if it has one.
+    public var identity: String?
     /// Whether its contents are here (always ``DownloadingStatus/current`` for local folders).
     public var downloadingStatus: DownloadingStatus = .current
     /// How much of it is downloaded, 0 to 100.

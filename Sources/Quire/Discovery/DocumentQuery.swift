@@ -21,6 +21,10 @@ import Synchronization
 /// Changes made through ``FileCoordinator`` — in this process or any other — reach the query at
 /// once (the query presents its scopes); changes by programs that do not coordinate arrive
 /// through the file monitor a few milliseconds later. The query runs as long as the iteration.
+///
+/// The query keeps its ``index`` up to date: a later query of a scope gathered before reports the
+/// indexed items at once (``Phase/gathered``), then reconciles them with the disk in the
+/// background and reports what differs as its first update.
 public final class DocumentQuery: Sendable {
   /// The folders searched.
   public let scopes: [URL]
@@ -34,6 +38,9 @@ public final class DocumentQuery: Sendable {
   public let notificationBatchingInterval: Duration
   /// The types that decide which folders are packages and what conforms to what.
   public let registry: TypeRegistry
+  /// The persistent index the query starts from and keeps up to date (none: every start walks
+  /// the scopes).
+  public let index: DocumentIndex?
   let scopePaths: [String]
   private let engines = Mutex<[QueryEngine]>([])
   private let presenters = Mutex<[QueryPresenter]>([])
@@ -43,7 +50,7 @@ public final class DocumentQuery: Sendable {
     scopes: [URL], predicate: Predicate = .all,
     sortDescriptors: [SortDescriptor] = [SortDescriptor(.name)],
     groupingKey: GroupingKey? = nil, notificationBatchingInterval: Duration = .zero,
-    registry: TypeRegistry = TypeRegistry()
+    registry: TypeRegistry = TypeRegistry(), index: DocumentIndex? = .shared
   ) {
     self.scopes = scopes.map(\.standardizedFileURL)
     self.predicate = predicate
@@ -51,6 +58,7 @@ public final class DocumentQuery: Sendable {
     self.groupingKey = groupingKey
     self.notificationBatchingInterval = notificationBatchingInterval
     self.registry = registry
+    self.index = index
     scopePaths = self.scopes.map { CoordinationRuntime.canonicalPath($0, resolvingLastLink: true) }
   }
 
@@ -64,9 +72,9 @@ public final class DocumentQuery: Sendable {
     engines.withLock { $0.append(engine) }
     self.presenters.withLock { $0 += presenters }
     let gathering = Task {
-      // Presenting first: nothing that happens during the gather is missed.
-      for presenter in presenters { try? FileCoordinator.addFilePresenter(presenter) }
-      await engine.gather()
+      await engine.gather {
+        for presenter in presenters { try? FileCoordinator.addFilePresenter(presenter) }
+      }
     }
     continuation.onTermination = { [weak self] _ in
       gathering.cancel()

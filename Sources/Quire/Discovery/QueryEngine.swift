@@ -14,6 +14,10 @@ actor QueryEngine {
   private var disabled = 0
   private var flushScheduled = false
   private var gathered = false
+  /// What the index has not been told yet: removals are applied before upserts, so a path is
+  /// in at most one of the two.
+  private var indexUpserts: [String: DocumentQuery.Item] = [:]
+  private var indexRemovals: Set<String> = []
 
   init(query: DocumentQuery, continuation: AsyncStream<DocumentQuery.Results>.Continuation) {
     self.query = query
@@ -21,20 +25,66 @@ actor QueryEngine {
     scanner = QueryScanner(registry: query.registry)
   }
 
-  /// The initial gather: every scope walked, then one sorted report.
-  func gather() {
+  /// The initial gather: the indexed items if every scope is in the index (then a reconcile with
+  /// the disk), else every scope walked; then one sorted report. `present` starts watching the
+  /// scopes: before the walk, so that nothing happening during it is missed (watching a big tree
+  /// takes a while, so a warm start reports first and watches before it reconciles).
+  func gather(present: () -> Void) async {
+    if let index = query.index {
+      var loaded: [DocumentQuery.Item] = []
+      var warm = true
+      for scope in query.scopePaths {
+        guard let items = await index.items(under: scope) else {
+          warm = false
+          break
+        }
+        loaded += items
+      }
+      if warm {
+        report(loaded)
+        present()
+        all.reserveCapacity(loaded.count)
+        for item in loaded { all[item.path] = item }
+        rescan()
+        return
+      }
+    }
+    present()
+    var found: [DocumentQuery.Item] = []
     var lastReport = 0
     for scope in query.scopePaths {
-      scanner.scan(scope, into: &all) { found in
-        if found - lastReport >= 10_000 {
-          lastReport = found
-          continuation.yield(DocumentQuery.Results(phase: .gathering(found: found), items: []))
+      scanner.scan(scope, into: &found) { count in
+        if count - lastReport >= 10_000 {
+          lastReport = count
+          continuation.yield(DocumentQuery.Results(phase: .gathering(found: count), items: []))
         }
       }
     }
-    sorted = all.values.filter(matches).sorted {
-      DocumentQuery.precedes($0, $1, by: query.sortDescriptors)
+    guard !Task.isCancelled else { return }
+    if query.scopePaths.count > 1 {  // scopes may overlap
+      var seen = Set<String>()
+      found.removeAll { !seen.insert($0.path).inserted }
     }
+    if let index = query.index {
+      index.enqueue(DocumentIndex.Change(upserts: found))
+      for scope in query.scopePaths { index.enqueue(DocumentIndex.Change(gatheredScope: scope)) }
+    }
+    // In walk order, neighbours in memory are often neighbours in the sort: that sorts faster.
+    report(found)
+    all.reserveCapacity(found.count)
+    for item in found { all[item.path] = item }
+  }
+
+  /// Reports the gather: the items that match, sorted. The sort moves indices, not items, which
+  /// are large enough that moving them costs more than comparing them.
+  private func report(_ items: [DocumentQuery.Item]) {
+    let matching = items.filter(matches)
+    let descriptors = query.sortDescriptors
+    var order = Array(0..<matching.count)
+    matching.withUnsafeBufferPointer { items in
+      order.sort { DocumentQuery.precedes(items[$0], items[$1], by: descriptors) }
+    }
+    sorted = order.map { matching[$0] }
     gathered = true
     continuation.yield(results(.gathered))
   }
@@ -45,9 +95,9 @@ actor QueryEngine {
     if let item = scanner.item(at: target) {
       upsert(item)
       if item.isFolder {
-        var found: [String: DocumentQuery.Item] = [:]
+        var found: [DocumentQuery.Item] = []
         scanner.scan(target, into: &found)
-        for (_, child) in found where all[child.path] == nil { upsert(child) }
+        for child in found where all[child.path] == nil { upsert(child) }
       }
     } else {
       remove(target)
@@ -69,6 +119,7 @@ actor QueryEngine {
       forget(previous)
       guard let now = scanner.item(at: newPath) else { continue }
       all[newPath] = now
+      noteIndexed(now)
       if matches(now) {
         insertSorted(now)
         moved.append(DocumentQuery.Move(from: previous.url, item: now))
@@ -79,10 +130,14 @@ actor QueryEngine {
 
   /// Looks at everything again (events were lost).
   func rescan() {
+    var found: [DocumentQuery.Item] = []
+    for scope in query.scopePaths { scanner.scan(scope, into: &found) }
+    guard !Task.isCancelled else { return }  // a partial walk would report false removals
     var fresh: [String: DocumentQuery.Item] = [:]
-    for scope in query.scopePaths { scanner.scan(scope, into: &fresh) }
+    fresh.reserveCapacity(found.count)
+    for item in found { fresh[item.path] = item }
     for (path, item) in all where fresh[path] == nil { remove(item.path) }
-    for (_, item) in fresh { upsert(item) }
+    for item in found { upsert(item) }
     scheduleFlush()
   }
 
@@ -115,6 +170,7 @@ actor QueryEngine {
     let old = all[item.path]
     if let old, old == item { return }
     all[item.path] = item
+    noteIndexed(item)
     let wasMatching = old.map(matches) ?? false
     let isMatching = matches(item)
     if let old, wasMatching { removeSorted(old) }
@@ -139,8 +195,15 @@ actor QueryEngine {
     for item in all.values where item.path.hasPrefix(prefix) { forget(item) }
   }
 
+  private func noteIndexed(_ item: DocumentQuery.Item) {
+    indexRemovals.remove(item.path)
+    indexUpserts[item.path] = item
+  }
+
   private func forget(_ item: DocumentQuery.Item) {
     all[item.path] = nil
+    indexUpserts[item.path] = nil
+    indexRemovals.insert(item.path)
     if matches(item) {
       removeSorted(item)
       noteRemoved(item)
@@ -179,6 +242,12 @@ actor QueryEngine {
   // MARK: Reporting
 
   private func scheduleFlush() {
+    if let index = query.index, !indexUpserts.isEmpty || !indexRemovals.isEmpty {
+      index.enqueue(
+        DocumentIndex.Change(upserts: Array(indexUpserts.values), removals: Array(indexRemovals)))
+      indexUpserts = [:]
+      indexRemovals = []
+    }
     guard gathered, disabled == 0, !flushScheduled else { return }
     let interval = query.notificationBatchingInterval
     if interval <= .zero {

@@ -21,11 +21,13 @@ struct QueryScanner {
     return item(path: path, name: name, info: info)
   }
 
-  /// Adds every item under the folder at `path` to `items`; `found` runs after each.
+  /// Appends every item under the folder at `path` to `items`, in walk order; `found` runs after
+  /// each. Stops early when the task is cancelled (the caller checks, and must not trust a
+  /// partial walk).
   mutating func scan(
-    _ path: String, into items: inout [String: DocumentQuery.Item], found: (Int) -> Void = { _ in }
+    _ path: String, into items: inout [DocumentQuery.Item], found: (Int) -> Void = { _ in }
   ) {
-    guard let directory = opendir(path) else { return }
+    guard !Task.isCancelled, let directory = opendir(path) else { return }
     defer { closedir(directory) }
     let fd = dirfd(directory)
     var folders: [String] = []
@@ -38,7 +40,7 @@ struct QueryScanner {
       let name = String(cString: namePointer)
       let child = path == "/" ? "/" + name : path + "/" + name
       guard let item = item(path: child, name: name, info: info) else { continue }
-      items[child] = item
+      items.append(item)
       found(items.count)
       if item.isFolder { folders.append(child) }
     }
@@ -64,9 +66,14 @@ struct QueryScanner {
     } else if count < 0 && cquire_errno() == ERANGE {
       tags = (try? Tags.tags(of: URL(fileURLWithPath: path))) ?? []
     }
-    return DocumentQuery.Item(
+    var item = DocumentQuery.Item(
       path: path, contentType: identifier, isFolder: isFolder, size: Int64(info.st_size),
       creationDate: Date(info.st_ctim), modificationDate: Date(info.st_mtim), tags: tags)
+    if !isFolder {
+      let length = cquire_getxattr(path, DocumentIdentity.attribute, &buffer, buffer.count)
+      if length > 0 { item.identity = String(decoding: buffer[0..<length], as: UTF8.self) }
+    }
+    return item
   }
 
   private mutating func contentType(forName name: String) -> ContentType? {

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+
+@testable import Quire
+@testable import QuireApp
+
+@Suite("The persistent document index", .timeLimit(.minutes(2)))
+struct DocumentIndexTests {
+  /// Runs a query of `scope` on `index` and returns its gathered report and the iterator for
+  /// the updates after it.
+  static func gather(_ scope: URL, index: DocumentIndex?) async throws
+    -> (DocumentQuery.Results, AsyncStream<DocumentQuery.Results>.Iterator, DocumentQuery)
+  {
+    let registry = TypeRegistry()
+    try registry.register(SampleTypes.declarations)
+    let query = DocumentQuery(scopes: [scope], registry: registry, index: index)
+    guard
+      let (gathered, iterator) = await nextResults(
+        query.results().makeAsyncIterator(), until: { $0.phase == .gathered })
+    else { throw QuireError(.timedOut, "no gather of \(scope.path)") }
+    return (gathered, iterator, query)
+  }
+
+  /// The names of what is in `folder` (not hidden), as a sorted list.
+  static func namesOnDisk(_ folder: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { !$0.hasPrefix(".") }.sorted()
+  }
+
+  @Test("a restarted query shows the indexed items at once, then reconciles with the disk")
+  func restartReconciles() async throws {
+    let folder = try TemporaryDirectory()
+    let state = try TemporaryDirectory()
+    try Disk.write("a", to: folder.file("a.txt"))
+    try Disk.write("b", to: folder.file("Old/b.txt"))
+    try Disk.write("t", to: folder.file("Doc.mydoc/text.txt"))
+    let indexURL = state.file("index.sqlite")
+    do {
+      let index = try DocumentIndex(url: indexURL)
+      let (first, _, _) = try await Self.gather(folder.url, index: index)
+      #expect(first.items.map(\.name) == ["a.txt", "b.txt", "Doc.mydoc", "Old"])
+      await index.flush()
+    }
+    // While no query runs: one file goes, one comes, one changes.
+    try FileManager.default.removeItem(at: folder.file("Old"))
+    try Disk.write("new", to: folder.file("new.txt"))
+    try Disk.write("a, longer", to: folder.file("a.txt"))
+
+    let index = try DocumentIndex(url: indexURL)  // a new process would open it like this
+    let (gathered, iterator, _) = try await Self.gather(folder.url, index: index)
+    // The gather is the index's view: it cannot know yet what happened while nothing ran.
+    #expect(gathered.items.map(\.name) == ["a.txt", "b.txt", "Doc.mydoc", "Old"])
+    guard
+      let (update, _) = await nextResults(iterator, until: { $0.phase == .updated })
+    else {
+      Issue.record("no reconciling update")
+      return
+    }
+    #expect(update.items.map(\.name) == ["a.txt", "Doc.mydoc", "new.txt"])
+    #expect(Set(update.removed.map(\.name)) == ["Old", "b.txt"])
+    #expect(update.added.map(\.name) == ["new.txt"])
+    #expect(update.changed.map(\.name) == ["a.txt"])
+    #expect(update.items.first { $0.name == "a.txt" }?.size == 9)
+  }
+
+  @Test("a document's identity is kept in the index and finds it after a rename")
+  func identityInIndex() async throws {
+    let folder = try TemporaryDirectory()
+    let state = try TemporaryDirectory()
+    try Disk.write("t", to: folder.file("Doc.mydoc/text.txt"))
+    let identity = try DocumentIdentity.identity(of: folder.file("Doc.mydoc"), creating: true)
+    let index = try DocumentIndex(url: state.file("index.sqlite"))
+    let (gathered, iterator, _) = try await Self.gather(folder.url, index: index)
+    #expect(gathered.items.first?.identity == identity)
+    let coordinator = FileCoordinator()
+    try await coordinator.coordinate(with: [
+      .writingIntent(with: folder.file("Doc.mydoc"), options: .forMoving),
+      .writingIntent(with: folder.file("Renamed.mydoc"), options: .forReplacing),
+    ]) { urls in
+      try FileManager.default.moveItem(at: urls[0], to: urls[1])
+      coordinator.item(at: urls[0], didMoveTo: urls[1])
+    }
+    #expect(await nextResults(iterator, until: { !$0.moved.isEmpty }) != nil)
+    await index.flush()
+    let renamed = CoordinationRuntime.canonicalPath(folder.file("Renamed.mydoc"))
+    #expect(await index.paths(withIdentity: identity) == [renamed])
+  }
+
+  @Test("a deleted index is made again from the disk")
+  func deletedIndexIsRebuilt() async throws {
+    let folder = try TemporaryDirectory()
+    let state = try TemporaryDirectory()
+    try Disk.write("a", to: folder.file("a.txt"))
+    let indexURL = state.file("index.sqlite")
+    do {
+      let index = try DocumentIndex(url: indexURL)
+      _ = try await Self.gather(folder.url, index: index)
+      await index.flush()
+    }
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: indexURL.path + suffix)
+    }
+    try Disk.write("b", to: folder.file("b.txt"))
+    let index = try DocumentIndex(url: indexURL)
+    let (gathered, _, _) = try await Self.gather(folder.url, index: index)
+    #expect(gathered.items.map(\.name) == ["a.txt", "b.txt"])
+    await index.flush()
+    let scope = CoordinationRuntime.canonicalPath(folder.url)
+    #expect(await index.items(under: scope)?.map(\.name).sorted() == ["a.txt", "b.txt"])
+  }
+
+  @Test("a damaged index is set aside and rebuilt, and the query still finds everything")
+  func damagedIndexIsRebuilt() async throws {
+    let folder = try TemporaryDirectory()
+    let state = try TemporaryDirectory()
+    try Disk.write("a", to: folder.file("a.txt"))
+    let indexURL = state.file("index.sqlite")
+    do {
+      let index = try DocumentIndex(url: indexURL)
+      _ = try await Self.gather(folder.url, index: index)
+      await index.flush()
+    }
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: indexURL.path + suffix)
+    }
+    try Data(repeating: 0x5A, count: 8192).write(to: indexURL)
+    let index = try DocumentIndex(url: indexURL)
+    let (gathered, _, _) = try await Self.gather(folder.url, index: index)
+    #expect(gathered.items.map(\.name) == ["a.txt"])
+    #expect(FileManager.default.fileExists(atPath: indexURL.path + ".damaged"))
+    await index.flush()
+    #expect(await index.verify())
+  }
+
+  @Test("SIGKILL while the index is being written leaves a sound index that reconciles")
+  func sigkillMidUpdate() async throws {
+    let folder = try TemporaryDirectory()
+    let state = try TemporaryDirectory()
+    for number in 0..<200 { try Disk.write("\(number)", to: folder.file("seed-\(number).txt")) }
+    let indexURL = state.file("index.sqlite")
+    for round in 0..<3 {
+      let helper = try HelperProcess(["index-churn", folder.url.path, indexURL.path])
+      // Let it write for a while (a different number of reports each round), then kill it.
+      let wanted = "indexed \(10 * (round + 1))"
+      var line = helper.lines.nextLine()
+      while let seen = line, seen != wanted { line = helper.lines.nextLine() }
+      #expect(line == wanted, "round \(round): the helper stopped before \(wanted)")
+      helper.kill()
+    }
+    let index = try DocumentIndex(url: indexURL)
+    #expect(await index.verify(), "the index is damaged after SIGKILL")
+    let (gathered, iterator, _) = try await Self.gather(folder.url, index: index)
+    var names = gathered.items.map(\.name).sorted()
+    let onDisk = try Self.namesOnDisk(folder.url)
+    if names != onDisk {
+      // What the killed process had not yet written arrives with the reconcile.
+      names =
+        await nextResults(iterator, until: { $0.phase == .updated })?.0.items.map(\.name)
+        .sorted() ?? []
+    }
+    #expect(names == onDisk)
+  }
+}

@@ -34,7 +34,7 @@ struct Resolve: QuireSubcommand {
         .notFound, "Could not read the bookmark “\(bookmark)”; check the path.", path: bookmark)
     }
     let resolution = try Bookmark(data: data).resolve(
-      searching: scopes.map { URL(fileURLWithPath: $0) })
+      searching: scopes.map { URL(fileURLWithPath: $0) }, index: .shared)
     print(resolution.url.path + (resolution.isStale ? " (stale: make the bookmark again)" : ""))
   }
 }

@@ -63,27 +63,33 @@ struct DocumentIndexTests {
     #expect(update.items.first { $0.name == "a.txt" }?.size == 9)
   }
 
-  @Test("a document's identity is kept in the index and finds it after a rename")
+  @Test("a document's identity is kept in the index, which finds it after a move")
   func identityInIndex() async throws {
     let folder = try TemporaryDirectory()
     let state = try TemporaryDirectory()
     try Disk.write("t", to: folder.file("Doc.mydoc/text.txt"))
     let identity = try DocumentIdentity.identity(of: folder.file("Doc.mydoc"), creating: true)
+    let bookmark = try Bookmark(url: folder.file("Doc.mydoc"))
     let index = try DocumentIndex(url: state.file("index.sqlite"))
     let (gathered, iterator, _) = try await Self.gather(folder.url, index: index)
     #expect(gathered.items.first?.identity == identity)
     let coordinator = FileCoordinator()
+    try FileManager.default.createDirectory(
+      at: folder.file("Elsewhere/Deeper"), withIntermediateDirectories: true)
     try await coordinator.coordinate(with: [
       .writingIntent(with: folder.file("Doc.mydoc"), options: .forMoving),
-      .writingIntent(with: folder.file("Renamed.mydoc"), options: .forReplacing),
+      .writingIntent(with: folder.file("Elsewhere/Deeper/Renamed.mydoc"), options: .forReplacing),
     ]) { urls in
       try FileManager.default.moveItem(at: urls[0], to: urls[1])
       coordinator.item(at: urls[0], didMoveTo: urls[1])
     }
     #expect(await nextResults(iterator, until: { !$0.moved.isEmpty }) != nil)
     await index.flush()
-    let renamed = CoordinationRuntime.canonicalPath(folder.file("Renamed.mydoc"))
-    #expect(await index.paths(withIdentity: identity) == [renamed])
+    let renamed = CoordinationRuntime.canonicalPath(folder.file("Elsewhere/Deeper/Renamed.mydoc"))
+    #expect(index.paths(withIdentity: identity) == [renamed])
+    // A bookmark made before finds the document through the index, without searching folders.
+    let resolution = try bookmark.resolve(index: index)
+    #expect(resolution.url.path == renamed && resolution.isStale)
   }
 
   @Test("a deleted index is made again from the disk")

@@ -67,10 +67,11 @@ public final class DocumentIndex: Sendable {
     }
   }
 
-  /// The paths of indexed items with `identity`.
-  public func paths(withIdentity identity: String) async -> [String] {
+  /// The paths of indexed items with `identity` (one indexed lookup: fast enough to call from
+  /// anywhere).
+  public func paths(withIdentity identity: String) -> [String] {
     do {
-      return try await database().read { db in
+      return try database().read { db in
         try String.fetchAll(
           db, sql: "SELECT path FROM item WHERE identity = ?", arguments: [identity])
       }

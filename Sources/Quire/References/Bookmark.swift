@@ -57,14 +57,20 @@ public struct Bookmark: Sendable, Hashable {
     self.record = record
   }
 
-  /// Finds the document: at its recorded path if it is still the same document, else in the
-  /// folder it was in (at that folder's own level: a rename in place), else anywhere below one
-  /// of `scopes` (pass the app's folders to follow moves).
+  /// Finds the document: at its recorded path if it is still the same document, else where
+  /// `index` last saw its identity, else in the folder it was in (at that folder's own level: a
+  /// rename in place), else anywhere below one of `scopes` (pass the app's folders to follow
+  /// moves the index has not seen).
   ///
   /// - Throws: ``QuireError/Code-swift.struct/notFound`` if it is nowhere to be found.
-  public func resolve(searching scopes: [URL] = []) throws(QuireError) -> Resolution {
+  public func resolve(searching scopes: [URL] = [], index: DocumentIndex? = nil)
+    throws(QuireError) -> Resolution
+  {
     let recorded = URL(fileURLWithPath: record.path)
     if matches(record.path) { return Resolution(url: recorded, isStale: false) }
+    for path in index?.paths(withIdentity: record.identity) ?? [] where matches(path) {
+      return Resolution(url: URL(fileURLWithPath: path), isStale: true)
+    }
     var searches = [(folder: recorded.deletingLastPathComponent().path, deep: false)]
     searches += scopes.map { ($0.standardizedFileURL.path, true) }
     var visited: Set<String> = []

@@ -15,6 +15,7 @@ let package = Package(
     .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     .target(name: "CQuireShims"),
@@ -34,7 +35,11 @@ let package = Package(
     ),
     .target(
       name: "QuireApp",
-      dependencies: ["Quire", .product(name: "Hummingbird", package: "hummingbird")]
+      dependencies: [
+        "Quire", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      resources: [.copy("Resources/web")]
     ),
     .executableTarget(
       name: "quire",

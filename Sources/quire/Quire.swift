@@ -13,5 +13,7 @@ struct QuireCommand: AsyncParsableCommand {
     subcommands: [
       New.self, Show.self, Edit.self, Thumbnail.self, Info.self, Export.self, Import.self,
       Types.self, Watch.self, List.self, Tag.self, MakeBookmark.self, Resolve.self, Recent.self,
-    ])
+      App.self,
+    ],
+    defaultSubcommand: App.self)
 }

@@ -27,7 +27,9 @@ extension Document {
 
   /// Moves `item` into `folder` under `name` or the first free variant, never replacing anything.
   /// Across file systems it is copied to a hidden name first, then renamed into place.
-  static func move(_ item: URL, into folder: URL, as name: String) throws(QuireError) -> URL {
+  nonisolated static func move(_ item: URL, into folder: URL, as name: String) throws(QuireError)
+    -> URL
+  {
     var source = item.path
     var taken: Set<String> = []
     while true {

@@ -1,0 +1,69 @@
+import CQuireShims
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Renaming, moving and duplicating documents the way a document browser does: every change is a
+/// coordinated write (open documents and running queries hear of it at once), nothing is ever
+/// replaced, and a name that is taken gets the first free variant (`Report 2.mydoc`).
+public enum DocumentFiles {
+  /// Renames the document at `url` to `name` in its folder; returns where it is now.
+  ///
+  /// - Throws: ``QuireError/Code-swift.struct/invalidName`` for a name with `/`, NUL, `..` or
+  ///   too many bytes; the file-system error otherwise.
+  @discardableResult
+  public static func rename(_ url: URL, to name: String) throws(QuireError) -> URL {
+    try move(url, into: url.deletingLastPathComponent(), as: name)
+  }
+
+  /// Moves the document at `url` into `folder`, keeping its name (or a free variant).
+  @discardableResult
+  public static func move(_ url: URL, into folder: URL) throws(QuireError) -> URL {
+    try move(url, into: folder, as: url.lastPathComponent)
+  }
+
+  /// Copies the document at `url` beside it as "Name copy.ext" (or a free variant); the copy is a
+  /// new document with an identity of its own.
+  @discardableResult
+  public static func duplicate(_ url: URL) throws(QuireError) -> URL {
+    let (stem, suffix) = FileName.split(url.lastPathComponent)
+    let folder = url.deletingLastPathComponent()
+    let scratch = folder.appendingPathComponent(
+      TemporaryName.forNewVersion(of: url.lastPathComponent))
+    do {
+      try FileCoordinator().coordinate(readingItemAt: url) { source in
+        try FileWrapper(url: source, options: .immediate).write(to: scratch)
+      }
+    } catch {
+      try? FileManager.default.removeItem(at: scratch)
+      throw QuireError.wrap(error, "Could not duplicate “\(url.path)”.", path: url.path)
+    }
+    _ = cquire_removexattr(scratch.path, DocumentIdentity.attribute)
+    do {
+      return try move(scratch, into: folder, as: stem + " copy" + suffix)
+    } catch {
+      try? FileManager.default.removeItem(at: scratch)
+      throw error
+    }
+  }
+
+  private static func move(_ url: URL, into folder: URL, as name: String) throws(QuireError)
+    -> URL
+  {
+    try FileName.validate(name, in: folder.path)
+    let coordinator = FileCoordinator()
+    var result = url
+    do {
+      try coordinator.coordinate(writingItemAt: url, options: .forMoving) { source in
+        let target = try Document.move(source, into: folder.standardizedFileURL, as: name)
+        coordinator.item(at: source, didMoveTo: target)
+        result = target
+      }
+    } catch {
+      throw QuireError.wrap(error, "Could not move “\(url.path)”.", path: url.path)
+    }
+    return result
+  }
+}

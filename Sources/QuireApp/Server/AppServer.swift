@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import Quire
+import Synchronization
+
+/// The Quire app: a document browser and editors served to a web browser on loopback, over the
+/// documents of one library folder — the UIDocumentBrowserViewController role on Linux.
+///
+/// ```swift
+/// let server = try AppServer(AppConfiguration(library: folder, port: 0))
+/// try await server.run { url in print("Open \(url)") }
+/// ```
+public final class AppServer: Sendable {
+  /// How it runs.
+  public let configuration: AppConfiguration
+  private let library: LibraryFolder
+  private let registry: TypeRegistry
+  private let index: DocumentIndex?
+  private let boundPort: Mutex<Int>
+
+  /// A server for `configuration`; its library folder is made if missing, with a welcome
+  /// document when new.
+  public init(_ configuration: AppConfiguration, index: DocumentIndex? = .shared)
+    async throws(QuireError)
+  {
+    self.configuration = configuration
+    let isNew = !FileManager.default.fileExists(atPath: configuration.library.path)
+    library = try LibraryFolder(configuration.library)
+    registry = TypeRegistry()
+    try registry.register(SampleTypes.declarations)
+    self.index = index
+    boundPort = Mutex(configuration.port)
+    if isNew { try await WelcomeDocument.create(in: library.root) }
+  }
+
+  /// The address to open, with the token (valid once the server runs).
+  public var url: URL {
+    let port = boundPort.withLock { $0 }
+    return URL(string: "http://\(configuration.host):\(port)/?token=\(configuration.token)")!
+  }
+
+  /// Serves until the task is cancelled or the process is asked to stop; `ready` gets the
+  /// address to open once the port is bound.
+  public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
+    let feed = LibraryFeed(library: library, registry: registry, index: index)
+    let documents = await OpenDocuments { handle in
+      Task { await feed.broadcast(event: "document", json: "{\"handle\":\"\(handle)\"}") }
+    }
+    let recents = RecentDocuments.shared
+    let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(
+      RequestGuard<BasicRequestContext>(token: configuration.token) { [self] in
+        boundPort.withLock { $0 }
+      })
+    LibraryRoutes(
+      feed: feed, library: library, recents: recents,
+      maxUploadBytes: configuration.maxUploadBytes
+    ).add(to: router)
+    EditorRoutes(
+      library: library, documents: documents, recents: recents,
+      maxUploadBytes: configuration.maxUploadBytes
+    ).add(to: router)
+    WebAssets().add(to: router)
+    let application = Application(
+      router: router,
+      configuration: .init(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "Quire"),
+      onServerRunning: { [self] channel in
+        if let port = channel.localAddress?.port { self.boundPort.withLock { $0 = port } }
+        ready(url)
+      }
+    )
+    let following = Task { await feed.run() }
+    defer { following.cancel() }
+    try await application.runService()
+    await documents.closeAll()
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Quire
+
+/// The library as the app sees it: a live ``DocumentQuery`` over the library folder, its latest
+/// items grouped by folder, and the event streams (server-sent events) of the open pages.
+actor LibraryFeed {
+  let library: LibraryFolder
+  private let query: DocumentQuery
+  private var byFolder: [String: [DocumentQuery.Item]] = [:]
+  private var all: [DocumentQuery.Item] = []
+  private var byPath: [String: DocumentQuery.Item] = [:]
+  private(set) var version = 0
+  private var gathered = false
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+  private var subscribers: [UUID: AsyncStream<String>.Continuation] = [:]
+
+  init(library: LibraryFolder, registry: TypeRegistry, index: DocumentIndex?) {
+    self.library = library
+    query = DocumentQuery(scopes: [library.root], registry: registry, index: index)
+  }
+
+  /// Follows the query until the task is cancelled.
+  func run() async {
+    for await results in query.results() {
+      switch results.phase {
+      case .gathering: continue
+      case .gathered, .updated: apply(results)
+      }
+    }
+  }
+
+  /// Every item (waits for the first gather).
+  func items() async -> [DocumentQuery.Item] {
+    await gatheredOnce()
+    return all
+  }
+
+  /// The items directly in the folder at `relative` (waits for the first gather).
+  func items(in relative: String) async -> [DocumentQuery.Item] {
+    await gatheredOnce()
+    return byFolder[relative] ?? []
+  }
+
+  /// The item at `url`, if the query knows it.
+  func item(at url: URL) async -> DocumentQuery.Item? {
+    await gatheredOnce()
+    return byPath[url.standardizedFileURL.path]
+  }
+
+  /// A stream of server-sent-event frames; it ends when the caller stops reading.
+  func subscribe() -> AsyncStream<String> {
+    let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+    let id = UUID()
+    subscribers[id] = continuation
+    continuation.yield("event: hello\ndata: {\"version\":\(version)}\n\n")
+    continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+    return stream
+  }
+
+  /// Sends one event to every open page.
+  func broadcast(event: String, json: String) {
+    let frame = "event: \(event)\ndata: \(json)\n\n"
+    for continuation in subscribers.values { continuation.yield(frame) }
+  }
+
+  private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
+
+  private func gatheredOnce() async {
+    guard !gathered else { return }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  private func apply(_ results: DocumentQuery.Results) {
+    all = results.items
+    var folders: [String: [DocumentQuery.Item]] = [:]
+    var paths: [String: DocumentQuery.Item] = [:]
+    paths.reserveCapacity(all.count)
+    for item in all {
+      paths[item.path] = item
+      folders[library.relative(item.url.deletingLastPathComponent()), default: []].append(item)
+    }
+    byFolder = folders
+    byPath = paths
+    version += 1
+    for item in results.changed + results.removed {
+      Task { await ThumbnailLoader.shared.invalidate(item.url) }
+    }
+    if !gathered {
+      gathered = true
+      for continuation in waiting { continuation.resume() }
+      waiting = []
+    }
+    let changed =
+      (results.added + results.changed + results.removed).map {
+        library.relative($0.url)
+      } + results.moved.map { library.relative($0.item.url) }
+    let list = (try? String(decoding: JSONEncoder().encode(changed), as: UTF8.self)) ?? "[]"
+    broadcast(event: "library", json: "{\"version\":\(version),\"paths\":\(list)}")
+  }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Hummingbird
+import Quire
+
+/// The browser's API: listing, recents, creating, renaming, moving, duplicating, tagging,
+/// trashing and restoring, thumbnails, import and export. Every path from the page goes through
+/// ``LibraryFolder/url(_:)``.
+struct LibraryRoutes: Sendable {
+  let feed: LibraryFeed
+  let library: LibraryFolder
+  let recents: RecentDocuments
+  let maxUploadBytes: Int
+
+  struct Listing: Encodable {
+    var version: Int
+    var folder: String
+    var total: Int
+    var offset: Int
+    var items: [LibraryItem]
+  }
+
+  func add(to router: Router<BasicRequestContext>) {
+    router.get("api/list") { request, _ in await api { try await list(request) } }
+    router.get("api/recents") { _, _ in await api { try await recentItems() } }
+    router.get("api/trash") { _, _ in await api { trashed() } }
+    router.get("api/thumbnail") { request, _ in await api { try await thumbnail(request) } }
+    router.get("api/export") { request, _ in await api { try await export(request) } }
+    router.get("api/events") { _, _ in events() }
+    router.post("api/create") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        return try await create(body)
+      }
+    }
+    router.post("api/folder") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let folder = try library.url(body["folder"] ?? "")
+        let url = folder.appendingPathComponent(try library.name(body["name"] ?? ""))
+        do {
+          try FileCoordinator().coordinate(writingItemAt: url) { url in
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+          }
+        } catch {
+          throw QuireError(
+            .alreadyExists, "There is already something called “\(url.lastPathComponent)” here.",
+            path: url.path, cause: error)
+        }
+        return APIResponse.json(["path": library.relative(url)])
+      }
+    }
+    router.post("api/rename") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let url = try library.url(body["path"] ?? "")
+        let renamed = try DocumentFiles.rename(url, to: try library.name(body["name"] ?? ""))
+        return APIResponse.json(["path": library.relative(renamed)])
+      }
+    }
+    router.post("api/move") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let url = try library.url(body["path"] ?? "")
+        let moved = try DocumentFiles.move(url, into: try library.url(body["folder"] ?? ""))
+        return APIResponse.json(["path": library.relative(moved)])
+      }
+    }
+    router.post("api/duplicate") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let copy = try DocumentFiles.duplicate(try library.url(body["path"] ?? ""))
+        return APIResponse.json(["path": library.relative(copy)])
+      }
+    }
+    router.post("api/tag") { request, context in
+      await api {
+        let body = try await request.decode(as: TagRequest.self, context: context)
+        let url = try library.url(body.path)
+        try FileCoordinator().coordinate(
+          writingItemAt: url, options: .contentIndependentMetadataOnly
+        ) { url in try Tags.setTags(body.tags, of: url) }
+        return APIResponse.json(["path": body.path])
+      }
+    }
+    router.post("api/delete") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let url = try library.url(body["path"] ?? "")
+        guard !(body["path"] ?? "").isEmpty else {
+          throw QuireError(.invalidName, "The library itself cannot be deleted.")
+        }
+        let trashed = try Trash.trash(url)
+        return APIResponse.json(["trashed": trashed.lastPathComponent])
+      }
+    }
+    router.post("api/restore") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let name = try library.name(body["trashed"] ?? "")
+        guard
+          let entry = Trash.items(from: library.root).first(where: {
+            $0.trashed.lastPathComponent == name
+          })
+        else {
+          throw QuireError(.notFound, "“\(name)” is not in the Trash (or was not in this library).")
+        }
+        let restored = try Trash.restore(entry.trashed)
+        return APIResponse.json(["path": library.relative(restored)])
+      }
+    }
+    router.post("api/import") { request, _ in await api { try await importUpload(request) } }
+  }
+
+  struct TagRequest: Decodable {
+    var path: String
+    var tags: [String]
+  }
+
+  // MARK: Listing
+
+  private func list(_ request: Request) async throws -> Response {
+    let parameters = request.uri.queryParameters
+    let folder = String(parameters["folder"] ?? "")
+    _ = try library.url(folder)
+    let search = String(parameters["q"] ?? "").lowercased()
+    let kind = String(parameters["kind"] ?? "")
+    let tag = String(parameters["tag"] ?? "").lowercased()
+    // A search looks through the whole library; otherwise one folder is listed.
+    var items = search.isEmpty ? await feed.items(in: folder) : await feed.items()
+    if !search.isEmpty { items = items.filter { $0.name.lowercased().contains(search) } }
+    if !kind.isEmpty {
+      items = items.filter {
+        kind == "folder"
+          ? $0.isFolder : SampleDocuments.Kind(url: $0.url)?.rawValue == kind && !$0.isFolder
+      }
+    }
+    if !tag.isEmpty { items = items.filter { $0.tags.contains { $0.lowercased() == tag } } }
+    let descending = parameters["order"] == "desc"
+    switch parameters["sort"] ?? "name" {
+    case "date":
+      items.sort { ($0.modificationDate, $1.path) > ($1.modificationDate, $0.path) }
+    case "size": items.sort { ($0.size, $1.path) > ($1.size, $0.path) }
+    default: break  // the query's own order: by name, naturally
+    }
+    if descending { items.reverse() }
+    let offset = max(0, Int(parameters["offset"] ?? "0") ?? 0)
+    let limit = min(1000, max(1, Int(parameters["limit"] ?? "200") ?? 200))
+    let page = items.dropFirst(offset).prefix(limit).map { LibraryItem($0, library: library) }
+    return APIResponse.json(
+      Listing(
+        version: await feed.version, folder: folder, total: items.count, offset: offset,
+        items: Array(page)))
+  }
+
+  private func recentItems() async throws -> Response {
+    let urls = (try? recents.documents(searching: [library.root])) ?? []
+    var items: [LibraryItem] = []
+    for url in urls {
+      if let item = await feed.item(at: url) { items.append(LibraryItem(item, library: library)) }
+    }
+    return APIResponse.json(["items": items])
+  }
+
+  private func trashed() -> Response {
+    let entries = Trash.items(from: library.root).map {
+      ["trashed": $0.trashed.lastPathComponent, "original": library.relative($0.original)]
+    }
+    return APIResponse.json(["items": entries])
+  }
+
+  // MARK: Documents as files
+
+  private func create(_ body: [String: String]) async throws -> Response {
+    guard let kind = SampleDocuments.Kind(rawValue: body["kind"] ?? "") else {
+      throw QuireError(.unknownType, "Choose a document type: mydoc, text or album.")
+    }
+    let folder = try library.url(body["folder"] ?? "")
+    var name = try library.name(body["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "Document")
+    if SampleDocuments.Kind(url: URL(fileURLWithPath: name)) != kind {
+      name += "." + kind.filenameExtension
+    }
+    let url = try await Document.createDocument(named: name, in: folder) { url in
+      MainActor.assumeIsolated { SampleDocuments.document(kind, at: url) }
+    }
+    return APIResponse.json(["path": library.relative(url)], status: .created)
+  }
+
+  private func thumbnail(_ request: Request) async throws -> Response {
+    let url = try library.url(String(request.uri.queryParameters["path"] ?? ""))
+    guard let thumbnail = await ThumbnailLoader.shared.thumbnail(for: url) else {
+      return APIResponse.error(.notFound, code: "noThumbnail", "No thumbnail for this item.")
+    }
+    let type = thumbnail.fileExtension == "png" ? "image/png" : "image/jpeg"
+    return Response(
+      status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=3600"],
+      body: .init(byteBuffer: ByteBuffer(bytes: thumbnail.data)))
+  }
+
+  private func export(_ request: Request) async throws -> Response {
+    let url = try library.url(String(request.uri.queryParameters["path"] ?? ""))
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("quire-export-\(UUID().uuidString).zip")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    var isFolder: ObjCBool = false
+    let data: Data
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue
+    {
+      try FileCoordinator().coordinate(readingItemAt: url) { url in
+        try PackageArchive.export(url, to: scratch)
+      }
+      data = try Data(contentsOf: scratch)
+    } else {
+      var read = Data()
+      try FileCoordinator().coordinate(readingItemAt: url) { url in read = try Data(contentsOf: url)
+      }
+      data = read
+    }
+    let name = url.lastPathComponent + (isFolder.boolValue ? ".zip" : "")
+    let quoted = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "document"
+    return Response(
+      status: .ok,
+      headers: [
+        .contentType: "application/octet-stream",
+        .contentDisposition: "attachment; filename*=UTF-8''\(quoted)",
+      ],
+      body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+
+  private func importUpload(_ request: Request) async throws -> Response {
+    let parameters = request.uri.queryParameters
+    let folder = try library.url(String(parameters["folder"] ?? ""))
+    let name = try library.name(String(parameters["name"] ?? ""))
+    let body: ByteBuffer
+    do {
+      body = try await request.body.collect(upTo: maxUploadBytes)
+    } catch {
+      throw QuireError(
+        .limitReached, "The file is larger than the \(maxUploadBytes >> 20) MiB the app accepts.")
+    }
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("quire-import-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let upload = scratch.appendingPathComponent(name)
+    try Data(buffer: body).write(to: upload)
+    let imported: URL
+    if name.lowercased().hasSuffix(".zip") {
+      // Archives go through the hardened importer: no escapes, no bombs, nothing half-written.
+      imported = try PackageArchive.importArchive(upload, into: folder)
+    } else {
+      guard SampleDocuments.Kind(url: upload) != nil else {
+        throw QuireError(
+          .unknownType,
+          "“\(name)” is neither an archive (.zip) nor a document this app opens (.mydoc, .txt, .album)."
+        )
+      }
+      imported = try DocumentFiles.move(upload, into: folder)
+    }
+    return APIResponse.json(["path": library.relative(imported)], status: .created)
+  }
+
+  // MARK: Live updates
+
+  private func events() -> Response {
+    let feed = self.feed
+    return Response(
+      status: .ok,
+      headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
+      body: ResponseBody { writer in
+        let stream = await feed.subscribe()
+        for await frame in stream { try await writer.write(ByteBuffer(string: frame)) }
+        try await writer.finish(nil)
+      })
+  }
+}
+
+/// Runs a route, turning a thrown error into a JSON error the page shows.
+func api(_ body: () async throws -> Response) async -> Response {
+  do { return try await body() } catch { return APIResponse.error(error) }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+
+/// The page itself: the HTML, CSS and JavaScript in the package's `Resources/web`, read once and
+/// served from memory (only these names: nothing else of the disk is reachable).
+struct WebAssets: Sendable {
+  private let files: [String: (type: String, data: Data)]
+
+  init() {
+    var files: [String: (String, Data)] = [:]
+    let types = [
+      "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+      "css": "text/css; charset=utf-8", "svg": "image/svg+xml",
+    ]
+    if let folder = Bundle.module.url(forResource: "web", withExtension: nil),
+      let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+    {
+      for name in names {
+        guard let type = types[(name as NSString).pathExtension],
+          let data = try? Data(contentsOf: folder.appendingPathComponent(name))
+        else { continue }
+        files[name] = (type, data)
+      }
+    }
+    self.files = files
+  }
+
+  func add(to router: Router<BasicRequestContext>) {
+    router.get("/") { _, _ in serve("index.html") }
+    router.get("/:asset") { _, context in serve(context.parameters.get("asset") ?? "") }
+  }
+
+  private func serve(_ name: String) -> Response {
+    guard let file = files[name] else {
+      return APIResponse.error(.notFound, code: "notFound", "There is no page “\(name)”.")
+    }
+    return Response(
+      status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"],
+      body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+  }
+}

@@ -20,11 +20,17 @@ struct App: QuireDocumentSubcommand {
   @Option(help: "The library folder (default: $XDG_DATA_HOME/quire/Library, made on first run).")
   var library: String?
   @Option(help: "The port on 127.0.0.1 (0: any free port).") var port = 8610
+  @Option(help: "The largest upload accepted, in MiB.") var maxUploadMb = 256
+  @Option(help: "Seconds an edited document waits before it saves itself.")
+  var autosaveDelay = 2.0
 
   @MainActor
   func execute() async throws {
     let folder = library.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
-    let server = try await AppServer(AppConfiguration(library: folder, port: port))
+    let server = try await AppServer(
+      AppConfiguration(
+        library: folder, port: port, maxUploadBytes: maxUploadMb << 20,
+        autosaveDelay: .milliseconds(Int(autosaveDelay * 1000))))
     try await server.run { url in
       AppRecord.write(url: url, library: server.configuration.library)
       FileHandle.standardOutput.write(

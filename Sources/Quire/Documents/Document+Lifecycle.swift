@@ -6,7 +6,8 @@ import Foundation
 
 extension Document {
   /// Opens the document: reads it off the main actor and loads it. A document whose file is not
-  /// writable opens with `editingDisabled`.
+  /// writable — or has no write permission bits at all, which even root respects here, as
+  /// editors do — opens with `editingDisabled`.
   ///
   /// - Throws: ``QuireError`` saying why: ``QuireError/Code-swift.struct/notFound``,
   ///   ``QuireError/Code-swift.struct/permissionDenied``, ``QuireError/Code-swift.struct/wrongKind``
@@ -14,7 +15,10 @@ extension Document {
   public func open() async throws(QuireError) {
     guard documentState.contains(.closed) else { return }
     try await load(from: fileURL)
-    let writable = access(fileURL.path, W_OK) == 0
+    var info = stat()
+    let writable =
+      access(fileURL.path, W_OK) == 0 && stat(fileURL.path, &info) == 0
+      && info.st_mode & 0o222 != 0
     documentState = writable ? .normal : .editingDisabled
     DocumentRegistry.shared.add(self)
     startPresenting()

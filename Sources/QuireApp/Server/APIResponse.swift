@@ -20,6 +20,10 @@ enum APIResponse {
 
   /// The response for an error thrown by a route.
   static func error(_ error: any Error) -> Response {
+    if let error = error as? HTTPError {
+      return self.error(
+        error.status, code: "badRequest", error.body ?? "The request could not be read.")
+    }
     guard let error = error as? QuireError else {
       return self.error(.internalServerError, code: "internalError", "\(error)")
     }

@@ -14,17 +14,21 @@ public struct AppConfiguration: Sendable {
   public var token: String
   /// The largest upload accepted (an image or an archive to import), in bytes.
   public var maxUploadBytes: Int
+  /// How long an edited document waits before it saves itself.
+  public var autosaveDelay: Duration
 
   /// A configuration with a fresh random token.
   public init(
     library: URL, host: String = "127.0.0.1", port: Int = 8610,
-    token: String = AppConfiguration.randomToken(), maxUploadBytes: Int = 256 << 20
+    token: String = AppConfiguration.randomToken(), maxUploadBytes: Int = 256 << 20,
+    autosaveDelay: Duration = .seconds(2)
   ) {
     self.library = library.standardizedFileURL
     self.host = host
     self.port = port
     self.token = token
     self.maxUploadBytes = maxUploadBytes
+    self.autosaveDelay = autosaveDelay
   }
 
   /// 32 random bytes as hex.

@@ -43,7 +43,7 @@ public final class AppServer: Sendable {
   /// address to open once the port is bound.
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
     let feed = LibraryFeed(library: library, registry: registry, index: index)
-    let documents = await OpenDocuments { handle in
+    let documents = await OpenDocuments(autosaveDelay: configuration.autosaveDelay) { handle in
       Task { await feed.broadcast(event: "document", json: "{\"handle\":\"\(handle)\"}") }
     }
     let recents = RecentDocuments.shared

@@ -94,7 +94,14 @@ struct EditorRoutes: Sendable {
       await api {
         let handle = String(request.uri.queryParameters["handle"] ?? "")
         let name = request.uri.queryParameters["name"].map(String.init)
-        let data = try await image(handle, name: name)
+        var data = try await image(handle, name: name)
+        if request.uri.queryParameters["thumbnail"] != nil {
+          // The grid shows small copies; the full image is sent only when one is opened.
+          let full = data
+          data = try await Task.detached(priority: .utility) { () throws -> Data in
+            try RasterImage(decoding: full).scaled(toFit: 256).pngData()
+          }.value
+        }
         let type = data.starts(with: [0x89, 0x50]) ? "image/png" : "image/jpeg"
         return Response(
           status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=3600"],

@@ -190,7 +190,8 @@ struct LibraryRoutes: Sendable {
     guard let thumbnail = await ThumbnailLoader.shared.thumbnail(for: url) else {
       return APIResponse.error(.notFound, code: "noThumbnail", "No thumbnail for this item.")
     }
-    let type = thumbnail.fileExtension == "png" ? "image/png" : "image/jpeg"
+    let types = ["png": "image/png", "svg": "image/svg+xml", "jpg": "image/jpeg"]
+    let type = types[thumbnail.fileExtension] ?? "application/octet-stream"
     return Response(
       status: .ok, headers: [.contentType: type, .cacheControl: "private, max-age=3600"],
       body: .init(byteBuffer: ByteBuffer(bytes: thumbnail.data)))

@@ -16,9 +16,13 @@ final class OpenDocuments {
 
   private var entries: [String: Entry] = [:]
   private let notify: @Sendable (String) -> Void
+  private let autosaveDelay: Duration
 
   /// `notify` hears the handle of a document whose state changed.
-  init(notify: @escaping @Sendable (String) -> Void) { self.notify = notify }
+  init(autosaveDelay: Duration, notify: @escaping @Sendable (String) -> Void) {
+    self.autosaveDelay = autosaveDelay
+    self.notify = notify
+  }
 
   /// Opens the document at `url` (or finds it open already) and returns its handle.
   func open(_ url: URL) async throws -> String {
@@ -26,6 +30,7 @@ final class OpenDocuments {
       return handle
     }
     let document = try SampleDocuments.document(at: url)
+    document.autosaveDelay = autosaveDelay
     try await document.open()
     let handle = UUID().uuidString.lowercased()
     var entry = Entry(document: document)

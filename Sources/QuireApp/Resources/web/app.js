@@ -7,7 +7,7 @@ const state = {
   folder: "", layout: "grid", offset: 0, total: 0, loading: false, shown: new Map(),
   doc: null, pendingText: null, typingTimer: null, reloadTimer: null,
 };
-const icons = { mydoc: "📄", text: "📝", album: "🖼", folder: "📁", other: "📦" };
+const icons = { mydoc: "MyDoc", text: "Text", album: "Album", folder: "Folder", other: "File" };
 
 // MARK: API
 
@@ -49,13 +49,19 @@ function sizeText(bytes) {
 function thumb(item) {
   const box = document.createElement("div");
   box.className = "thumb";
-  box.textContent = icons[item.kind] || icons.other;  // the placeholder, at once
+  const glyph = document.createElement("span");
+  glyph.textContent = icons[item.kind] || icons.other;  // the placeholder, at once
+  glyph.className = `glyph ${item.kind}`;
+  box.appendChild(glyph);
   if (!item.isFolder && item.kind !== "other") {
-    const image = new Image();
+    const image = document.createElement("img");
     image.loading = "lazy";  // only what scrolls into view is fetched
     image.alt = "";
-    image.onload = () => { box.textContent = ""; box.appendChild(image); };
+    image.className = "pending";
+    image.onload = () => { glyph.remove(); image.className = ""; };
+    image.onerror = () => image.remove();
     image.src = `api/thumbnail?${query({ path: item.path, v: item.modified })}`;
+    box.appendChild(image);
   }
   return box;
 }
@@ -351,7 +357,11 @@ function renderAlbum(doc) {
     const label = document.createElement("div");
     label.className = "name";
     label.textContent = name;
-    open.append(label);
+    const preview = document.createElement("img");
+    preview.loading = "lazy";
+    preview.alt = name;
+    preview.src = `api/documents/image?${query({ handle: doc.handle, name, thumbnail: 1, v: doc.version })}`;
+    open.append(preview, label);
     open.onclick = () => {
       // The full image is loaded only when opened.
       $("viewer-image").src = `api/documents/image?${query({ handle: doc.handle, name, v: doc.version })}`;

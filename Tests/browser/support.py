@@ -1,0 +1,111 @@
+"""Shared pieces of the app tests: a real `quire app` process on a temporary library, a real
+headless Chromium driven by Selenium, and an HTTP client that sends exactly the headers given."""
+
+import http.client
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.parse
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+QUIRE = os.environ.get("QUIRE_BIN", os.path.join(ROOT, ".build", "debug", "quire"))
+
+
+def wait_for(condition, seconds=10, message="condition"):
+    """Polls `condition` until it returns something truthy, failing after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds} s waiting for {message}")
+        time.sleep(0.05)  # polling interval of a wait with a deadline, not a wait for the event
+
+
+class App:
+    """`quire app` on a fresh library, with its own XDG folders (and Trash)."""
+
+    def __init__(self, *arguments):
+        self.home = tempfile.mkdtemp(prefix="quire-app-test-")
+        self.library = os.path.join(self.home, "Library")
+        env = dict(
+            os.environ,
+            XDG_DATA_HOME=os.path.join(self.home, "data"),
+            XDG_CACHE_HOME=os.path.join(self.home, "cache"),
+            XDG_RUNTIME_DIR=self.home,
+        )
+        self.env = env
+        self.process = subprocess.Popen(
+            [QUIRE, "app", "--library", self.library, "--port", "0", *arguments],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+        self.url = None
+        for line in self.process.stdout:
+            if line.startswith("Open "):
+                self.url = line.split()[1]
+                break
+        if not self.url:
+            raise AssertionError("quire app did not print its address")
+        parsed = urllib.parse.urlparse(self.url)
+        self.port = parsed.port
+        self.token = urllib.parse.parse_qs(parsed.query)["token"][0]
+        self.base = f"http://127.0.0.1:{self.port}/"
+
+    def path(self, relative):
+        return os.path.join(self.library, relative)
+
+    def request(self, method, path, body=None, headers=None, token=True):
+        """One request with exactly these headers (plus the token header unless told not to)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        all_headers = {"Host": f"127.0.0.1:{self.port}"}
+        if token:
+            all_headers["X-Quire-Token"] = self.token
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+            all_headers["Content-Type"] = "application/json"
+        if body is not None:
+            all_headers["Content-Length"] = str(len(body))
+        all_headers.update(headers or {})
+        connection.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
+        for name, value in all_headers.items():
+            if value is not None:
+                connection.putheader(name, value)
+        connection.endheaders(body)
+        response = connection.getresponse()
+        data = response.read()
+        connection.close()
+        return response, data
+
+    def api(self, method, path, body=None):
+        response, data = self.request(method, path, body)
+        if response.status >= 300:
+            raise AssertionError(f"{method} {path}: {response.status} {data[:300]!r}")
+        return json.loads(data) if data else None
+
+    def names(self, folder=""):
+        listing = self.api("GET", "/api/list?" + urllib.parse.urlencode({"folder": folder}))
+        return [item["name"] for item in listing["items"]]
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def chromium():
+    """A headless Chromium (Debian's, with its chromedriver: nothing is downloaded)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--window-size=1280,860", "--disable-gpu"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    return webdriver.Chrome(options=options, service=service)

@@ -1,0 +1,307 @@
+"""The Quire app in a real headless Chromium: the browser and the editors, against a real
+`quire app` and real files. With QUIRE_SCREENSHOTS=DIR set, the tests also save screenshots."""
+
+import base64
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import unittest
+import zlib
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from support import App, chromium, wait_for
+
+SCREENSHOTS = os.environ.get("QUIRE_SCREENSHOTS")
+
+
+def png(width, height, rgb):
+    """A small solid-colour PNG."""
+    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+class BrowserTestCase(unittest.TestCase):
+    autosave = "0.3"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.app = App("--autosave-delay", cls.autosave)
+        cls.driver = chromium()
+        cls.files = tempfile.mkdtemp(prefix="quire-browser-files-")
+        cls.driver.get(cls.app.url)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.app.stop()
+        shutil.rmtree(cls.files, ignore_errors=True)
+
+    # MARK: Helpers
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def items(self):
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('#items .item')].map((e) => e.dataset.name)")
+
+    def item(self, name):
+        return self.find(f'#items .item[data-name="{name}"]')
+
+    def browse(self, folder=""):
+        self.driver.get(self.app.base + "#/folder/" + folder)
+        wait_for(lambda: self.find("#browser").is_displayed(), message="the browser")
+
+    def create(self, kind, name, expected=None):
+        self.browse()
+        self.find("#create").click()
+        Select(self.find("#create-kind")).select_by_value(kind)
+        field = self.find("#create-name")
+        field.clear()
+        field.send_keys(name)
+        self.find("#create-ok").click()
+        title = expected or name
+        wait_for(lambda: self.find("#editor").is_displayed() and self.find("#doc-title").text == title,
+                 message=f"the editor of {title}")
+
+    def status(self):
+        return self.find("#status").get_attribute("data-status")
+
+    def wait_saved(self):
+        wait_for(lambda: self.status() == "saved", message="the document to save itself")
+
+    def choose_file(self, input_id, path):
+        element = self.find(f"#{input_id}")
+        self.driver.execute_script("arguments[0].hidden = false", element)
+        element.send_keys(path)
+        self.driver.execute_script("arguments[0].hidden = true", element)
+
+    def answer_prompt(self, text):
+        alert = wait_for(lambda: self._alert(), message="the prompt")
+        alert.send_keys(text)
+        alert.accept()
+
+    def _alert(self):
+        try:
+            return self.driver.switch_to.alert
+        except Exception:
+            return None
+
+    def action(self, name, action):
+        self.click(f'#items .item[data-name="{name}"] button[data-action="{action}"]')
+
+    def click(self, css):
+        """Clicks what matches `css` now (live updates may have replaced an element found earlier)."""
+        def attempt():
+            try:
+                self.find(css).click()
+                return True
+            except (StaleElementReferenceException, NoSuchElementException):
+                return False
+        wait_for(attempt, message=css)
+
+    def screenshot(self, name):
+        if SCREENSHOTS:
+            os.makedirs(SCREENSHOTS, exist_ok=True)
+            self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
+
+    def write_file(self, name, data):
+        path = os.path.join(self.files, name)
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return path
+
+
+class BrowserTests(BrowserTestCase):
+    def test_1_mydoc_text_image_undo_redo_and_autosave(self):
+        self.create("mydoc", "Trip")
+        text = self.find("#text")
+        text.send_keys("Day one")
+        self.wait_saved()
+        package = self.app.path("Trip.mydoc")
+        with open(os.path.join(package, "text.txt")) as handle:
+            self.assertEqual(handle.read(), "Day one")
+        self.choose_file("image-input", self.write_file("red.png", png(40, 30, (220, 40, 40))))
+        wait_for(lambda: self.find("#doc-image").is_displayed(), message="the image")
+        self.wait_saved()
+        with open(os.path.join(package, "image.png"), "rb") as handle:
+            self.assertTrue(handle.read().startswith(b"\x89PNG"))
+        # Undo and redo, with the buttons and with the shortcuts.
+        text.send_keys(", then two")
+        wait_for(lambda: self.find("#undo").is_enabled() and self.status() == "saved", message="the edit")
+        self.find("#undo").click()
+        wait_for(lambda: text.get_attribute("value") == "Day one", message="undo")
+        self.find("#redo").click()
+        wait_for(lambda: text.get_attribute("value") == "Day one, then two", message="redo")
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: text.get_attribute("value") == "Day one", message="Ctrl+Z")
+        ActionChains(self.driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z") \
+            .key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+        wait_for(lambda: text.get_attribute("value") == "Day one, then two", message="Ctrl+Shift+Z")
+        self.wait_saved()
+        with open(os.path.join(package, "text.txt")) as handle:
+            self.assertEqual(handle.read(), "Day one, then two")
+        self.screenshot("editor-mydoc")
+        self.find("#done").click()
+        wait_for(lambda: "Trip.mydoc" in self.items(), message="back in the browser")
+        # The thumbnail rewritten at save shows the new image.
+        image = wait_for(lambda: self.item("Trip.mydoc").find_elements(By.CSS_SELECTOR, ".thumb img"),
+                         message="the thumbnail")[0]
+        self.assertGreater(int(image.get_attribute("naturalWidth")), 0)
+
+    def test_2_text_and_album_documents(self):
+        self.create("text", "Notes")
+        self.find("#text").send_keys("first line")
+        self.wait_saved()
+        with open(self.app.path("Notes.txt")) as handle:
+            self.assertEqual(handle.read(), "first line")
+        self.screenshot("editor-text")
+        self.create("album", "Holiday")
+        for name, colour in [("sea.png", (30, 90, 200)), ("sand.png", (230, 200, 120))]:
+            self.choose_file("album-input", self.write_file(name, png(64, 48, colour)))
+            wait_for(lambda: name in [e.get_attribute("data-name") for e in
+                                      self.driver.find_elements(By.CSS_SELECTOR, "#album .item")],
+                     message=f"{name} in the album")
+        self.wait_saved()
+        self.assertEqual(sorted(os.listdir(self.app.path("Holiday.album"))), ["sand.png", "sea.png"])
+        self.screenshot("editor-album")
+        self.find('#album .item[data-name="sea.png"] button:not(.open)').click()
+        wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#album .item")) == 1,
+                 message="the image removed")
+        self.wait_saved()
+        self.assertEqual(os.listdir(self.app.path("Holiday.album")), ["sand.png"])
+        self.find("#done").click()
+
+    def test_3_a_name_clash_gets_a_unique_name(self):
+        self.create("text", "Twin")
+        self.create("text", "Twin", expected="Twin 2")
+        self.assertTrue(os.path.exists(self.app.path("Twin 2.txt")))
+
+    def test_4_rename_tag_delete_and_restore(self):
+        with open(self.app.path("Draft.txt"), "w") as handle:
+            handle.write("draft")
+        self.browse()
+        wait_for(lambda: "Draft.txt" in self.items(), message="Draft.txt listed")
+        self.action("Draft.txt", "rename")
+        self.answer_prompt("Final.txt")
+        wait_for(lambda: "Final.txt" in self.items() and "Draft.txt" not in self.items(), message="the rename")
+        self.assertTrue(os.path.exists(self.app.path("Final.txt")))
+        self.action("Final.txt", "tag")
+        self.answer_prompt("work, urgent")
+        wait_for(lambda: [s.text for s in self.item("Final.txt").find_elements(By.CSS_SELECTOR, ".tags span")]
+                 == ["work", "urgent"], message="the tags shown")
+        self.assertEqual(os.getxattr(self.app.path("Final.txt"), "user.xdg.tags"), b"work,urgent")
+        self.action("Final.txt", "delete")
+        wait_for(lambda: "Final.txt" not in self.items(), message="the delete")
+        trash = os.path.join(self.app.home, "data", "Trash")
+        self.assertIn("Final.txt", os.listdir(os.path.join(trash, "files")))
+        self.assertIn("Final.txt.trashinfo", os.listdir(os.path.join(trash, "info")))
+        self.find("#trash-button").click()
+        restore = wait_for(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#trash-list button"),
+                           message="the Trash listing")
+        restore[0].click()
+        self.find("#trash-close").click()
+        wait_for(lambda: "Final.txt" in self.items(), message="the restore")
+        with open(self.app.path("Final.txt")) as handle:
+            self.assertEqual(handle.read(), "draft")
+
+    def test_5_import_and_export_an_archive(self):
+        source = os.path.join(self.files, "Postcard.mydoc")
+        os.makedirs(source)
+        with open(os.path.join(source, "text.txt"), "w") as handle:
+            handle.write("Greetings")
+        with open(os.path.join(source, "image.png"), "wb") as handle:
+            handle.write(png(16, 16, (0, 160, 80)))
+        subprocess.run(["zip", "-qr", "Postcard.zip", "Postcard.mydoc"], cwd=self.files, check=True)
+        self.browse()
+        self.choose_file("import", os.path.join(self.files, "Postcard.zip"))
+        wait_for(lambda: "Postcard.mydoc" in self.items(), message="the imported document")
+        with open(self.app.path("Postcard.mydoc/text.txt")) as handle:
+            self.assertEqual(handle.read(), "Greetings")
+        exported = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch('api/export?path=Postcard.mydoc').then((r) => r.arrayBuffer()).then((b) => {
+              let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s));
+            });""")
+        archive = self.write_file("exported.zip", base64.b64decode(exported))
+        listing = subprocess.run(["unzip", "-l", archive], capture_output=True, text=True, check=True).stdout
+        self.assertIn("Postcard.mydoc/text.txt", listing)
+        self.assertIn("Postcard.mydoc/image.png", listing)
+
+    def test_6_changes_on_disk_show_up_live(self):
+        with open(self.app.path("Live.txt"), "w") as handle:
+            handle.write("version one")
+        self.browse()
+        wait_for(lambda: "Live.txt" in self.items(), seconds=3, message="a file made by another program")
+        self.screenshot("browser")
+        # `cp` over the document: the editor reloads it.
+        self.click('#items .item[data-name="Live.txt"] .open')
+        text = wait_for(lambda: self.find("#text") if self.find("#text").is_displayed() else None,
+                        message="the editor")
+        wait_for(lambda: text.get_attribute("value") == "version one", message="the text")
+        subprocess.run(["cp", self.write_file("v2.txt", b"version two, from cp"), self.app.path("Live.txt")],
+                       check=True)
+        wait_for(lambda: text.get_attribute("value") == "version two, from cp", seconds=3,
+                 message="the editor to reload")
+        self.find("#done").click()
+        wait_for(lambda: "Live.txt" in self.items(), message="the browser")
+        os.remove(self.app.path("Live.txt"))
+        wait_for(lambda: "Live.txt" not in self.items(), seconds=3, message="a deletion by another program")
+
+    def test_7_a_read_only_document_cannot_be_edited(self):
+        path = self.app.path("Locked.txt")
+        with open(path, "w") as handle:
+            handle.write("do not touch")
+        os.chmod(path, 0o444)
+        self.driver.get(self.app.base + "#/doc/Locked.txt")
+        wait_for(lambda: self.find("#lock").is_displayed(), message="the lock")
+        text = self.find("#text")
+        self.assertEqual(text.get_attribute("readonly"), "true")
+        text.send_keys("more")
+        self.assertEqual(text.get_attribute("value"), "do not touch")
+        self.assertFalse(self.find("#image-button").is_displayed())
+        os.chmod(path, 0o644)
+        self.find("#done").click()
+
+
+class ConflictTests(BrowserTestCase):
+    autosave = "600"  # edits stay unsaved while another program writes
+
+    def test_keep_both_after_an_outside_change_with_unsaved_edits(self):
+        with open(self.app.path("Shared.txt"), "w") as handle:
+            handle.write("original")
+        self.driver.get(self.app.base + "#/doc/Shared.txt")
+        text = wait_for(lambda: self.find("#text") if self.find("#text").is_displayed() else None,
+                        message="the editor")
+        wait_for(lambda: text.get_attribute("value") == "original", message="the text")
+        text.send_keys(" plus mine")
+        wait_for(lambda: self.find("#undo").is_enabled(), message="the edit to reach the document")
+        subprocess.run(["cp", self.write_file("theirs.txt", b"theirs"), self.app.path("Shared.txt")], check=True)
+        wait_for(lambda: self.find("#conflict").is_displayed(), seconds=5, message="the conflict")
+        self.screenshot("editor-conflict")
+        self.find("#keep-both").click()
+        wait_for(lambda: not self.find("#conflict").is_displayed(), message="the resolution")
+        wait_for(lambda: os.path.exists(self.app.path("Shared (conflicted copy).txt")), message="the other copy")
+        with open(self.app.path("Shared (conflicted copy).txt")) as handle:
+            self.assertEqual(handle.read(), "theirs")
+        self.assertEqual(text.get_attribute("value"), "original plus mine")
+        self.find("#done").click()  # closing saves the edits
+        wait_for(lambda: open(self.app.path("Shared.txt")).read() == "original plus mine",
+                 message="mine saved on close")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -9,6 +9,6 @@ struct QuireBench: AsyncParsableCommand {
     subcommands: [
       PackageSaveBenchmark.self, PackageOpenBenchmark.self, AlbumOpenBenchmark.self,
       DocumentSaveBenchmark.self, MonitorBenchmark.self, CoordinationBenchmark.self,
-      CoordinationWriter.self, QueryBenchmark.self, QueryGather.self,
+      CoordinationWriter.self, QueryBenchmark.self, QueryGather.self, AppListBenchmark.self,
     ])
 }

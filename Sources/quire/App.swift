@@ -42,7 +42,8 @@ struct App: QuireDocumentSubcommand {
   }
 }
 
-/// Where a running app leaves its address for `quire open`: `$XDG_RUNTIME_DIR/quire-app.json`.
+/// Where each running app leaves its address and library for `quire open`:
+/// `$XDG_RUNTIME_DIR/quire-apps/PID.json` (or under the temporary folder).
 enum AppRecord {
   struct Record: Codable {
     var url: String
@@ -50,25 +51,36 @@ enum AppRecord {
     var pid: Int32
   }
 
-  static var file: URL {
+  static var folder: URL {
     let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory()
-    return URL(fileURLWithPath: base).appendingPathComponent("quire-app-\(getuid()).json")
+    return URL(fileURLWithPath: base).appendingPathComponent("quire-apps-\(getuid())")
   }
 
   static func write(url: URL, library: URL) {
     let record = Record(url: url.absoluteString, library: library.path, pid: getpid())
     guard let data = try? JSONEncoder().encode(record) else { return }
+    try? FileManager.default.createDirectory(
+      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     _ = FileManager.default.createFile(
-      atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600])
+      atPath: folder.appendingPathComponent("\(getpid()).json").path, contents: data,
+      attributes: [.posixPermissions: 0o600])
   }
 
-  static func remove() { unlink(file.path) }
+  static func remove() { unlink(folder.appendingPathComponent("\(getpid()).json").path) }
 
-  /// The running app, if there is one.
-  static func running() -> Record? {
-    guard let data = try? Data(contentsOf: file),
-      let record = try? JSONDecoder().decode(Record.self, from: data), kill(record.pid, 0) == 0
-    else { return nil }
-    return record
+  /// The running apps (records of apps that died are removed).
+  static func running() -> [Record] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.compactMap { name in
+      let file = folder.appendingPathComponent(name)
+      guard let data = try? Data(contentsOf: file),
+        let record = try? JSONDecoder().decode(Record.self, from: data)
+      else { return nil }
+      guard kill(record.pid, 0) == 0 else {
+        unlink(file.path)
+        return nil
+      }
+      return record
+    }
   }
 }

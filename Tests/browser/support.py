@@ -92,6 +92,7 @@ class App:
     def stop(self):
         self.process.kill()
         self.process.wait()
+        self.process.stdout.close()
         shutil.rmtree(self.home, ignore_errors=True)
 
 

@@ -1,0 +1,73 @@
+"""Open in place from the desktop: `quire install-desktop`, `quire open` and
+`quire uninstall-desktop`, as real processes."""
+
+import os
+import signal
+import subprocess
+import tempfile
+import unittest
+import urllib.parse
+
+from support import QUIRE, App
+
+
+class DesktopTests(unittest.TestCase):
+    def test_install_registers_types_and_uninstall_removes_them(self):
+        home = tempfile.mkdtemp(prefix="quire-desktop-")
+        env = dict(os.environ, XDG_DATA_HOME=home)
+        subprocess.run([QUIRE, "install-desktop"], env=env, check=True, capture_output=True)
+        with open(os.path.join(home, "mime", "packages", "quire.xml")) as handle:
+            mime = handle.read()
+        self.assertIn('<mime-type type="application/x-mydoc">', mime)
+        self.assertIn('<glob pattern="*.mydoc"/>', mime)
+        self.assertIn('<sub-class-of type="inode/directory"/>', mime)
+        self.assertIn('<glob pattern="*.album"/>', mime)
+        with open(os.path.join(home, "applications", "quire.desktop")) as handle:
+            entry = handle.read()
+        self.assertIn("MimeType=application/x-mydoc;text/plain;application/x-quire-album;", entry)
+        self.assertRegex(entry, r'Exec=".*quire" open %f')
+        subprocess.run([QUIRE, "uninstall-desktop"], env=env, check=True, capture_output=True)
+        self.assertFalse(os.path.exists(os.path.join(home, "mime", "packages", "quire.xml")))
+        self.assertFalse(os.path.exists(os.path.join(home, "applications", "quire.desktop")))
+
+    def test_open_uses_the_running_app_or_starts_one_in_place(self):
+        app = App()
+        try:
+            os.makedirs(app.path("Work"))
+            with open(app.path("Work/Plan.txt"), "w") as handle:
+                handle.write("plan")
+            out = subprocess.run([QUIRE, "open", "--print-only", app.path("Work/Plan.txt")],
+                                 env=app.env, check=True, capture_output=True, text=True).stdout
+            address = out.strip()
+            self.assertTrue(address.startswith(app.url), address)
+            self.assertTrue(address.endswith("#/doc/Work/Plan.txt"), address)
+            # A document outside the library: an app starts on its folder; nothing is copied.
+            outside = tempfile.mkdtemp(prefix="quire-open-")
+            document = os.path.join(outside, "Loose.txt")
+            with open(document, "w") as handle:
+                handle.write("loose")
+            out = subprocess.run([QUIRE, "open", "--print-only", document], env=app.env,
+                                 check=True, capture_output=True, text=True).stdout.strip()
+            self.assertTrue(out.endswith("#/doc/Loose.txt"), out)
+            self.assertNotIn(app.url, out)
+            port = urllib.parse.urlparse(out).port
+            records = os.listdir(os.path.join(app.home, f"quire-apps-{os.getuid()}"))
+            self.assertEqual(len(records), 2, records)
+            for record in records:
+                pid = int(record.split(".")[0])
+                if pid != app.process.pid:
+                    os.kill(pid, signal.SIGKILL)
+            self.assertEqual(os.listdir(outside), ["Loose.txt"])
+            self.assertIsNotNone(port)
+        finally:
+            app.stop()
+
+    def test_open_refuses_what_is_not_a_document(self):
+        result = subprocess.run([QUIRE, "open", "/nonexistent/Nothing.txt"], capture_output=True, text=True)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertEqual(len(result.stderr.strip().splitlines()), 1)
+        self.assertIn("no document", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

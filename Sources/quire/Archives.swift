@@ -18,7 +18,11 @@ struct Export: QuireSubcommand {
       readingItemAt: URL(fileURLWithPath: document), options: [], writingItemAt: destination,
       options: .forReplacing
     ) { source, target in
-      try PackageArchive.export(source, to: target)
+      let progress = ProgressLine()
+      try PackageArchive.export(source, to: target) { done, total in
+        progress.bar("exporting", done, total)
+      }
+      progress.clear()
     }
     print(destination.path)
   }
@@ -34,8 +38,17 @@ struct Import: QuireSubcommand {
   @Argument(help: "The folder to put the document in.") var folder: String
 
   func execute() throws {
-    let result = try PackageArchive.importArchive(
-      URL(fileURLWithPath: archive), into: URL(fileURLWithPath: folder))
+    let destination = URL(fileURLWithPath: folder)
+    var result = destination
+    // Coordinated: presenters of the folder (an app's browser, a live query) hear of the new
+    // document at once.
+    try FileCoordinator().coordinate(writingItemAt: destination, options: .forMerging) { folder in
+      let progress = ProgressLine()
+      result = try PackageArchive.importArchive(URL(fileURLWithPath: archive), into: folder) {
+        done, total in progress.bar("importing", done, total)
+      }
+      progress.clear()
+    }
     print(result.path)
   }
 }

@@ -90,18 +90,3 @@ struct List: QuireDocumentSubcommand {
     return "\(date)  \(size)  \(item.contentType)  \(item.path)\(tags)"
   }
 }
-
-/// A one-line progress display on a terminal (nothing when stderr is not a terminal).
-struct ProgressLine {
-  private let isTerminal = isatty(2) == 1
-
-  func show(_ text: String) {
-    guard isTerminal else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
-  }
-
-  func clear() {
-    guard isTerminal else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-  }
-}

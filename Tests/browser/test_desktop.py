@@ -69,5 +69,31 @@ class DesktopTests(unittest.TestCase):
         self.assertIn("no document", result.stderr)
 
 
+class LifecycleTests(unittest.TestCase):
+    def test_stopping_the_app_saves_open_documents(self):
+        app = App("--autosave-delay", "600")  # only the stop can save this edit
+        try:
+            with open(app.path("Note.txt"), "w") as handle:
+                handle.write("before")
+            handle_id = app.api("POST", "/api/documents/open", {"path": "Note.txt"})["handle"]
+            state = app.api("POST", "/api/documents/edit", {"handle": handle_id, "text": "after"})
+            self.assertEqual(state["status"], "edited")
+            app.process.send_signal(signal.SIGTERM)
+            self.assertEqual(app.process.wait(timeout=30), 0)
+            with open(app.path("Note.txt")) as handle:
+                self.assertEqual(handle.read(), "after")
+        finally:
+            app.stop()
+
+    def test_a_new_library_starts_with_a_welcome_document(self):
+        app = App()
+        try:
+            self.assertEqual(app.names(), ["Welcome.mydoc"])
+            self.assertTrue(os.path.exists(app.path("Welcome.mydoc/text.txt")))
+            self.assertTrue(os.path.exists(app.path("Welcome.mydoc/image.png")))
+        finally:
+            app.stop()
+
+
 if __name__ == "__main__":
     unittest.main()

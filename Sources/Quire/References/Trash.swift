@@ -7,16 +7,27 @@ import Foundation
 /// The freedesktop.org Trash (`$XDG_DATA_HOME/Trash`): a trashed document goes to `files/`
 /// beside a `info/NAME.trashinfo` that records where it was and when, so file managers list it
 /// and can put it back — and so can ``restore(_:)``.
-public enum Trash {
-  /// The Trash folder: `$XDG_DATA_HOME/Trash` (or `~/.local/share/Trash`).
-  public static var folder: URL {
-    XDGDirectory.data.deletingLastPathComponent().appendingPathComponent("Trash")
+///
+/// ```swift
+/// let trashed = try Trash.home.trash(document)
+/// try Trash.home.restore(trashed)
+/// ```
+public struct Trash: Sendable {
+  /// The Trash folder (holding `files/` and `info/`).
+  public let folder: URL
+
+  /// The user's Trash: `$XDG_DATA_HOME/Trash` (or `~/.local/share/Trash`).
+  public static var home: Trash {
+    Trash(folder: XDGDirectory.data.deletingLastPathComponent().appendingPathComponent("Trash"))
   }
+
+  /// A Trash at `folder`.
+  public init(folder: URL) { self.folder = folder.standardizedFileURL }
 
   /// Moves the item at `url` into the Trash as a coordinated delete (open documents keep their
   /// unsaved edits recoverable, queries drop it); returns where it is in the Trash.
   @discardableResult
-  public static func trash(_ url: URL) throws(QuireError) -> URL {
+  public func trash(_ url: URL) throws(QuireError) -> URL {
     let source = url.standardizedFileURL
     let files = folder.appendingPathComponent("files")
     let info = folder.appendingPathComponent("info")
@@ -36,7 +47,7 @@ public enum Trash {
       let fd = open(infoPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       if fd >= 0 {
         let record =
-          "[Trash Info]\nPath=\(escape(source.path))\nDeletionDate=\(deletionDate())\n"
+          "[Trash Info]\nPath=\(Self.escape(source.path))\nDeletionDate=\(Self.deletionDate())\n"
         _ = record.withCString { write(fd, $0, strlen($0)) }
         close(fd)
         break
@@ -61,7 +72,7 @@ public enum Trash {
   /// Puts a trashed item back where it was (or a free variant of its name there); returns
   /// where it is now.
   @discardableResult
-  public static func restore(_ trashed: URL) throws(QuireError) -> URL {
+  public func restore(_ trashed: URL) throws(QuireError) -> URL {
     let name = trashed.lastPathComponent
     let infoURL = folder.appendingPathComponent("info/\(name).trashinfo")
     guard let record = try? String(contentsOf: infoURL, encoding: .utf8),
@@ -82,7 +93,7 @@ public enum Trash {
 
   /// What is in the Trash that was trashed from inside `folder`: each item's place in the Trash
   /// and where it was.
-  public static func items(from folder: URL) -> [(trashed: URL, original: URL)] {
+  public func items(from folder: URL) -> [(trashed: URL, original: URL)] {
     let info = self.folder.appendingPathComponent("info")
     let prefix = folder.standardizedFileURL.path + "/"
     var found: [(URL, URL)] = []

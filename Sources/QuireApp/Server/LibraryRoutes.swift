@@ -89,7 +89,7 @@ struct LibraryRoutes: Sendable {
         guard !(body["path"] ?? "").isEmpty else {
           throw QuireError(.invalidName, "The library itself cannot be deleted.")
         }
-        let trashed = try Trash.trash(url)
+        let trashed = try Trash.home.trash(url)
         return APIResponse.json(["trashed": trashed.lastPathComponent])
       }
     }
@@ -98,13 +98,13 @@ struct LibraryRoutes: Sendable {
         let body = try await request.decode(as: [String: String].self, context: context)
         let name = try library.name(body["trashed"] ?? "")
         guard
-          let entry = Trash.items(from: library.root).first(where: {
+          let entry = Trash.home.items(from: library.root).first(where: {
             $0.trashed.lastPathComponent == name
           })
         else {
           throw QuireError(.notFound, "“\(name)” is not in the Trash (or was not in this library).")
         }
-        let restored = try Trash.restore(entry.trashed)
+        let restored = try Trash.home.restore(entry.trashed)
         return APIResponse.json(["path": library.relative(restored)])
       }
     }
@@ -162,7 +162,7 @@ struct LibraryRoutes: Sendable {
   }
 
   private func trashed() -> Response {
-    let entries = Trash.items(from: library.root).map {
+    let entries = Trash.home.items(from: library.root).map {
       ["trashed": $0.trashed.lastPathComponent, "original": library.relative($0.original)]
     }
     return APIResponse.json(["items": entries])

@@ -15,10 +15,16 @@ QUIRE = os.environ.get("QUIRE_BIN", os.path.join(ROOT, ".build", "debug", "quire
 
 
 def wait_for(condition, seconds=10, message="condition"):
-    """Polls `condition` until it returns something truthy, failing after `seconds`."""
+    """Polls `condition` until it returns something truthy, failing after `seconds`. A page
+    element replaced by a live update while the condition looked at it counts as not yet."""
     deadline = time.monotonic() + seconds
     while True:
-        value = condition()
+        try:
+            value = condition()
+        except Exception as error:  # noqa: BLE001 - only Selenium's "not there (any more)"
+            if type(error).__name__ not in ("NoSuchElementException", "StaleElementReferenceException"):
+                raise
+            value = None
         if value:
             return value
         if time.monotonic() > deadline:

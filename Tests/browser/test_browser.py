@@ -247,11 +247,17 @@ class BrowserTests(BrowserTestCase):
         self.browse()
         wait_for(lambda: "Live.txt" in self.items(), seconds=3, message="a file made by another program")
         self.screenshot("browser")
+        # A change by another program updates the item in place.
+        subprocess.run(["cp", self.write_file("v1b.txt", b"version one, but longer now"),
+                        self.app.path("Live.txt")], check=True)
+        wait_for(lambda: self.driver.execute_script(
+            "const e = document.querySelector('#items .item[data-name=\"Live.txt\"] .meta');"
+            "return e && e.textContent.endsWith('27 B')"), seconds=3, message="the new size shown")
         # `cp` over the document: the editor reloads it.
         self.click('#items .item[data-name="Live.txt"] .open')
         text = wait_for(lambda: self.find("#text") if self.find("#text").is_displayed() else None,
                         message="the editor")
-        wait_for(lambda: text.get_attribute("value") == "version one", message="the text")
+        wait_for(lambda: text.get_attribute("value") == "version one, but longer now", message="the text")
         subprocess.run(["cp", self.write_file("v2.txt", b"version two, from cp"), self.app.path("Live.txt")],
                        check=True)
         wait_for(lambda: text.get_attribute("value") == "version two, from cp", seconds=3,
@@ -260,6 +266,45 @@ class BrowserTests(BrowserTestCase):
         wait_for(lambda: "Live.txt" in self.items(), message="the browser")
         os.remove(self.app.path("Live.txt"))
         wait_for(lambda: "Live.txt" not in self.items(), seconds=3, message="a deletion by another program")
+
+    def test_8_a_dropped_file_is_imported(self):
+        self.browse()
+        self.driver.execute_script("""
+            const transfer = new DataTransfer();
+            transfer.items.add(new File(['dropped text'], 'Dropped.txt', { type: 'text/plain' }));
+            document.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            document.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        """)
+        wait_for(lambda: "Dropped.txt" in self.items(), message="the dropped file")
+        with open(self.app.path("Dropped.txt")) as handle:
+            self.assertEqual(handle.read(), "dropped text")
+        self.assertFalse(self.find("#drop").is_displayed())
+
+    def test_9_a_big_folder_is_paged_and_only_visible_thumbnails_load(self):
+        folder = self.app.path("Big")
+        os.makedirs(folder)
+        thumbnail = png(32, 32, (90, 90, 90))
+        for index in range(450):
+            package = os.path.join(folder, f"Doc {index:03}.mydoc")
+            os.makedirs(os.path.join(package, "QuickLook"))
+            for name in ["image.png", "QuickLook/Thumbnail.png"]:
+                with open(os.path.join(package, name), "wb") as handle:
+                    handle.write(thumbnail)
+        # The library takes in what another program wrote (that is tested elsewhere); then the page.
+        wait_for(lambda: self.app.api("GET", "/api/list?folder=Big&limit=1")["total"] == 450,
+                 seconds=60, message="the app to list the 450 new documents")
+        self.driver.execute_script("performance.clearResourceTimings()")
+        self.browse("Big")
+        wait_for(lambda: len(self.items()) == 200, message="the first page")
+        requested = lambda: self.driver.execute_script(
+            "return performance.getEntriesByType('resource')"
+            ".filter((e) => e.name.includes('api/thumbnail')).length")
+        wait_for(lambda: requested() > 0, message="the visible thumbnails")
+        self.assertLess(requested(), 100, "thumbnails below the fold are not fetched")
+        for expected in (400, 450):
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            wait_for(lambda: len(self.items()) == expected, message=f"{expected} items after scrolling")
+        self.assertEqual(self.items()[-1], "Doc 449.mydoc")
 
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")

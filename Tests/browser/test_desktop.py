@@ -51,7 +51,8 @@ class DesktopTests(unittest.TestCase):
             self.assertTrue(out.endswith("#/doc/Loose.txt"), out)
             self.assertNotIn(app.url, out)
             port = urllib.parse.urlparse(out).port
-            records = os.listdir(os.path.join(app.home, f"quire-apps-{os.getuid()}"))
+            records = [name for name in os.listdir(os.path.join(app.home, f"quire-apps-{os.getuid()}"))
+                       if name.endswith(".json") and not name.startswith(".")]
             self.assertEqual(len(records), 2, records)
             for record in records:
                 pid = int(record.split(".")[0])

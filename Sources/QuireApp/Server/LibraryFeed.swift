@@ -19,8 +19,16 @@ actor LibraryFeed {
     query = DocumentQuery(scopes: [library.root], registry: registry, index: index)
   }
 
-  /// Follows the query until the task is cancelled.
+  /// Follows the query until the task is cancelled. Every 15 seconds the event streams carry a
+  /// comment, so a page that went away is noticed (its write fails) even when nothing changes.
   func run() async {
+    let keepalive = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: .seconds(15))
+        broadcastComment()
+      }
+    }
+    defer { keepalive.cancel() }
     for await results in query.results() {
       switch results.phase {
       case .gathering: continue
@@ -64,6 +72,10 @@ actor LibraryFeed {
   }
 
   private func unsubscribe(_ id: UUID) { subscribers[id] = nil }
+
+  private func broadcastComment() {
+    for continuation in subscribers.values { continuation.yield(": keepalive\n\n") }
+  }
 
   private func gatheredOnce() async {
     guard !gathered else { return }

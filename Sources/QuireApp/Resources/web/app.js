@@ -139,25 +139,36 @@ function actions(item) {
   return bar;
 }
 
-function listParams(offset) {
+function listParams(offset, limit = 200) {
   return query({
     folder: state.folder, sort: $("sort").value, q: $("search").value.trim(),
-    kind: $("kind").value, tag: $("tag-filter").value.trim(), offset, limit: 200,
+    kind: $("kind").value, tag: $("tag-filter").value.trim(), offset, limit,
   });
 }
 
-// Loads the first page again, keeping the elements of items that did not change (so only the
-// difference moves), and animating the new ones in.
+// Loads what is shown again (at least the first page), keeping the elements of items that did
+// not change (so only the difference moves), and animating the new ones in.
 async function reload() {
-  const listing = await get(`api/list?${listParams(0)}`);
-  state.total = listing.total;
-  state.offset = listing.items.length;
-  render(listing.items, false);
+  state.reloading = true;
+  try {
+    const listing = await get(`api/list?${listParams(0, Math.min(1000, Math.max(200, state.offset)))}`);
+    state.total = listing.total;
+    state.offset = listing.items.length;
+    render(listing.items, false);
+  } finally { state.reloading = false; }
   loadRecents();
+  await fillViewport();
+}
+
+// A new folder, search, filter or order: from the first page.
+function restart() {
+  state.offset = 0;
+  state.total = 0;
+  return reload();
 }
 
 async function loadMore() {
-  if (state.loading || state.offset >= state.total) return;
+  if (state.loading || state.reloading || state.offset === 0 || state.offset >= state.total) return;
   state.loading = true;
   try {
     const listing = await get(`api/list?${listParams(state.offset)}`);
@@ -165,6 +176,15 @@ async function loadMore() {
     state.total = listing.total;
     render(listing.items, true);
   } finally { state.loading = false; }
+  await fillViewport();
+}
+
+// Still at the bottom (a short page, a fast scroll, a scroll during a reload): the observer
+// will not fire again by itself.
+async function fillViewport() {
+  if (!$("browser").hidden && $("sentinel").getBoundingClientRect().top < window.innerHeight) {
+    await loadMore();
+  }
 }
 
 function render(items, append) {
@@ -219,7 +239,7 @@ function showBrowser(folder) {
   }));
   state.shown = new Map();
   $("items").replaceChildren();
-  attempt(reload);
+  attempt(restart);
 }
 
 $("items").className = "items grid";
@@ -228,9 +248,9 @@ $("layout").onclick = () => {
   $("items").className = `items ${state.layout}`;
   $("layout").textContent = state.layout === "grid" ? "List" : "Grid";
 };
-for (const id of ["sort", "kind"]) $(id).onchange = () => attempt(reload);
+for (const id of ["sort", "kind"]) $(id).onchange = () => attempt(restart);
 for (const id of ["search", "tag-filter"]) {
-  $(id).oninput = () => { clearTimeout(state.reloadTimer); state.reloadTimer = setTimeout(() => attempt(reload), 150); };
+  $(id).oninput = () => { clearTimeout(state.reloadTimer); state.reloadTimer = setTimeout(() => attempt(restart), 150); };
 }
 new IntersectionObserver((entries) => {
   if (entries.some((entry) => entry.isIntersecting)) attempt(loadMore);

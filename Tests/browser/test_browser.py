@@ -116,6 +116,8 @@ class BrowserTestCase(unittest.TestCase):
     def screenshot(self, name):
         if SCREENSHOTS:
             os.makedirs(SCREENSHOTS, exist_ok=True)
+            wait_for(lambda: self.driver.execute_script("return document.getAnimations().length === 0"),
+                     message="animations to finish")
             self.driver.save_screenshot(os.path.join(SCREENSHOTS, name + ".png"))
 
     def write_file(self, name, data):
@@ -231,6 +233,10 @@ class BrowserTests(BrowserTestCase):
         wait_for(lambda: "Postcard.mydoc" in self.items(), message="the imported document")
         with open(self.app.path("Postcard.mydoc/text.txt")) as handle:
             self.assertEqual(handle.read(), "Greetings")
+        # It came without a thumbnail of its own: the app draws one from its image.
+        wait_for(lambda: self.driver.execute_script(
+            "const i = document.querySelector('#items .item[data-name=\"Postcard.mydoc\"] .thumb img');"
+            "return i && i.complete && i.naturalWidth > 0"), message="the imported document's thumbnail")
         exported = self.driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
             fetch('api/export?path=Postcard.mydoc').then((r) => r.arrayBuffer()).then((b) => {

@@ -10,6 +10,7 @@ struct LibraryRoutes: Sendable {
   let library: LibraryFolder
   let recents: RecentDocuments
   let maxUploadBytes: Int
+  let generated = GeneratedThumbnails()
 
   struct Listing: Encodable {
     var version: Int
@@ -187,7 +188,18 @@ struct LibraryRoutes: Sendable {
 
   private func thumbnail(_ request: Request) async throws -> Response {
     let url = try library.url(String(request.uri.queryParameters["path"] ?? ""))
-    guard let thumbnail = await ThumbnailLoader.shared.thumbnail(for: url) else {
+    guard let item = await feed.item(at: url), !item.isFolder else {
+      return APIResponse.error(.notFound, code: "noThumbnail", "No thumbnail for this item.")
+    }
+    // A package's own thumbnail is rewritten by every save; a flat file's look is its text.
+    let stored =
+      item.contentType == "public.plain-text"
+      ? nil : await ThumbnailLoader.shared.thumbnail(for: url)
+    let made =
+      stored == nil
+      ? await generated.thumbnail(for: url, modified: item.modificationDate, size: item.size)
+      : nil
+    guard let thumbnail = stored ?? made else {
       return APIResponse.error(.notFound, code: "noThumbnail", "No thumbnail for this item.")
     }
     let types = ["png": "image/png", "svg": "image/svg+xml", "jpg": "image/jpeg"]

@@ -312,6 +312,41 @@ class BrowserTests(BrowserTestCase):
             wait_for(lambda: len(self.items()) == expected, message=f"{expected} items after scrolling")
         self.assertEqual(self.items()[-1], "Doc 449.mydoc")
 
+    def test_10_move_duplicate_search_filter_and_recents(self):
+        os.makedirs(self.app.path("Archive"), exist_ok=True)
+        for name, text in [("Alpha.txt", "a"), ("Beta.txt", "b")]:
+            with open(self.app.path(name), "w") as handle:
+                handle.write(text)
+        # Opening a document puts it in Recents.
+        self.driver.get(self.app.base + "#/doc/Alpha.txt")
+        wait_for(lambda: self.find("#text").get_attribute("value") == "a", message="Alpha open")
+        self.find("#done").click()
+        recents = lambda: self.driver.execute_script(
+            "return [...document.querySelectorAll('#recents .item')].map((e) => e.dataset.name)")
+        wait_for(lambda: recents() and recents()[0] == "Alpha.txt", message="Alpha in Recents")
+        self.action("Beta.txt", "duplicate")
+        wait_for(lambda: "Beta copy.txt" in self.items(), message="the duplicate")
+        self.action("Alpha.txt", "move")
+        self.answer_prompt("Archive")
+        wait_for(lambda: "Alpha.txt" not in self.items(), message="the move")
+        self.assertTrue(os.path.exists(self.app.path("Archive/Alpha.txt")))
+        # Recents follow the document (bookmarks, not paths).
+        wait_for(lambda: recents() and recents()[0] == "Alpha.txt", message="Alpha still in Recents")
+        self.click('#recents .item[data-name="Alpha.txt"] .open')
+        wait_for(lambda: self.find("#editor").is_displayed() and self.find("#text").get_attribute("value") == "a",
+                 message="Alpha opened from Recents after the move")
+        self.find("#done").click()
+        wait_for(lambda: self.find("#browser").is_displayed(), message="the browser")
+        self.browse()
+        # Search looks through every folder; the type filter keeps one kind.
+        self.find("#search").send_keys("alpha")
+        wait_for(lambda: self.items() == ["Alpha.txt"], message="the search")
+        self.find("#search").clear()
+        self.find("#search").send_keys(Keys.BACKSPACE)
+        Select(self.find("#kind")).select_by_value("folder")
+        wait_for(lambda: self.items() and all(n in ("Archive", "Big") for n in self.items()), message="the type filter")
+        Select(self.find("#kind")).select_by_value("")
+
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")
         with open(path, "w") as handle:

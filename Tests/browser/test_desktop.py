@@ -1,6 +1,8 @@
 """Open in place from the desktop: `quire install-desktop`, `quire open` and
 `quire uninstall-desktop`, as real processes."""
 
+import http.client
+import json
 import os
 import signal
 import subprocess
@@ -51,15 +53,19 @@ class DesktopTests(unittest.TestCase):
             self.assertTrue(out.endswith("#/doc/Loose.txt"), out)
             self.assertNotIn(app.url, out)
             port = urllib.parse.urlparse(out).port
-            records = [name for name in os.listdir(os.path.join(app.home, f"quire-apps-{os.getuid()}"))
+            token = urllib.parse.parse_qs(urllib.parse.urlparse(out).query)["token"][0]
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/api/list", headers={"X-Quire-Token": token})
+            listing = json.loads(connection.getresponse().read())
+            connection.close()
+            self.assertEqual([item["name"] for item in listing["items"]], ["Loose.txt"])
+            folder = os.path.join(app.home, f"quire-apps-{os.getuid()}")
+            records = [json.load(open(os.path.join(folder, name))) for name in os.listdir(folder)
                        if name.endswith(".json") and not name.startswith(".")]
-            self.assertEqual(len(records), 2, records)
-            for record in records:
-                pid = int(record.split(".")[0])
-                if pid != app.process.pid:
-                    os.kill(pid, signal.SIGKILL)
-            self.assertEqual(os.listdir(outside), ["Loose.txt"])
-            self.assertIsNotNone(port)
+            started = [record for record in records if urllib.parse.urlparse(record["url"]).port == port]
+            self.assertEqual(len(started), 1, records)
+            os.kill(started[0]["pid"], signal.SIGKILL)
+            self.assertEqual(os.listdir(outside), ["Loose.txt"], "nothing was copied or added")
         finally:
             app.stop()
 

@@ -82,8 +82,9 @@ function itemElement(item, withActions) {
   name.textContent = item.name;
   const meta = document.createElement("div");
   meta.className = "meta";
+  const kinds = { mydoc: "MyDoc", text: "Text", album: "Album" };
   meta.textContent = item.isFolder ? "Folder" :
-    `${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
+    `${kinds[item.kind] || "File"} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
   const tags = document.createElement("div");
   tags.className = "tags";
   for (const tag of item.tags) {

@@ -131,7 +131,7 @@ actor QueryEngine {
   /// Looks at everything again (events were lost).
   func rescan() {
     var found: [DocumentQuery.Item] = []
-    for scope in query.scopePaths { scanner.scan(scope, into: &found) }
+    for scope in query.scopePaths { scanner.scan(scope, into: &found, known: all) }
     guard !Task.isCancelled else { return }  // a partial walk would report false removals
     var fresh: [String: DocumentQuery.Item] = [:]
     fresh.reserveCapacity(found.count)

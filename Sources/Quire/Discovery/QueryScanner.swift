@@ -24,8 +24,13 @@ struct QueryScanner {
   /// Appends every item under the folder at `path` to `items`, in walk order; `found` runs after
   /// each. Stops early when the task is cancelled (the caller checks, and must not trust a
   /// partial walk).
+  ///
+  /// With `known` (the items from before, by path), an entry whose status change time,
+  /// modification time and size are those of its known item is that item again: its attributes
+  /// are not read, so a reconcile of an unchanged tree costs about one `fstatat` per entry.
   mutating func scan(
-    _ path: String, into items: inout [DocumentQuery.Item], found: (Int) -> Void = { _ in }
+    _ path: String, into items: inout [DocumentQuery.Item],
+    known: [String: DocumentQuery.Item] = [:], found: (Int) -> Void = { _ in }
   ) {
     guard !Task.isCancelled, let directory = opendir(path) else { return }
     defer { closedir(directory) }
@@ -39,12 +44,20 @@ struct QueryScanner {
       guard fstatat(fd, namePointer, &info, 0) == 0 else { continue }
       let name = String(cString: namePointer)
       let child = path == "/" ? "/" + name : path + "/" + name
-      guard let item = item(path: child, name: name, info: info) else { continue }
+      let item: DocumentQuery.Item
+      if let old = known[child], old.size == Int64(info.st_size),
+        old.creationDate == Date(info.st_ctim), old.modificationDate == Date(info.st_mtim)
+      {
+        item = old  // tags and identity changes move the status change time too
+      } else {
+        guard let fresh = self.item(path: child, name: name, info: info) else { continue }
+        item = fresh
+      }
       items.append(item)
       found(items.count)
       if item.isFolder { folders.append(child) }
     }
-    for folder in folders { scan(folder, into: &items, found: found) }
+    for folder in folders { scan(folder, into: &items, known: known, found: found) }
   }
 
   private mutating func item(path: String, name: String, info: stat) -> DocumentQuery.Item? {

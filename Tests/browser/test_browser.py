@@ -11,7 +11,8 @@ import unittest
 import zlib
 
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import (
+    ElementNotInteractableException, NoSuchElementException, StaleElementReferenceException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -346,6 +347,33 @@ class BrowserTests(BrowserTestCase):
         Select(self.find("#kind")).select_by_value("folder")
         wait_for(lambda: self.items() and all(n in ("Archive", "Big") for n in self.items()), message="the type filter")
         Select(self.find("#kind")).select_by_value("")
+
+    def test_11_a_failed_save_shows_the_error_and_retry_saves(self):
+        folder = self.app.path("Stuck")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "Fail.txt"), "w") as handle:
+            handle.write("start")
+        self.driver.get(self.app.base + "#/doc/Stuck/Fail.txt")
+        text = wait_for(lambda: self.find("#text") if self.find("#text").get_attribute("value") == "start" else None,
+                        message="the editor")
+        # An immutable folder refuses the save's new file, even to root.
+        if subprocess.run(["chattr", "+i", folder], capture_output=True).returncode != 0:
+            self.skipTest("chattr +i is not permitted here, so no save can be made to fail")
+        try:
+            text.send_keys(" and more")
+            wait_for(lambda: self.status() == "error", seconds=15, message="the save error")
+            self.assertTrue(self.find("#retry").is_displayed())
+            self.assertIn("Not saved", self.find("#status").text)
+        finally:
+            subprocess.run(["chattr", "-i", folder], check=True)
+        try:
+            self.find("#retry").click()
+        except ElementNotInteractableException:
+            pass  # the document's own retry got there first
+        self.wait_saved()
+        with open(os.path.join(folder, "Fail.txt")) as handle:
+            self.assertEqual(handle.read(), "start and more")
+        self.find("#done").click()
 
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")

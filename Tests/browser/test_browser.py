@@ -416,6 +416,25 @@ class ConflictTests(BrowserTestCase):
         wait_for(lambda: open(self.app.path("Shared.txt")).read() == "original plus mine",
                  message="mine saved on close")
 
+    def test_keep_the_other_version(self):
+        with open(self.app.path("Other.txt"), "w") as handle:
+            handle.write("base")
+        self.driver.get(self.app.base + "#/doc/Other.txt")
+        text = wait_for(lambda: self.find("#text") if self.find("#text").get_attribute("value") == "base" else None,
+                        message="the editor")
+        text.send_keys(" with my edit")
+        wait_for(lambda: self.find("#undo").is_enabled(), message="the edit to reach the document")
+        subprocess.run(["cp", self.write_file("other.txt", b"their version"), self.app.path("Other.txt")], check=True)
+        wait_for(lambda: self.find("#conflict").is_displayed(), seconds=5, message="the conflict")
+        self.find("#keep-other").click()
+        wait_for(lambda: text.get_attribute("value") == "their version", message="their version shown")
+        self.assertFalse(self.find("#conflict").is_displayed())
+        self.find("#done").click()
+        wait_for(lambda: self.find("#browser").is_displayed(), message="the browser")
+        with open(self.app.path("Other.txt")) as handle:
+            self.assertEqual(handle.read(), "their version")
+        self.assertFalse(os.path.exists(self.app.path("Other (conflicted copy).txt")))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -50,6 +50,12 @@ class BrowserTestCase(unittest.TestCase):
         cls.app.stop()
         shutil.rmtree(cls.files, ignore_errors=True)
 
+    def tearDown(self):
+        # No script error in the page, whatever the test did.
+        errors = [entry["message"] for entry in self.driver.get_log("browser")
+                  if entry.get("source") == "javascript"]
+        self.assertEqual(errors, [], "script errors in the page")
+
     # MARK: Helpers
 
     def find(self, css):

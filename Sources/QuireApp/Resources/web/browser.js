@@ -1,0 +1,273 @@
+"use strict";
+// The Quire app's page, part 2: the document browser (#/folder/PATH).
+
+function sizeText(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1 << 20) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1 << 20)).toFixed(1)} MB`;
+}
+
+function thumb(item) {
+  const box = document.createElement("div");
+  box.className = "thumb";
+  const glyph = document.createElement("span");
+  glyph.textContent = icons[item.kind] || icons.other;  // the placeholder, at once
+  glyph.className = `glyph ${item.kind}`;
+  box.appendChild(glyph);
+  if (!item.isFolder && item.kind !== "other") {
+    const image = document.createElement("img");
+    image.loading = "lazy";  // only what scrolls into view is fetched
+    image.alt = "";
+    image.className = "pending";
+    image.onload = () => { glyph.remove(); image.className = ""; };
+    image.onerror = () => image.remove();
+    image.src = `api/thumbnail?${query({ path: item.path, v: item.modified })}`;
+    box.appendChild(image);
+  }
+  return box;
+}
+
+function itemElement(item, withActions) {
+  const li = document.createElement("li");
+  li.className = "item";
+  li.dataset.path = item.path;
+  li.dataset.name = item.name;
+  const open = document.createElement("button");
+  open.className = "open";
+  open.type = "button";
+  open.title = item.path;
+  open.appendChild(thumb(item));
+  const text = document.createElement("div");
+  const name = document.createElement("div");
+  name.className = "name";
+  name.textContent = item.name;
+  const meta = document.createElement("div");
+  meta.className = "meta";
+  const kinds = { mydoc: "MyDoc", text: "Text", album: "Album" };
+  meta.textContent = item.isFolder ? "Folder" :
+    `${kinds[item.kind] || "File"} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
+  const tags = document.createElement("div");
+  tags.className = "tags";
+  for (const tag of item.tags) {
+    const span = document.createElement("span");
+    span.textContent = tag;
+    tags.appendChild(span);
+  }
+  text.append(name, meta, tags);
+  open.appendChild(text);
+  open.onclick = () => {
+    location.hash = item.isFolder ? `#/folder/${encodeURI(item.path)}` : `#/doc/${encodeURI(item.path)}`;
+  };
+  li.appendChild(open);
+  if (withActions) li.appendChild(actions(item));
+  return li;
+}
+
+function actions(item) {
+  const bar = document.createElement("div");
+  bar.className = "actions";
+  const add = (label, handler) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = label;
+    button.dataset.action = label.toLowerCase();
+    button.onclick = (event) => { event.stopPropagation(); attempt(handler); };
+    bar.appendChild(button);
+  };
+  add("Rename", async () => {
+    const name = prompt("New name", item.name);
+    if (name && name !== item.name) await post("api/rename", { path: item.path, name });
+  });
+  add("Move", async () => {
+    const folder = prompt("Move to folder (a path in the library, empty for the top)", "");
+    if (folder !== null) await post("api/move", { path: item.path, folder });
+  });
+  if (!item.isFolder) add("Duplicate", () => post("api/duplicate", { path: item.path }));
+  add("Tag", async () => {
+    const tags = prompt("Tags, separated by commas", item.tags.join(", "));
+    if (tags !== null) {
+      await post("api/tag", { path: item.path, tags: tags.split(",").map((t) => t.trim()).filter(Boolean) });
+    }
+  });
+  if (!item.isFolder) {
+    add("Export", async () => {
+      const link = document.createElement("a");
+      link.href = `api/export?${query({ path: item.path })}`;
+      link.download = item.kind === "text" ? item.name : `${item.name}.zip`;
+      link.click();
+    });
+  }
+  add("Delete", () => post("api/delete", { path: item.path }));
+  return bar;
+}
+
+function listParams(offset, limit = 200) {
+  return query({
+    folder: state.folder, sort: $("sort").value, q: $("search").value.trim(),
+    kind: $("kind").value, tag: $("tag-filter").value.trim(), offset, limit,
+  });
+}
+
+// Loads what is shown again (at least the first page), keeping the elements of items that did
+// not change (so only the difference moves), and animating the new ones in.
+async function reload() {
+  state.reloading = true;
+  try {
+    const listing = await get(`api/list?${listParams(0, Math.min(1000, Math.max(200, state.offset)))}`);
+    state.total = listing.total;
+    state.offset = listing.items.length;
+    render(listing.items, false);
+  } finally { state.reloading = false; }
+  loadRecents();
+  await fillViewport();
+}
+
+// A new folder, search, filter or order: from the first page.
+function restart() {
+  state.offset = 0;
+  state.total = 0;
+  return reload();
+}
+
+async function loadMore() {
+  if (state.loading || state.reloading || state.offset === 0 || state.offset >= state.total) return;
+  state.loading = true;
+  try {
+    const listing = await get(`api/list?${listParams(state.offset)}`);
+    state.offset += listing.items.length;
+    state.total = listing.total;
+    render(listing.items, true);
+  } finally { state.loading = false; }
+  await fillViewport();
+}
+
+// Still at the bottom (a short page, a fast scroll, a scroll during a reload): the observer
+// will not fire again by itself.
+async function fillViewport() {
+  if (!$("browser").hidden && $("sentinel").getBoundingClientRect().top < window.innerHeight) {
+    await loadMore();
+  }
+}
+
+function render(items, append) {
+  const list = $("items");
+  const previous = state.shown;
+  const next = append ? state.shown : new Map();
+  const fragment = document.createDocumentFragment();
+  for (const item of items) {
+    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}`;
+    let element = previous.get(key);
+    if (!element || append) {
+      element = itemElement(item, true);
+      element.dataset.key = key;
+      if (previous.size > 0 && !append) {
+        element.classList.add("appearing");
+        requestAnimationFrame(() => requestAnimationFrame(() => element.classList.remove("appearing")));
+      }
+    }
+    next.set(key, element);
+    fragment.appendChild(element);
+  }
+  if (!append) list.replaceChildren(fragment); else list.appendChild(fragment);
+  state.shown = next;
+  $("empty").hidden = list.children.length > 0;
+}
+
+async function loadRecents() {
+  if (state.folder !== "" || $("search").value) { $("recents-section").hidden = true; return; }
+  const recents = await get("api/recents");
+  $("recents-section").hidden = recents.items.length === 0;
+  $("recents").replaceChildren(...recents.items.slice(0, 8).map((item) => itemElement(item, false)));
+}
+
+function showBrowser(folder) {
+  closeEditor();
+  state.folder = folder;
+  $("browser").hidden = false;
+  $("editor").hidden = true;
+  $("browser-tools").hidden = false;
+  $("folder-title").textContent = folder ? folder.split("/").pop() : "Library";
+  const crumbs = [["Library", ""]];
+  let path = "";
+  for (const part of folder ? folder.split("/") : []) {
+    path = path ? `${path}/${part}` : part;
+    crumbs.push([part, path]);
+  }
+  $("crumbs").replaceChildren(...crumbs.map(([label, target]) => {
+    const link = document.createElement("a");
+    link.href = `#/folder/${encodeURI(target)}`;
+    link.textContent = label;
+    return link;
+  }));
+  state.shown = new Map();
+  $("items").replaceChildren();
+  attempt(restart);
+}
+
+$("items").className = "items grid";
+$("layout").onclick = () => {
+  state.layout = state.layout === "grid" ? "list" : "grid";
+  $("items").className = `items ${state.layout}`;
+  $("layout").textContent = state.layout === "grid" ? "List" : "Grid";
+};
+for (const id of ["sort", "kind"]) $(id).onchange = () => attempt(restart);
+for (const id of ["search", "tag-filter"]) {
+  $(id).oninput = () => { clearTimeout(state.reloadTimer); state.reloadTimer = setTimeout(() => attempt(restart), 150); };
+}
+new IntersectionObserver((entries) => {
+  if (entries.some((entry) => entry.isIntersecting)) attempt(loadMore);
+}).observe($("sentinel"));
+
+$("create").onclick = () => { $("create-name").value = "Document"; $("create-dialog").showModal(); };
+$("create-cancel").onclick = () => $("create-dialog").close();
+$("create-form").onsubmit = (event) => {
+  event.preventDefault();
+  $("create-dialog").close();
+  attempt(async () => {
+    const created = await post("api/create", {
+      kind: $("create-kind").value, name: $("create-name").value.trim(), folder: state.folder,
+    });
+    location.hash = `#/doc/${encodeURI(created.path)}`;
+  });
+};
+$("new-folder").onclick = () => attempt(async () => {
+  const name = prompt("Folder name", "New Folder");
+  if (name) await post("api/folder", { name, folder: state.folder });
+});
+
+async function importFile(file) {
+  await post(`api/import?${query({ folder: state.folder, name: file.name })}`, undefined, file);
+}
+$("import").onchange = () => attempt(async () => {
+  for (const file of $("import").files) await importFile(file);
+  $("import").value = "";
+});
+document.addEventListener("dragover", (event) => {
+  if (!$("browser").hidden) { event.preventDefault(); $("drop").hidden = false; }
+});
+$("drop").addEventListener("dragleave", () => { $("drop").hidden = true; });
+document.addEventListener("drop", (event) => {
+  if ($("browser").hidden) return;
+  event.preventDefault();
+  $("drop").hidden = true;
+  attempt(async () => { for (const file of event.dataTransfer.files) await importFile(file); });
+});
+
+$("trash-button").onclick = () => attempt(async () => {
+  const trash = await get("api/trash");
+  $("trash-list").replaceChildren(...trash.items.map((entry) => {
+    const li = document.createElement("li");
+    const label = document.createElement("span");
+    label.textContent = entry.original;
+    const restore = document.createElement("button");
+    restore.type = "button";
+    restore.textContent = "Restore";
+    restore.onclick = () => attempt(async () => { await post("api/restore", { trashed: entry.trashed }); li.remove(); });
+    li.append(label, restore);
+    return li;
+  }));
+  if (trash.items.length === 0) $("trash-list").textContent = "The Trash has nothing from this library.";
+  $("trash-dialog").showModal();
+});
+$("trash-close").onclick = () => $("trash-dialog").close();
+

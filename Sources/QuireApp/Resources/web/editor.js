@@ -1,0 +1,153 @@
+"use strict";
+// The Quire app's page, part 3: the editors (#/doc/PATH).
+
+async function showEditor(path) {
+  $("browser").hidden = true;
+  $("browser-tools").hidden = true;
+  $("editor").hidden = false;
+  $("crumbs").replaceChildren();
+  for (const id of ["mydoc-editor", "album-editor", "text", "conflict"]) $(id).hidden = true;
+  $("doc-title").textContent = path.split("/").pop();
+  $("opening").hidden = false;
+  try {
+    const doc = await post("api/documents/open", { path });
+    state.doc = doc;
+    state.pendingText = null;
+    apply(doc, true);
+  } catch (error) {
+    showError(error);
+  } finally { $("opening").hidden = true; }
+}
+
+// Shows the document's state; the text is replaced only when the user has nothing unsent.
+function apply(doc, force) {
+  if (!state.doc || doc.handle !== state.doc.handle) return;
+  const imageChanged = force || doc.version !== state.doc.version;
+  state.doc = doc;
+  $("doc-title").textContent = doc.name;
+  $("lock").hidden = !doc.readOnly;
+  $("undo").disabled = !doc.canUndo || doc.readOnly;
+  $("redo").disabled = !doc.canRedo || doc.readOnly;
+  $("undo").title = doc.undoName ? `Undo ${doc.undoName} (Ctrl+Z)` : "Undo (Ctrl+Z)";
+  const labels = { saved: "Saved", edited: "Edited", saving: "Saving…", error: `Not saved: ${doc.error}`, conflict: "Changed on disk" };
+  const status = state.pendingText !== null ? "edited" : doc.status;
+  $("status").textContent = labels[status] || status;
+  $("status").dataset.status = status;
+  $("retry").hidden = doc.status !== "error";
+  $("conflict").hidden = doc.status !== "conflict";
+  const text = $("text");
+  if (doc.kind === "mydoc" || doc.kind === "text") {
+    text.hidden = false;
+    text.readOnly = doc.readOnly;
+    if (state.pendingText === null && text.value !== doc.text) text.value = doc.text;
+  }
+  if (doc.kind === "mydoc") {
+    $("mydoc-editor").hidden = false;
+    $("image-button").disabled = doc.readOnly;
+    if (imageChanged) {
+      $("doc-image").hidden = !doc.hasImage;
+      $("no-image").hidden = doc.hasImage;
+      if (doc.hasImage) $("doc-image").src = `api/documents/image?${query({ handle: doc.handle, v: doc.version })}`;
+    }
+  }
+  if (doc.kind === "album") {
+    $("album-editor").hidden = false;
+    renderAlbum(doc);
+  }
+}
+
+function renderAlbum(doc) {
+  $("album").replaceChildren(...doc.images.map((name) => {
+    const li = document.createElement("li");
+    li.className = "item";
+    li.dataset.name = name;
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "open";
+    const label = document.createElement("div");
+    label.className = "name";
+    label.textContent = name;
+    const preview = document.createElement("img");
+    preview.loading = "lazy";
+    preview.alt = name;
+    preview.src = `api/documents/image?${query({ handle: doc.handle, name, thumbnail: 1, v: doc.version })}`;
+    open.append(preview, label);
+    open.onclick = () => {
+      // The full image is loaded only when opened.
+      $("viewer-image").src = `api/documents/image?${query({ handle: doc.handle, name, v: doc.version })}`;
+      $("viewer").showModal();
+    };
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.textContent = "Remove";
+    remove.disabled = doc.readOnly;
+    remove.onclick = () => attempt(async () => apply(await post("api/documents/remove-image", { handle: doc.handle, name })));
+    li.append(open, remove);
+    return li;
+  }));
+}
+$("viewer-close").onclick = () => $("viewer").close();
+
+async function sendText() {
+  clearTimeout(state.typingTimer);
+  if (state.pendingText === null || !state.doc) return;
+  const text = state.pendingText;
+  state.pendingText = null;
+  apply(await post("api/documents/edit", { handle: state.doc.handle, text }));
+}
+$("text").oninput = () => {
+  state.pendingText = $("text").value;
+  $("status").textContent = "Edited";
+  $("status").dataset.status = "edited";
+  clearTimeout(state.typingTimer);
+  // A pause in typing ends one undoable change.
+  state.typingTimer = setTimeout(() => attempt(sendText), 400);
+};
+
+async function undoRedo(which) {
+  await sendText();
+  apply(await post(`api/documents/${which}`, { handle: state.doc.handle }), true);
+  $("text").value = state.doc.text ?? "";
+}
+$("undo").onclick = () => attempt(() => undoRedo("undo"));
+$("redo").onclick = () => attempt(() => undoRedo("redo"));
+document.addEventListener("keydown", (event) => {
+  if ($("editor").hidden || !state.doc || !(event.ctrlKey || event.metaKey)) return;
+  const key = event.key.toLowerCase();
+  if (key === "z" && !event.shiftKey) { event.preventDefault(); attempt(() => undoRedo("undo")); }
+  if ((key === "z" && event.shiftKey) || key === "y") { event.preventDefault(); attempt(() => undoRedo("redo")); }
+});
+$("retry").onclick = () => attempt(async () => apply(await post("api/documents/save", { handle: state.doc.handle })));
+for (const [id, choice] of [["keep-mine", "mine"], ["keep-other", "other"], ["keep-both", "both"]]) {
+  $(id).onclick = () => attempt(async () => {
+    state.pendingText = null;
+    apply(await post("api/documents/resolve", { handle: state.doc.handle, choice }), true);
+    $("text").value = state.doc.text ?? "";
+  });
+}
+$("image-button").onclick = () => $("image-input").click();
+$("image-input").onchange = () => attempt(async () => {
+  const file = $("image-input").files[0];
+  if (!file) return;
+  apply(await post(`api/documents/image?${query({ handle: state.doc.handle, name: file.name })}`, undefined, file), true);
+  $("image-input").value = "";
+});
+$("album-input").onchange = () => attempt(async () => {
+  for (const file of $("album-input").files) {
+    apply(await post(`api/documents/image?${query({ handle: state.doc.handle, name: file.name })}`, undefined, file), true);
+  }
+  $("album-input").value = "";
+});
+
+async function closeEditor() {
+  if (!state.doc) return;
+  const doc = state.doc;
+  await attempt(sendText);
+  state.doc = null;
+  await attempt(() => post("api/documents/close", { handle: doc.handle }));
+}
+$("done").onclick = () => {
+  const folder = state.doc ? state.doc.path.split("/").slice(0, -1).join("/") : "";
+  location.hash = `#/folder/${encodeURI(folder)}`;
+};
+

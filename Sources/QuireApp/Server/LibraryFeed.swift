@@ -77,6 +77,17 @@ actor LibraryFeed {
     for continuation in subscribers.values { continuation.yield(": keepalive\n\n") }
   }
 
+  /// The library-relative folder holding the item at `path` ("" for the top), by string
+  /// slicing: this runs for every item on every update.
+  private func parentFolder(of path: String) -> String {
+    let utf8 = path.utf8
+    guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+    let parent = path[..<slash]
+    let root = library.root.path
+    guard parent.count > root.count else { return "" }
+    return String(parent.dropFirst(root.count + 1))
+  }
+
   private func gatheredOnce() async {
     guard !gathered else { return }
     await withCheckedContinuation { waiting.append($0) }
@@ -89,7 +100,7 @@ actor LibraryFeed {
     paths.reserveCapacity(all.count)
     for item in all {
       paths[item.path] = item
-      folders[library.relative(item.url.deletingLastPathComponent()), default: []].append(item)
+      folders[parentFolder(of: item.path), default: []].append(item)
     }
     byFolder = folders
     byPath = paths

@@ -8,11 +8,15 @@ import Testing
   import Glibc
 #endif
 
-/// Whether a coordinated access of `intent` would have to wait now: it is tried with a
-/// coordinator cancelled in advance, which gives up instead of waiting.
-func wouldWait(_ intent: FileAccessIntent) -> Bool {
+/// Whether a coordinated access of `intent` is held off now: it is tried with a coordinator that
+/// gives up (is cancelled) after `patience`. Not a pre-cancelled one: tests running in parallel
+/// hold the gates of shared ancestors such as `/tmp` for an instant, and a pre-cancelled
+/// coordinator would take that instant for a wait.
+func wouldWait(_ intent: FileAccessIntent, patience: Double = 0.25) -> Bool {
   let coordinator = FileCoordinator()
-  coordinator.cancel()
+  let giveUp = DispatchWorkItem { coordinator.cancel() }
+  DispatchQueue.global().asyncAfter(deadline: .now() + patience, execute: giveUp)
+  defer { giveUp.cancel() }
   do {
     if intent.isWriting {
       try coordinator.coordinate(writingItemAt: intent.url) { _ in }

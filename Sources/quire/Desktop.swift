@@ -42,9 +42,8 @@ struct UninstallDesktop: QuireSubcommand {
   }
 }
 
-/// `quire open PATH`: opens a document in place in the running app whose library holds it, or
-/// starts an app on the document's folder; prints the address (and opens it where a desktop
-/// session is).
+/// `quire open PATH`: opens a document in place in the running app (starting one if none runs)
+/// and prints its address, opening it in a web browser where a desktop session is.
 struct Open: QuireSubcommand {
   static let configuration = CommandConfiguration(
     abstract: "Open a document in the Quire app, in place (starting the app if needed).")
@@ -60,12 +59,7 @@ struct Open: QuireSubcommand {
     _ = try SampleDocuments.Kind(url: url).orThrow(
       QuireError(
         .unknownType, "“\(url.lastPathComponent)” is not a document Quire opens.", path: url.path))
-    let record = try Self.app(holding: url)
-    let library = URL(fileURLWithPath: record.library).resolvingSymlinksInPath().path
-    let relative = String(url.path.dropFirst(library.count + 1))
-    let encoded =
-      relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative
-    let address = record.url + "#/doc/" + encoded
+    let address = try Self.address(for: url)
     print(address)
     let environment = ProcessInfo.processInfo.environment
     if !printOnly, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
@@ -78,16 +72,27 @@ struct Open: QuireSubcommand {
     }
   }
 
-  /// The running app whose library holds `url`, or a new one on its folder.
-  static func app(holding url: URL) throws -> AppRecord.Record {
-    let inside = { (record: AppRecord.Record) in
-      url.path.hasPrefix(
-        URL(fileURLWithPath: record.library).resolvingSymlinksInPath().path + "/")
+  /// The page of the document: in the library of a running app, by its path there; anywhere
+  /// else, opened in place by the running app (or one started now) and named by its handle.
+  static func address(for url: URL) throws -> String {
+    let running = AppRecord.running()
+    for record in running {
+      let library = URL(fileURLWithPath: record.library).resolvingSymlinksInPath().path
+      guard url.path.hasPrefix(library + "/") else { continue }
+      let relative = String(url.path.dropFirst(library.count + 1))
+      return record.url + "#/doc/"
+        + (relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative)
     }
-    if let record = AppRecord.running().first(where: inside) { return record }
+    let record = try running.first ?? startApp()
+    let handle = try AppClient(record: record).openInPlace(url)
+    return record.url + "#/handle/" + handle
+  }
+
+  /// Starts `quire app` on the default library, on any free port, and waits for its record.
+  static func startApp() throws -> AppRecord.Record {
     let app = Process()
     app.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    app.arguments = ["app", "--library", url.deletingLastPathComponent().path, "--port", "0"]
+    app.arguments = ["app", "--port", "0"]
     app.standardOutput = FileHandle.nullDevice
     app.standardError = FileHandle.nullDevice
     app.standardInput = FileHandle.nullDevice

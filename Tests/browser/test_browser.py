@@ -17,6 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+import support
 from support import App, chromium, wait_for
 
 SCREENSHOTS = os.environ.get("QUIRE_SCREENSHOTS")
@@ -380,6 +381,21 @@ class BrowserTests(BrowserTestCase):
         with open(os.path.join(folder, "Fail.txt")) as handle:
             self.assertEqual(handle.read(), "start and more")
         self.find("#done").click()
+
+    def test_12_a_document_outside_the_library_opens_in_place(self):
+        document = self.write_file("Elsewhere.txt", b"far away")
+        out = subprocess.run([os.environ.get("QUIRE_BIN", support.QUIRE), "open", "--print-only", document],
+                             env=self.app.env, check=True, capture_output=True, text=True).stdout.strip()
+        self.driver.get(out.replace(self.app.url, self.app.base))
+        text = wait_for(lambda: self.find("#text") if self.find("#text").get_attribute("value") == "far away" else None,
+                        message="the editor on the outside document")
+        self.assertEqual(self.find("#doc-title").text, "Elsewhere")
+        text.send_keys(", edited")
+        self.wait_saved()
+        with open(document) as handle:
+            self.assertEqual(handle.read(), "far away, edited")
+        self.find("#done").click()
+        wait_for(lambda: self.find("#browser").is_displayed(), message="back in the library")
 
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")

@@ -43,31 +43,50 @@ class DesktopTests(unittest.TestCase):
             address = out.strip()
             self.assertTrue(address.startswith(app.url), address)
             self.assertTrue(address.endswith("#/doc/Work/Plan.txt"), address)
-            # A document outside the library: an app starts on its folder; nothing is copied.
+            # A document outside the library opens in place in the same app; nothing is copied.
             outside = tempfile.mkdtemp(prefix="quire-open-")
             document = os.path.join(outside, "Loose.txt")
             with open(document, "w") as handle:
                 handle.write("loose")
             out = subprocess.run([QUIRE, "open", "--print-only", document], env=app.env,
                                  check=True, capture_output=True, text=True).stdout.strip()
-            self.assertTrue(out.endswith("#/doc/Loose.txt"), out)
-            self.assertNotIn(app.url, out)
-            port = urllib.parse.urlparse(out).port
-            token = urllib.parse.parse_qs(urllib.parse.urlparse(out).query)["token"][0]
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", "/api/list", headers={"X-Quire-Token": token})
-            listing = json.loads(connection.getresponse().read())
-            connection.close()
-            self.assertEqual([item["name"] for item in listing["items"]], ["Loose.txt"])
-            folder = os.path.join(app.home, f"quire-apps-{os.getuid()}")
-            records = [json.load(open(os.path.join(folder, name))) for name in os.listdir(folder)
-                       if name.endswith(".json") and not name.startswith(".")]
-            started = [record for record in records if urllib.parse.urlparse(record["url"]).port == port]
-            self.assertEqual(len(started), 1, records)
-            os.kill(started[0]["pid"], signal.SIGKILL)
+            self.assertTrue(out.startswith(app.url + "#/handle/"), out)
+            handle_id = out.rsplit("/", 1)[1]
+            state = app.api("GET", "/api/documents/state?handle=" + handle_id)
+            self.assertEqual(state["text"], "loose")
+            self.assertEqual(state["path"], os.path.realpath(document))
+            state = app.api("POST", "/api/documents/edit", {"handle": handle_id, "text": "edited in place"})
+            app.api("POST", "/api/documents/close", {"handle": handle_id})
+            with open(document) as handle:
+                self.assertEqual(handle.read(), "edited in place")
             self.assertEqual(os.listdir(outside), ["Loose.txt"], "nothing was copied or added")
+            self.assertNotIn("Loose.txt", app.names())
+            # The page itself (a cookie, no token header) may not open what is outside.
+            response, _ = app.request("POST", "/api/documents/open-in-place", {"path": document},
+                                      token=False, headers={"Cookie": f"quire_token={app.token}"})
+            self.assertEqual(response.status, 403)
         finally:
             app.stop()
+
+    def test_open_starts_the_app_when_none_runs(self):
+        home = tempfile.mkdtemp(prefix="quire-open-start-")
+        env = dict(os.environ, XDG_DATA_HOME=os.path.join(home, "data"),
+                   XDG_CACHE_HOME=os.path.join(home, "cache"), XDG_RUNTIME_DIR=home)
+        document = os.path.join(home, "Alone.txt")
+        with open(document, "w") as handle:
+            handle.write("alone")
+        out = subprocess.run([QUIRE, "open", "--print-only", document], env=env, check=True,
+                             capture_output=True, text=True).stdout.strip()
+        folder = os.path.join(home, f"quire-apps-{os.getuid()}")
+        records = [json.load(open(os.path.join(folder, name))) for name in os.listdir(folder)
+                   if name.endswith(".json") and not name.startswith(".")]
+        try:
+            self.assertEqual(len(records), 1)
+            self.assertTrue(out.startswith(records[0]["url"] + "#/handle/"), out)
+            self.assertTrue(os.path.exists(os.path.join(home, "data", "quire", "Library", "Welcome.mydoc")))
+        finally:
+            for record in records:
+                os.kill(record["pid"], signal.SIGKILL)
 
     def test_open_refuses_what_is_not_a_document(self):
         result = subprocess.run([QUIRE, "open", "/nonexistent/Nothing.txt"], capture_output=True, text=True)

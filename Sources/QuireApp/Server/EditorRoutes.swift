@@ -29,6 +29,29 @@ struct EditorRoutes: Sendable {
         return try await state(handle)
       }
     }
+    router.post("api/documents/open-in-place") { request, context in
+      await api {
+        // Documents outside the library, for `quire open` only: the page never holds the token
+        // itself (it lives in an HttpOnly cookie), so a request naming it in the header comes
+        // from a program the user ran.
+        guard request.headers[RequestGuard<BasicRequestContext>.tokenHeader] != nil else {
+          throw QuireError(
+            .permissionDenied, "Only `quire open` may open documents outside the library.")
+        }
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let path = body["path"] ?? ""
+        guard path.hasPrefix("/"), !path.utf8.contains(0) else {
+          throw QuireError(.invalidName, "“\(path)” is not an absolute path.")
+        }
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: url.path) else {
+          throw QuireError(.notFound, "There is no document at \(url.path).", path: url.path)
+        }
+        let handle = try await documents.open(url)
+        try? recents.noteOpened(url)
+        return try await state(handle)
+      }
+    }
     router.get("api/documents/state") { request, _ in
       await api { try await state(String(request.uri.queryParameters["handle"] ?? "")) }
     }

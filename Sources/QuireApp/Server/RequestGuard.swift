@@ -14,6 +14,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
   let port: @Sendable () -> Int
 
   static var cookieName: String { "quire_token" }
+  static var tokenHeader: HTTPField.Name { HTTPField.Name("X-Quire-Token")! }
 
   func handle(
     _ request: Request, context: Context,
@@ -44,7 +45,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
       return Self.secured(response)
     }
     let presented =
-      request.cookies[Self.cookieName]?.value ?? request.headers[HTTPField.Name("X-Quire-Token")!]
+      request.cookies[Self.cookieName]?.value ?? request.headers[Self.tokenHeader]
     guard let presented, Self.same(presented, token) else { return Self.secured(Self.refused()) }
     return Self.secured(try await next(request, context))
   }

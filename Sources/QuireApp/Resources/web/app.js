@@ -6,6 +6,8 @@ function route() {
   const hash = decodeURI(location.hash.slice(1));
   if (hash.startsWith("/doc/")) {
     closeEditor().then(() => showEditor(hash.slice(5)));
+  } else if (hash.startsWith("/handle/")) {
+    closeEditor().then(() => showEditor(null, hash.slice(8)));
   } else {
     showBrowser(hash.startsWith("/folder/") ? hash.slice(8) : "");
   }

@@ -1,16 +1,20 @@
 "use strict";
 // The Quire app's page, part 3: the editors (#/doc/PATH).
 
-async function showEditor(path) {
+// Opens the editor on the document at `path` in the library, or (with `handle`) on a document
+// `quire open` already opened in place, wherever it is.
+async function showEditor(path, handle) {
   $("browser").hidden = true;
   $("browser-tools").hidden = true;
   $("editor").hidden = false;
   $("crumbs").replaceChildren();
   for (const id of ["mydoc-editor", "album-editor", "text", "conflict"]) $(id).hidden = true;
-  $("doc-title").textContent = path.split("/").pop();
+  $("doc-title").textContent = path ? path.split("/").pop() : "";
   $("opening").hidden = false;
   try {
-    const doc = await post("api/documents/open", { path });
+    const doc = handle
+      ? await get(`api/documents/state?${query({ handle })}`)
+      : await post("api/documents/open", { path });
     state.doc = doc;
     state.pendingText = null;
     apply(doc, true);
@@ -147,7 +151,9 @@ async function closeEditor() {
   await attempt(() => post("api/documents/close", { handle: doc.handle }));
 }
 $("done").onclick = () => {
-  const folder = state.doc ? state.doc.path.split("/").slice(0, -1).join("/") : "";
+  // A document opened in place outside the library goes back to the library's top.
+  const inside = state.doc && !state.doc.path.startsWith("/");
+  const folder = inside ? state.doc.path.split("/").slice(0, -1).join("/") : "";
   location.hash = `#/folder/${encodeURI(folder)}`;
 };
 

@@ -397,6 +397,18 @@ class BrowserTests(BrowserTestCase):
         self.find("#done").click()
         wait_for(lambda: self.find("#browser").is_displayed(), message="back in the library")
 
+    def test_13_closing_the_tab_right_after_typing_keeps_the_keystrokes(self):
+        with open(self.app.path("Quick.txt"), "w") as handle:
+            handle.write("quick")
+        self.driver.get(self.app.base + "#/doc/Quick.txt")
+        text = wait_for(lambda: self.find("#text") if self.find("#text").get_attribute("value") == "quick" else None,
+                        message="the editor")
+        text.send_keys(" brown fox")
+        self.driver.get("about:blank")  # at once: well within the pause that ends an edit
+        wait_for(lambda: open(self.app.path("Quick.txt")).read() == "quick brown fox",
+                 message="the last keystrokes saved")
+        self.driver.get(self.app.base)
+
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")
         with open(path, "w") as handle:

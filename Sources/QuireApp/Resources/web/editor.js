@@ -157,3 +157,12 @@ $("done").onclick = () => {
   location.hash = `#/folder/${encodeURI(folder)}`;
 };
 
+
+// Leaving the page (closing the tab, reloading) sends what was typed since the last pause, so
+// no keystroke is lost: the document then saves itself as usual.
+window.addEventListener("pagehide", () => {
+  if (state.pendingText === null || !state.doc) return;
+  const body = JSON.stringify({ handle: state.doc.handle, text: state.pendingText });
+  navigator.sendBeacon("api/documents/edit", new Blob([body], { type: "application/json" }));
+  state.pendingText = null;
+});

@@ -12,7 +12,7 @@ import zlib
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import (
-    ElementNotInteractableException, NoSuchElementException, StaleElementReferenceException)
+    ElementClickInterceptedException, ElementNotInteractableException, NoSuchElementException, StaleElementReferenceException)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -115,10 +115,13 @@ class BrowserTestCase(unittest.TestCase):
         """Clicks what matches `css` now (live updates may have replaced an element found earlier)."""
         def attempt():
             try:
-                self.find(css).click()
+                element = self.find(css)
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                element.click()
                 return True
-            except (StaleElementReferenceException, NoSuchElementException):
-                return False
+            except (StaleElementReferenceException, NoSuchElementException,
+                    ElementClickInterceptedException):
+                return False  # replaced, not there yet, or still moving into place
         wait_for(attempt, message=css)
 
     def screenshot(self, name):
@@ -188,7 +191,7 @@ class BrowserTests(BrowserTestCase):
         self.wait_saved()
         self.assertEqual(sorted(os.listdir(self.app.path("Holiday.album"))), ["sand.png", "sea.png"])
         self.screenshot("editor-album")
-        self.find('#album .item[data-name="sea.png"] button:not(.open)').click()
+        self.click('#album .item[data-name="sea.png"] button:not(.open)')
         wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#album .item")) == 1,
                  message="the image removed")
         self.wait_saved()
@@ -220,9 +223,7 @@ class BrowserTests(BrowserTestCase):
         self.assertIn("Final.txt", os.listdir(os.path.join(trash, "files")))
         self.assertIn("Final.txt.trashinfo", os.listdir(os.path.join(trash, "info")))
         self.find("#trash-button").click()
-        restore = wait_for(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#trash-list button"),
-                           message="the Trash listing")
-        restore[0].click()
+        self.click("#trash-list button")
         self.find("#trash-close").click()
         wait_for(lambda: "Final.txt" in self.items(), message="the restore")
         with open(self.app.path("Final.txt")) as handle:

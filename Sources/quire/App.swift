@@ -27,6 +27,14 @@ struct App: QuireDocumentSubcommand {
   @MainActor
   func execute() async throws {
     let folder = library.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
+    if let running = AppRecord.running().first(where: {
+      URL(string: $0.url)?.port == port
+        && URL(fileURLWithPath: $0.library).standardizedFileURL.path
+          == folder.standardizedFileURL.path
+    }) {
+      throw QuireError(
+        .alreadyExists, "Quire is already serving this library: open \(running.url)")
+    }
     let server = try await AppServer(
       AppConfiguration(
         library: folder, port: port, maxUploadBytes: maxUploadMb << 20,

@@ -111,6 +111,24 @@ class LifecycleTests(unittest.TestCase):
         finally:
             app.stop()
 
+    def test_a_second_app_on_the_same_port_says_why_in_one_line(self):
+        app = App()
+        try:
+            port = str(app.port)
+            same = subprocess.run([QUIRE, "app", "--library", app.library, "--port", port],
+                                  env=app.env, capture_output=True, text=True, timeout=60)
+            self.assertNotEqual(same.returncode, 0)
+            self.assertEqual(len(same.stderr.strip().splitlines()), 1, same.stderr)
+            self.assertIn("already serving this library", same.stderr)
+            other = subprocess.run([QUIRE, "app", "--library", os.path.join(app.home, "Other"), "--port", port],
+                                   env=app.env, capture_output=True, text=True, timeout=60)
+            self.assertNotEqual(other.returncode, 0)
+            self.assertEqual(len(other.stderr.strip().splitlines()), 1, other.stderr)
+            self.assertIn(f"Port {port}", other.stderr)
+            self.assertIn("--port", other.stderr)
+        finally:
+            app.stop()
+
     def test_a_new_library_starts_with_a_welcome_document(self):
         app = App()
         try:

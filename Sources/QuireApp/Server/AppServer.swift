@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Quire
 import Synchronization
 
@@ -72,7 +73,14 @@ public final class AppServer: Sendable {
     )
     let following = Task { await feed.run() }
     defer { following.cancel() }
-    try await application.runService()
+    do {
+      try await application.runService()
+    } catch let error as IOError where error.errnoCode == EADDRINUSE {
+      throw QuireError(
+        .alreadyExists,
+        "Port \(configuration.port) on \(configuration.host) is taken (another Quire app?). Choose another with --port N, or --port 0 for any free port.",
+        cause: error)
+    }
     await documents.closeAll()
   }
 }

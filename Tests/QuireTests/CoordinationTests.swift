@@ -152,7 +152,7 @@ struct CoordinationTests {
         let coordinator = FileCoordinator()
         while !stop.isSet {
           _ = try? coordinator.coordinate(readingItemAt: file, options: .withoutChanges) { _ in
-            usleep(200)  // a reader that takes a while
+            usleep(200)  // the reader's own work, holding the lock (not a wait for an event)
           }
         }
         finished.leave()

@@ -21,6 +21,14 @@ struct DocumentIndexTests {
     return (gathered, iterator, query)
   }
 
+  /// Runs one query of `scope` on a new index at `url` and waits until the index is written,
+  /// as a program that ran before would have left it.
+  static func writeIndex(of scope: URL, to url: URL) async throws {
+    let index = try DocumentIndex(url: url)
+    _ = try await gather(scope, index: index)
+    await index.flush()
+  }
+
   /// The names of what is in `folder` (not hidden), as a sorted list.
   static func namesOnDisk(_ folder: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -101,11 +109,7 @@ struct DocumentIndexTests {
     let state = try TemporaryDirectory()
     try Disk.write("a", to: folder.file("a.txt"))
     let indexURL = state.file("index.sqlite")
-    do {
-      let index = try DocumentIndex(url: indexURL)
-      _ = try await Self.gather(folder.url, index: index)
-      await index.flush()
-    }
+    try await Self.writeIndex(of: folder.url, to: indexURL)
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: indexURL.path + suffix)
     }
@@ -124,11 +128,7 @@ struct DocumentIndexTests {
     let state = try TemporaryDirectory()
     try Disk.write("a", to: folder.file("a.txt"))
     let indexURL = state.file("index.sqlite")
-    do {
-      let index = try DocumentIndex(url: indexURL)
-      _ = try await Self.gather(folder.url, index: index)
-      await index.flush()
-    }
+    try await Self.writeIndex(of: folder.url, to: indexURL)
     for suffix in ["-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: indexURL.path + suffix)
     }

@@ -9,6 +9,14 @@ import Foundation
 /// coordinated write (open documents and running queries hear of it at once), nothing is ever
 /// replaced, and a name that is taken gets the first free variant (`Report 2.mydoc`).
 public enum DocumentFiles {
+  /// Throws unless `name` is one plain Linux file name: not empty, not `.` or `..`, without `/`
+  /// or NUL, at most 255 bytes — the rule every Quire call that names a file applies.
+  ///
+  /// - Throws: ``QuireError/Code-swift.struct/invalidName``, saying what is wrong.
+  public static func validateName(_ name: String) throws(QuireError) {
+    try FileName.validate(name)
+  }
+
   /// Renames the document at `url` to `name` in its folder; returns where it is now.
   ///
   /// - Throws: ``QuireError/Code-swift.struct/invalidName`` for a name with `/`, NUL, `..` or

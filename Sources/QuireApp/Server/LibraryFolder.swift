@@ -30,11 +30,9 @@ struct LibraryFolder: Sendable {
     if relative.isEmpty { return root }
     var url = root
     for name in names {
-      if name.isEmpty || name == "." || name == ".." {
-        throw Self.invalid(relative, "has an empty, “.” or “..” part")
+      do { try DocumentFiles.validateName(String(name)) } catch {
+        throw Self.invalid(relative, "has an empty, “.”, “..”, NUL or overlong part")
       }
-      if name.utf8.contains(0) { throw Self.invalid(relative, "contains a NUL character") }
-      if name.utf8.count > 255 { throw Self.invalid(relative, "has a name longer than 255 bytes") }
       url.appendPathComponent(String(name))
     }
     // Symbolic links: what exists of the path must resolve to somewhere inside.
@@ -58,9 +56,7 @@ struct LibraryFolder: Sendable {
 
   /// A plain file name from the page (no folders).
   func name(_ name: String) throws(QuireError) -> String {
-    guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.utf8.contains(0),
-      name.utf8.count <= 255
-    else { throw Self.invalid(name, "is not a plain file name") }
+    try DocumentFiles.validateName(name)
     return name
   }
 

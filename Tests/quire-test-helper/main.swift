@@ -12,14 +12,14 @@
 //                                                  member of DIR in place with the version number
 //   quire-test-helper coord-move OLD NEW           move OLD to NEW in a coordinated write pair
 //   quire-test-helper coord-write FILE TEXT        replace FILE's contents in a coordinated write
+//   quire-test-helper cost SCENARIO PATH         the work a cost test counts (CostScenario.swift)
 //   quire-test-helper index-churn DIR INDEX        run a query of DIR on the index file INDEX and
 //                                                  create and delete files in DIR forever,
 //                                                  printing "indexed N" as updates arrive
 import Foundation
+import Quire
 import QuireApp
 import Synchronization
-
-@testable import Quire
 
 #if canImport(Glibc)
   import Glibc
@@ -100,6 +100,8 @@ case "save-once", "count-calls":
   }
   try Sys.$faults.withValue(hook) { try wrapper.write(to: package) }
   say("\(calls.withLock { $0 })")
+case "cost":
+  try await CostScenario.run(arguments[2], URL(fileURLWithPath: arguments[3]))
 case "edit-and-wait":
   Document.saveOpenDocumentsOnTermination()
   let document = TextDocument(fileURL: package)

@@ -10,9 +10,10 @@ import Foundation
 /// Every call first asks the task-local ``faults`` hook, so a test can make exactly the
 /// fourth `fsync` of a save fail with `EIO` and check that nothing was lost. Calls that can be
 /// interrupted are retried on `EINTR`.
-enum Sys {
+package enum Sys {
   /// A test hook: given a call's name, returns an errno to fail it with, or nil to run it.
-  @TaskLocal static var faults: FaultHook?
+  /// Package-visible so the crash-test helper process can kill itself at the Nth call.
+  @TaskLocal package static var faults: FaultHook?
 
   static let currentDirectory: Int32 = AT_FDCWD
 
@@ -261,7 +262,8 @@ enum Sys {
 }
 
 /// Decides, per system call name, whether a test wants it to fail.
-final class FaultHook: Sendable {
+package final class FaultHook: Sendable {
   let decide: @Sendable (String) -> Int32?
-  init(_ decide: @escaping @Sendable (String) -> Int32?) { self.decide = decide }
+  /// Makes a hook that asks `decide` about every call.
+  package init(_ decide: @escaping @Sendable (String) -> Int32?) { self.decide = decide }
 }

@@ -53,12 +53,14 @@ extension Document {
       progress = nil
     }
     do {
+      let loadedAt = FileSignature.coarseNow()
       fileSignature = try await FileCoordinator(filePresenter: self).coordinate(with: [
         .readingIntent(with: url)
       ]) { urls in
         try await self.read(from: urls[0])
         return FileSignature.of(urls[0].path)
       }
+      memberSignatures.reset(loadedAt: loadedAt)
     } catch {
       documentState = before
       let failure = Self.openError(error, url: url)

@@ -21,12 +21,16 @@ extension Document: FilePresenter {
   /// The file changed on disk. Without unsaved changes the document reloads; with them it keeps
   /// both: the other version is copied aside and the document goes into conflict. A change the
   /// document made itself (its file still matches what it last read or wrote) is ignored.
-  public func presentedItemDidChange() async {
+  public func presentedItemDidChange() async { await presentedItemDidChange(force: false) }
+
+  /// Reloads, or keeps both sides, when the file's signature moved on — or, with `force`, when
+  /// a member event already showed another program's change the folder's times do not.
+  private func presentedItemDidChange(force: Bool) async {
     guard !documentState.contains(.closed) else { return }
     await waitForSavesToFinish()
     let url = fileURL
     let current = try? await performAsynchronousFileAccess { FileSignature.of(url.path) }
-    guard let current, current != fileSignature else { return }
+    guard let current, force || current != fileSignature else { return }
     if hasUnsavedChanges {
       await keepOtherVersion(signature: current)
     } else {
@@ -81,6 +85,7 @@ extension Document: FilePresenter {
     let folder = XDGDirectory.data.appendingPathComponent("conflicts")
       .appendingPathComponent(UUID().uuidString)
     let copy = folder.appendingPathComponent(source.lastPathComponent)
+    let seenAt = FileSignature.coarseNow()
     do {
       try await FileCoordinator(filePresenter: self).coordinate(with: [
         .readingIntent(with: source, options: .withoutChanges)
@@ -97,6 +102,7 @@ extension Document: FilePresenter {
       return
     }
     fileSignature = signature
+    memberSignatures.markSeen(at: seenAt)
     conflictCopies.append(copy)
     documentState.insert(.inConflict)
     emit(.conflict(otherVersion: copy))
@@ -104,12 +110,31 @@ extension Document: FilePresenter {
 }
 
 extension Document {
-  /// A member of the document's package changed: treated as a change of the document.
-  public func presentedSubitemDidChange(at url: URL) async { await presentedItemDidChange() }
-  /// A member appeared in the document's package: treated as a change of the document.
-  public func presentedSubitemDidAppear(at url: URL) async { await presentedItemDidChange() }
-  /// A member of the document's package moved: treated as a change of the document.
+  /// A member of the document's package changed: a change of the document, unless it is the
+  /// document's own save (one `stat` of the member decides; see ``MemberSignatures``).
+  public func presentedSubitemDidChange(at url: URL) async { await memberDidChange([url]) }
+  /// A member appeared in the document's package: treated like a changed member.
+  public func presentedSubitemDidAppear(at url: URL) async { await memberDidChange([url]) }
+  /// A member of the document's package moved: a change of the document unless both names are
+  /// the document's own save (a staged member renamed into place).
   public func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) async {
-    await presentedItemDidChange()
+    await memberDidChange([oldURL, newURL])
+  }
+
+  private func memberDidChange(_ urls: [URL]) async {
+    guard !documentState.contains(.closed) else { return }
+    await waitForSavesToFinish()
+    let package = fileURL.path
+    let members = urls.compactMap { url -> String? in
+      let path = url.standardizedFileURL.path
+      return path.hasPrefix(package + "/") ? String(path.dropFirst(package.count + 1)) : nil
+    }
+    let known = memberSignatures
+    let outside =
+      (try? await performAsynchronousFileAccess {
+        members.contains { known.isOutsideChange(of: $0, in: package) }
+      }) ?? true
+    guard outside else { return }
+    await presentedItemDidChange(force: true)
   }
 }

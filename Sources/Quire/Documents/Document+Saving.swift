@@ -91,15 +91,24 @@ extension Document {
       let original: URL? = operation == .forOverwriting && url == fileURL ? fileURL : nil
       let writing = FileAccessIntent.writingIntent(
         with: url, options: operation == .forCreating ? [] : .forMerging)
-      fileSignature = try await FileCoordinator(filePresenter: self).coordinate(with: [writing]) {
-        urls in
-        try await self.writeContents(
-          contents, to: urls[0], for: operation, originalContentsURL: original)
+      let report = SaveReport()
+      let (signature, written) = try await FileCoordinator(filePresenter: self).coordinate(with: [
+        writing
+      ]) { urls in
+        try await SaveReport.$current.withValue(report) {
+          try await self.writeContents(
+            contents, to: urls[0], for: operation, originalContentsURL: original)
+        }
         if case .data = contents, let thumbnail = attributes.thumbnail {
           try? self.thumbnailCache.store(thumbnail, forDocumentAt: urls[0])
         }
-        return FileSignature.of(urls[0].path)
+        // One stat of the item and one per member the save touched: never a walk.
+        var written = MemberSignatures()
+        written.record(report.members(of: urls[0].path), in: urls[0].path)
+        return (FileSignature.of(urls[0].path), written)
       }
+      fileSignature = signature
+      memberSignatures.adopt(written)
     } catch {
       let failure = Self.saveError(error, url: url)
       documentState.insert(.savingError)

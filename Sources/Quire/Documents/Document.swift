@@ -70,6 +70,7 @@ open class Document {
   let clock: any Clock<Duration>
   nonisolated let presentedURL: Mutex<URL>
   var fileSignature: FileSignature?
+  var memberSignatures = MemberSignatures()
   var conflictCopies: [URL] = []
   let fileAccess = DocumentFileAccess()
   var changeCount = 0

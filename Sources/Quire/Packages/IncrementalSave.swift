@@ -83,6 +83,7 @@ struct IncrementalSave {
       try commit(journal, stages: stages)
       try apply(journal)
     }
+    SaveReport.current?.record(package: path, members: operations.map(\.path))
     SaveCompletion.finish(plan, placed: placed, options)
   }
 

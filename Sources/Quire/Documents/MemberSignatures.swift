@@ -1,0 +1,57 @@
+/// What a package document knows of its members, to tell a member event caused by its own save
+/// from another program's change — in O(1) per event, with no walk of the package.
+///
+/// - Members the document's own saves wrote, removed or re-stamped are recorded with their
+///   signature right after the save (the save reports them: O(changed)). An event for such a
+///   member is the document's own while the member still has that signature.
+/// - Any other member's event is another program's change, unless the member's status changed
+///   strictly before the document last loaded (an event still queued from before the load,
+///   which the load already saw).
+/// - Names of a save's own bookkeeping (`.quire-stage-…`, `.quire-trash-…`, the journal) are
+///   never changes of the document.
+///
+/// A write by another program within the same clock tick as the load is counted as a change, so
+/// a race costs at most one extra reload, never a missed one.
+struct MemberSignatures: Sendable {
+  /// Signatures after the document's own saves; `nil` means the save removed the member.
+  private var written: [String: FileSignature?] = [:]
+  /// The coarse time just before the last load began.
+  private var loadedAt: FileSignature.Time = .min
+
+  /// Forgets the members' record at a load that began at `time`.
+  mutating func reset(loadedAt time: FileSignature.Time) {
+    written.removeAll(keepingCapacity: true)
+    loadedAt = time
+  }
+
+  /// Notes that the document has seen every member as it was at `time` (it kept a copy of the
+  /// other version aside), so events queued from before are not new changes.
+  mutating func markSeen(at time: FileSignature.Time) {
+    loadedAt = max(loadedAt, time)
+  }
+
+  /// Records what the document's save left at the relative `members` of `package`.
+  mutating func record(_ members: some Sequence<String>, in package: String) {
+    for member in members {
+      written[member] = .some(FileSignature.of(package + "/" + member, followLinks: false))
+    }
+  }
+
+  /// Whether an event for the member at relative path `member` of `package` means another
+  /// program changed the document. One `stat` of that member.
+  func isOutsideChange(of member: String, in package: String) -> Bool {
+    let top = member.split(separator: "/", maxSplits: 1).first.map(String.init) ?? member
+    if SaveJournal.isBookkeeping(top) { return false }
+    let current = FileSignature.of(package + "/" + member, followLinks: false)
+    if let own = written[member] { return own != current }
+    guard let current else { return true }
+    return current.changed >= loadedAt
+  }
+}
+
+extension MemberSignatures {
+  /// Takes in the members another record holds (a save's), keeping this one's load time.
+  mutating func adopt(_ other: MemberSignatures) {
+    written.merge(other.written) { _, new in new }
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import Quire
+@testable import QuireApp
+
+/// A package document tells its own saves from other programs' writes of single members, with one
+/// `stat` of the member an event names (no walk of the package).
+@Suite("Package documents as presenters", .serialized, .timeLimit(.minutes(2)))
+@MainActor
+struct PackagePresenterTests {
+  /// A MyDoc package with `text.txt` holding `text` and `count` filler members.
+  private func makePackage(in folder: TemporaryDirectory, text: String, members count: Int = 3)
+    throws -> URL
+  {
+    let package = folder.file("Notes.mydoc")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    try Disk.write(text, to: package.appendingPathComponent("text.txt"))
+    for index in 0..<count {
+      try Disk.write("\(index)", to: package.appendingPathComponent("filler-\(index).txt"))
+    }
+    return package
+  }
+
+  /// Writes `text` over `file` in place (same inode), as an editor without safe-save would.
+  private func writeInPlace(_ text: String, to file: URL) throws {
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(text.utf8))
+    try handle.close()
+  }
+
+  /// Writes members of `package` in place until `document` reloads (its watch starts in the
+  /// background, so the first writes may come before it listens); true once it did.
+  private func reloadAfterOutsideWrites(_ document: MyDocDocument, _ package: URL) async throws
+    -> Bool
+  {
+    var attempt = 0
+    let reloaded = try await withDeadline(seconds: 10) { @MainActor () async throws -> Bool in
+      while !Task.isCancelled {
+        attempt += 1
+        let events = document.events()
+        try self.writeInPlace(
+          "written in place \(attempt)", to: package.appendingPathComponent("text.txt"))
+        let event = await waitForEvent(events, seconds: 0.5) {
+          if case .loaded = $0 { true } else { false }
+        }
+        if event != nil { return true }
+      }
+      return false
+    }
+    return reloaded == true
+  }
+
+  @Test("a member written in place by another program reloads the package document")
+  func memberWrittenInPlaceReloads() async throws {
+    let folder = try TemporaryDirectory()
+    let package = try makePackage(in: folder, text: "first")
+    let document = MyDocDocument(fileURL: package)
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    #expect(
+      try await reloadAfterOutsideWrites(document, package),
+      "the document never reloaded after text.txt was written in place")
+    #expect(document.text?.hasPrefix("written in place") == true)
+  }
+
+  @Test("the document's own saves of a package do not make it reload")
+  func ownSavesAreNotChanges() async throws {
+    let folder = try TemporaryDirectory()
+    let package = try makePackage(in: folder, text: "first", members: 200)
+    let document = MyDocDocument(fileURL: package, clock: ManualClock())
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    #expect(try await reloadAfterOutsideWrites(document, package), "the watch never started")
+    let events = document.events()
+    for round in 1...5 {
+      document.setText("mine \(round)")
+      document.undoManager.endEvent()
+      try await document.save(to: package, for: .forOverwriting)
+    }
+    // A marker change by another program: the first reload the document reports must be this
+    // one. A reload caused by its own saves would come first and show "mine 5".
+    try writeInPlace("marker", to: package.appendingPathComponent("text.txt"))
+    let first = await waitForEvent(events, seconds: 10) { event in
+      if case .loaded = event { true } else { false }
+    }
+    #expect(first != nil, "the outside change was not heard")
+    #expect(document.text == "marker", "the document reloaded for its own save")
+  }
+}

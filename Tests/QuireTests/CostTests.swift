@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// "Cost follows the change", guarded by counting: each path that must not grow with the
+/// document runs at two sizes in a real process under `strace -f`, and the larger one may make
+/// only a few more system calls than the smaller. Counts, not clocks, so the check is the same
+/// on a loaded machine; a path that becomes O(members) fails here, naming the calls that grew.
+@Suite("Cost follows the change", .serialized, .timeLimit(.minutes(5)))
+struct CostTests {
+  static let small = 10
+  static let large = 10_000
+  /// How many more calls the large run may make: room for scheduling noise (a watch's extra
+  /// read, an allocation's file mapping), far below any O(members) growth.
+  static let slack = 40
+
+  /// A package of `count` 4 KiB members (`member-N.txt`) plus a MyDoc `text.txt`.
+  private func makePackage(members count: Int, in folder: TemporaryDirectory) throws -> URL {
+    let package = folder.file("Package-\(count).mydoc")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    let bytes = Data(repeating: 0x61, count: 4096)
+    for index in 0..<count {
+      try bytes.write(to: package.appendingPathComponent("member-\(index).txt"))
+    }
+    try Data("text".utf8).write(to: package.appendingPathComponent("text.txt"))
+    return package
+  }
+
+  /// A folder of `count` small text documents.
+  private func makeFolder(documents count: Int, in folder: TemporaryDirectory) throws -> URL {
+    let scope = folder.file("Scope-\(count)")
+    try FileManager.default.createDirectory(at: scope, withIntermediateDirectories: true)
+    for index in 0..<count {
+      try Data("\(index)".utf8).write(to: scope.appendingPathComponent("document-\(index).txt"))
+    }
+    return scope
+  }
+
+  /// Measures `scenario` at both sizes and checks that the large run made at most `slack` more
+  /// calls than the small one (only the calls `counted` names, when given).
+  private func expectConstant(
+    _ scenario: String, what: String, counted: [String]? = nil,
+    make: (Int, TemporaryDirectory) throws -> URL
+  ) throws {
+    guard SyscallCount.strace != nil else {
+      Issue.record("strace is not installed; scripts/test installs Debian's strace")
+      return
+    }
+    let folder = try TemporaryDirectory()
+    let environment = ["XDG_DATA_HOME": folder.file("data").path]
+    let smallCount = try SyscallCount.measure(
+      scenario, try make(Self.small, folder), environment: environment)
+    let largeCount = try SyscallCount.measure(
+      scenario, try make(Self.large, folder), environment: environment)
+    let pick = { (count: SyscallCount) in
+      counted.map { names in names.reduce(0) { $0 + (count.calls[$1] ?? 0) } } ?? count.total
+    }
+    let grown = largeCount.calls.compactMap { name, calls -> String? in
+      let before = smallCount.calls[name] ?? 0
+      return calls > before ? "\(name) +\(calls - before)" : nil
+    }.sorted()
+    #expect(
+      pick(largeCount) <= pick(smallCount) + Self.slack,
+      """
+      \(what) grew with the document: \(pick(largeCount)) calls at \(Self.large) members against \
+      \(pick(smallCount)) at \(Self.small) (allowed: +\(Self.slack)). Grew: \
+      \(grown.joined(separator: ", ")). Large run: \(largeCount)
+      """)
+  }
+
+  @Test("a one-member incremental save does not grow with the package")
+  func packageSave() throws {
+    try expectConstant("package-save", what: "A one-member save of a package") {
+      try makePackage(members: $0, in: $1)
+    }
+  }
+
+  @Test("a Document's one-member save does not grow with the package")
+  func documentSave() throws {
+    try expectConstant("document-save", what: "Document.save of one edited member") {
+      try makePackage(members: $0, in: $1)
+    }
+  }
+
+  @Test("a coordinated write of one member, with a presenter told, does not grow with the package")
+  func coordinatedWrite() throws {
+    try expectConstant("coordinated-write", what: "A coordinated write with a presenter") {
+      try makePackage(members: $0, in: $1)
+    }
+  }
+
+  @Test("one query update does not grow with the number of documents")
+  func queryUpdate() throws {
+    try expectConstant("query-update", what: "One DocumentQuery update") {
+      try makeFolder(documents: $0, in: $1)
+    }
+  }
+
+  @Test("opening a package lazily opens and reads no member: only its listing grows")
+  func packageOpen() throws {
+    try expectConstant(
+      "package-open", what: "Opening a package (opens, reads and file mappings)",
+      counted: ["openat", "open", "read", "pread64", "readv", "mmap"]
+    ) { try makePackage(members: $0, in: $1) }
+  }
+}

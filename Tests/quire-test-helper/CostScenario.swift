@@ -1,0 +1,177 @@
+import Foundation
+import Quire
+import QuireApp
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The work whose system calls the cost tests count (under `strace -f`): each scenario does its
+/// set-up, then marks the measured part with `access("/quire-cost-begin")` and
+/// `access("/quire-cost-end")`, which strace records in order with everything between.
+///
+///   quire-test-helper cost package-open PACKAGE     FileWrapper(url:) and its member list
+///   quire-test-helper cost package-save PACKAGE     one member replaced, written back
+///   quire-test-helper cost document-save PACKAGE    MyDocDocument: one edit, one save
+///   quire-test-helper cost coordinated-write PACKAGE  one member written with a presenter of
+///                                                   the package told
+///   quire-test-helper cost query-update FOLDER      one new file reaches a running query
+@MainActor
+enum CostScenario {
+  static func mark(_ name: String) { _ = access("/quire-cost-\(name)", F_OK) }
+
+  static func run(_ scenario: String, _ url: URL) async throws {
+    switch scenario {
+    case "package-open":
+      mark("begin")
+      let wrapper = try FileWrapper(url: url)
+      let count = wrapper.fileWrappers?.count ?? 0
+      mark("end")
+      say("members \(count)")
+    case "package-save":
+      let wrapper = try FileWrapper(url: url)
+      try replace("member-0.txt", in: wrapper, with: "changed")
+      mark("begin")
+      try wrapper.write(to: url)
+      mark("end")
+    case "document-save": try await documentSave(url)
+    case "coordinated-write": try await coordinatedWrite(url)
+    case "query-update": try await queryUpdate(url)
+    default: throw QuireError(.unsupported, "No cost scenario named \(scenario).")
+    }
+  }
+
+  static func replace(_ name: String, in wrapper: FileWrapper, with text: String) throws {
+    if let old = wrapper.fileWrappers?[name] { wrapper.removeFileWrapper(old) }
+    try wrapper.addRegularFile(withContents: Data(text.utf8), preferredFilename: name)
+  }
+
+  private static func documentSave(_ url: URL) async throws {
+    let document = MyDocDocument(fileURL: url)
+    document.autosaveDelay = .seconds(3600)
+    try await document.open()
+    // Wait until the document's watch of its package is running (it starts in the background),
+    // so its start-up walk is not counted as part of the save.
+    var attempt = 0
+    var listening = false
+    while !listening && attempt < 30 {
+      attempt += 1
+      let events = document.events()
+      let handle = try FileHandle(forWritingTo: url.appendingPathComponent("text.txt"))
+      try handle.truncate(atOffset: 0)
+      try handle.write(contentsOf: Data("outside \(attempt)".utf8))
+      try handle.close()
+      listening = await firstEvent(of: events, within: 2) {
+        if case .loaded = $0 { true } else { false }
+      }
+    }
+    guard listening else { throw QuireError(.timedOut, "The document never heard its package.") }
+    document.setText("edited")
+    document.undoManager.endEvent()
+    mark("begin")
+    try await document.save(to: url, for: .forOverwriting)
+    mark("end")
+    try await document.close()
+  }
+
+  private static func coordinatedWrite(_ url: URL) async throws {
+    let presenter = SignallingPresenter(url)
+    try FileCoordinator.addFilePresenter(presenter)
+    let member = url.appendingPathComponent("member-0.txt")
+    mark("begin")
+    try FileCoordinator().coordinate(writingItemAt: member) { target in
+      try Data("changed".utf8).write(to: target)
+    }
+    let told = await presenter.waitUntilTold(within: 10)
+    mark("end")
+    FileCoordinator.removeFilePresenter(presenter)
+    guard told else { throw QuireError(.timedOut, "The presenter was never told of the write.") }
+  }
+
+  private static func queryUpdate(_ folder: URL) async throws {
+    let query = DocumentQuery(scopes: [folder], index: nil)
+    let target = folder.appendingPathComponent("new-document.txt")
+    var began = false
+    for await results in query.results() {
+      if results.phase == .gathered && !began {
+        began = true
+        mark("begin")
+        try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
+          try Data("new".utf8).write(to: url)
+        }
+      } else if began,
+        results.added.contains(where: { $0.url.lastPathComponent == target.lastPathComponent })
+      {
+        mark("end")
+        return
+      }
+    }
+  }
+
+  /// Whether `events` yields an event matching `matches` within `seconds`.
+  static func firstEvent(
+    of events: AsyncStream<DocumentEvent>, within seconds: Double,
+    _ matches: @escaping @Sendable (DocumentEvent) -> Bool
+  ) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        for await event in events where matches(event) { return true }
+        return false
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(seconds))  // the deadline, not a wait for the event
+        return false
+      }
+      let first = await group.next() ?? false
+      group.cancelAll()
+      return first
+    }
+  }
+}
+
+/// A presenter that signals the first time it is told of a change inside its item.
+final class SignallingPresenter: FilePresenter {
+  private let url: URL
+  private let told = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+  init(_ url: URL) { self.url = url.standardizedFileURL }
+
+  var presentedItemURL: URL? { url }
+
+  func presentedSubitemDidChange(at url: URL) async { signal() }
+  func presentedItemDidChange() async { signal() }
+
+  private func signal() {
+    let waiter = told.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.done = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Waits until told, or `seconds` pass; true if told.
+  func waitUntilTold(within seconds: Double) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        await withCheckedContinuation { continuation in
+          let done = self.told.withLock { state -> Bool in
+            if state.done { return true }
+            state.waiter = continuation
+            return false
+          }
+          if done { continuation.resume() }
+        }
+        return true
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(seconds))  // the deadline, not a wait for the event
+        return false
+      }
+      let first = await group.next() ?? false
+      group.cancelAll()
+      return first
+    }
+  }
+}

@@ -213,12 +213,12 @@ struct CoordinationTests {
     try FileCoordinator.addFilePresenter(presenter)
     defer { FileCoordinator.removeFilePresenter(presenter) }
     // The watch starts in the background: copy until the presenter hears of it.
-    let heard = try await withDeadline(seconds: 10) { () async throws -> Bool in
+    let heard = try await withDeadline(seconds: 30) { () async throws -> Bool in
       while !Task.isCancelled {
         let copy = try Executables.runCommand(
           URL(fileURLWithPath: "/bin/cp"), [other.path, file.path])
         #expect(copy.status == 0)
-        if await presenter.waitFor(seconds: 0.5, { $0 == "changed" }) != nil { return true }
+        if await presenter.waitFor(seconds: 2, { $0 == "changed" }) != nil { return true }
       }
       return false
     }

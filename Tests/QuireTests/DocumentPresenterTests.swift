@@ -40,13 +40,13 @@ struct DocumentPresenterTests {
     defer { Task { try? await document.close() } }
     // The folder watch starts in the background: copy until the document hears of it. Each
     // attempt listens on a fresh event stream (a stream whose wait timed out has ended).
-    let reloaded = try await withDeadline(seconds: 10) { () async throws -> Bool in
+    let reloaded = try await withDeadline(seconds: 30) { () async throws -> Bool in
       while !Task.isCancelled {
         let events = await document.events()
         let copy = try Executables.runCommand(
           URL(fileURLWithPath: "/bin/cp"), [other.path, file.path])
         #expect(copy.status == 0)
-        let event = await waitForEvent(events, seconds: 0.5) {
+        let event = await waitForEvent(events, seconds: 2) {
           if case .loaded = $0 { true } else { false }
         }
         if event != nil { return true }

@@ -185,7 +185,7 @@ struct FileMonitorTests {
     }
   }
 
-  @Test("ending the iteration releases the inotify descriptor")
+  @Test("ending the iteration releases its watch")
   func releasesWatch() async throws {
     // Other tests watch things at the same time, so count only the inotify descriptors that
     // watch this test's folder (/proc/self/fdinfo lists each watch's inode, in hex).

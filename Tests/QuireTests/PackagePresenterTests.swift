@@ -36,13 +36,13 @@ struct PackagePresenterTests {
     -> Bool
   {
     var attempt = 0
-    let reloaded = try await withDeadline(seconds: 10) { @MainActor () async throws -> Bool in
+    let reloaded = try await withDeadline(seconds: 30) { @MainActor () async throws -> Bool in
       while !Task.isCancelled {
         attempt += 1
         let events = document.events()
         try self.writeInPlace(
           "written in place \(attempt)", to: package.appendingPathComponent("text.txt"))
-        let event = await waitForEvent(events, seconds: 0.5) {
+        let event = await waitForEvent(events, seconds: 2) {
           if case .loaded = $0 { true } else { false }
         }
         if event != nil { return true }

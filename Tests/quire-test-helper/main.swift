@@ -12,6 +12,7 @@
 //                                                  member of DIR in place with the version number
 //   quire-test-helper coord-move OLD NEW           move OLD to NEW in a coordinated write pair
 //   quire-test-helper coord-write FILE TEXT        replace FILE's contents in a coordinated write
+//   quire-test-helper hear-change FILE           a presenter of FILE: "ready", then "told"
 //   quire-test-helper cost SCENARIO PATH         the work a cost test counts (CostScenario.swift)
 //   quire-test-helper index-churn DIR INDEX        run a query of DIR on the index file INDEX and
 //                                                  create and delete files in DIR forever,
@@ -102,6 +103,12 @@ case "save-once", "count-calls":
   say("\(calls.withLock { $0 })")
 case "cost":
   try await CostScenario.run(arguments[2], URL(fileURLWithPath: arguments[3]))
+case "hear-change":
+  // A presenter of FILE; prints "ready", then "told" once it hears of a change (20 s at most).
+  let presenter = SignallingPresenter(package)
+  try FileCoordinator.addFilePresenter(presenter)
+  say("ready")
+  say(await presenter.waitUntilTold(within: 20) ? "told" : "not told")
 case "edit-and-wait":
   Document.saveOpenDocumentsOnTermination()
   let document = TextDocument(fileURL: package)

@@ -25,7 +25,9 @@ final class PresenterWatcher: Sendable {
             if Task.isCancelled { return }
             report(event, number: number, path: path)
           }
-        } catch {}
+        } catch {
+          await pollWhenDeaf(error, number: number, path: path)
+        }
       }
       var info = stat()
       if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
@@ -35,9 +37,33 @@ final class PresenterWatcher: Sendable {
               if Task.isCancelled { return }
               report(event, number: number, path: path)
             }
-          } catch {}
+          } catch {
+            await pollWhenDeaf(error, number: number, path: path)
+          }
         }
       }
+    }
+  }
+
+  /// How often a presenter that cannot be watched checks its own item.
+  static let pollInterval = Duration.seconds(1)
+
+  /// When the system's inotify limits leave the presenter without a watch, it checks its own
+  /// item every ``pollInterval`` instead of going deaf: a change of its signature is reported
+  /// as a change, its disappearance as a deletion. (Members written in place inside a package
+  /// are not seen this way; the item's own times are.)
+  private static func pollWhenDeaf(_ error: any Error, number: Int, path: String) async {
+    guard (error as? QuireError)?.code == .limitReached else { return }
+    var last = FileSignature.of(path)
+    while !Task.isCancelled {
+      do { try await Task.sleep(for: pollInterval) } catch { return }  // the polling period
+      let current = FileSignature.of(path)
+      guard current != last || current?.changed != last?.changed else { continue }
+      last = current
+      guard let queue = PresenterRegistry.shared.queue(of: number) else { return }
+      let kind: PresenterMessage.Kind = current == nil ? .accommodateDeletion : .didChange
+      queue.send(PresenterMessage(kind: kind, presenter: number, path: nil, newPath: nil))
+      if current == nil { return }
     }
   }
 

@@ -17,9 +17,11 @@ import Foundation
 ///
 /// The sequence ends after reporting the deletion of the watched item itself.
 ///
-/// Reaching the system's limit of watches (`fs.inotify.max_user_watches`) ends the sequence
-/// with a ``QuireError`` of code ``QuireError/Code-swift.struct/limitReached`` that says how to
-/// raise it.
+/// Every monitor of a process shares one inotify instance and one reading thread (the system
+/// allows 128 instances per user by default); a folder watched by several monitors costs one
+/// watch. Reaching the system's limit of watches (`fs.inotify.max_user_watches`), or of
+/// instances (`fs.inotify.max_user_instances`), ends the sequence with a ``QuireError`` of code
+/// ``QuireError/Code-swift.struct/limitReached`` that names the setting and how to raise it.
 public struct FileMonitor: AsyncSequence, Sendable {
   /// The events.
   public typealias Element = FileEvent
@@ -45,20 +47,12 @@ public struct FileMonitor: AsyncSequence, Sendable {
   /// Starts watching; the watch ends when the iterator is released.
   public func makeAsyncIterator() -> AsyncThrowingStream<FileEvent, any Error>.Iterator {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: FileEvent.self)
-    let milliseconds = Int32(
-      coalescingInterval.components.seconds * 1000 + coalescingInterval.components.attoseconds
-        / 1_000_000_000_000_000)
     do {
-      let session = try InotifySession(
-        root: root.path, coalescingMilliseconds: Swift.max(0, milliseconds), recursive: recursive,
+      let hub = try InotifyHub.shared()
+      let id = try hub.subscribe(
+        root: root.path, recursive: recursive, coalescing: Swift.max(.zero, coalescingInterval),
         continuation: continuation)
-      let translator: InotifyTranslator
-      do { translator = try session.prepare() } catch {
-        session.close()
-        throw error
-      }
-      continuation.onTermination = { _ in session.stop() }
-      BackgroundThread.start("quire-inotify") { session.run(translator) }
+      continuation.onTermination = { _ in hub.unsubscribe(id) }
     } catch {
       continuation.finish(throwing: error)
     }

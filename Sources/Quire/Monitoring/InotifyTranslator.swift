@@ -33,6 +33,16 @@ struct InotifyTranslator {
 
   mutating func watched(_ descriptor: Int32, path: String) { paths[descriptor] = path }
 
+  /// Stops tracking the folders at and below `path`; returns their descriptors.
+  mutating func forget(_ path: String) -> Set<Int32> {
+    var gone: Set<Int32> = []
+    for (descriptor, watched) in paths where watched == path || watched.hasPrefix(path + "/") {
+      gone.insert(descriptor)
+      paths[descriptor] = nil
+    }
+    return gone
+  }
+
   mutating func renameWatches(from old: String, to new: String) {
     for (descriptor, path) in paths where path == old || path.hasPrefix(old + "/") {
       paths[descriptor] = new + path.dropFirst(old.count)

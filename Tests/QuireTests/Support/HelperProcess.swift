@@ -10,9 +10,15 @@ final class HelperProcess {
   let process = Process()
   let lines: LineReader
 
-  init(_ arguments: [String], executable: String = "quire-test-helper") throws {
+  init(
+    _ arguments: [String], executable: String = "quire-test-helper",
+    environment: [String: String] = [:]
+  ) throws {
     process.executableURL = Executables.url(executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice

@@ -1,0 +1,160 @@
+import CQuireShims
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension InotifyHub {
+  /// The reading thread: waits for events or for the next batch to be due, dispatches events to
+  /// the subscribers holding their descriptors, and reports each subscriber's batch once it has
+  /// had a quiet moment (its coalescing interval) or is ``maximumBatchAge`` old.
+  func run() {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let timeout = state.withLock { Self.timeout(for: $0, now: .now) }
+      var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&descriptor, 1, timeout)
+      if ready < 0 && cquire_errno() == EINTR { continue }
+      let raw = ready > 0 ? readEvents(buffer: &buffer) : []
+      let deliveries = state.withLock { state in
+        var deliveries: [Delivery] = []
+        dispatch(raw, &state, &deliveries)
+        flushDue(&state, now: .now, &deliveries)
+        return deliveries
+      }
+      for delivery in deliveries {
+        switch delivery {
+        case .events(let events, let continuation):
+          for event in events { continuation.yield(event) }
+        case .finish(let error, let continuation):
+          if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        }
+      }
+    }
+  }
+
+  /// Milliseconds until the earliest subscriber's batch is due (-1: none pending).
+  static func timeout(for state: State, now: ContinuousClock.Instant) -> Int32 {
+    var earliest: ContinuousClock.Instant?
+    for subscriber in state.subscribers.values {
+      guard let start = subscriber.batchStart, let last = subscriber.lastEvent else { continue }
+      let due = min(last + subscriber.coalescing, start + maximumBatchAge)
+      earliest = earliest.map { min($0, due) } ?? due
+    }
+    guard let earliest else { return -1 }
+    let left = earliest - now
+    if left <= .zero { return 0 }
+    return Int32(
+      left.components.seconds * 1000 + (left.components.attoseconds + 999_999_999_999_999)
+        / 1_000_000_000_000_000)
+  }
+
+  private func readEvents(buffer: inout [UInt8]) -> [InotifyTranslator.RawEvent] {
+    var events: [InotifyTranslator.RawEvent] = []
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+      guard count > 0 else { return events }
+      var offset = 0
+      buffer.withUnsafeBytes { bytes in
+        while offset + 16 <= count {
+          let descriptor = bytes.load(fromByteOffset: offset, as: Int32.self)
+          let mask = bytes.load(fromByteOffset: offset + 4, as: UInt32.self)
+          let cookie = bytes.load(fromByteOffset: offset + 8, as: UInt32.self)
+          let length = Int(bytes.load(fromByteOffset: offset + 12, as: UInt32.self))
+          let nameBytes = bytes[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }
+          events.append(
+            .init(
+              descriptor: descriptor, mask: mask, cookie: cookie,
+              name: String(decoding: nameBytes, as: UTF8.self)))
+          offset += 16 + length
+        }
+      }
+    }
+  }
+
+  /// Hands each event to the subscribers holding its descriptor (an overflow to all of them),
+  /// and carries out the watches their translators ask for.
+  private func dispatch(
+    _ raw: [InotifyTranslator.RawEvent], _ state: inout State, _ deliveries: inout [Delivery]
+  ) {
+    guard !raw.isEmpty else { return }
+    var touched: Set<Int> = []
+    for event in raw {
+      let overflow = event.mask & UInt32(IN_Q_OVERFLOW) != 0
+      let ids = overflow ? Set(state.subscribers.keys) : state.holders[event.descriptor] ?? []
+      for id in ids {
+        state.subscribers[id]?.translator.translate(event)
+        touched.insert(id)
+      }
+      if event.mask & UInt32(IN_IGNORED) != 0, let holders = state.holders[event.descriptor] {
+        state.holders[event.descriptor] = nil
+        for id in holders { state.subscribers[id]?.descriptors.remove(event.descriptor) }
+      }
+    }
+    let now = ContinuousClock.now
+    for id in touched {
+      guard var subscriber = state.subscribers[id] else { continue }
+      do throws(QuireError) {
+        try perform(subscriber.translator.takeActions(), id: id, &subscriber, &state)
+      } catch {
+        end(id, subscriber, error: error, &state, &deliveries)
+        continue
+      }
+      if subscriber.batchStart == nil { subscriber.batchStart = now }
+      subscriber.lastEvent = now
+      state.subscribers[id] = subscriber
+    }
+  }
+
+  /// Reports the batches that are due.
+  private func flushDue(
+    _ state: inout State, now: ContinuousClock.Instant, _ deliveries: inout [Delivery]
+  ) {
+    for (id, var subscriber) in state.subscribers {
+      guard let start = subscriber.batchStart, let last = subscriber.lastEvent,
+        now - last >= subscriber.coalescing || now - start >= Self.maximumBatchAge
+      else { continue }
+      subscriber.batchStart = nil
+      subscriber.lastEvent = nil
+      let (events, actions) = subscriber.translator.flush()
+      do throws(QuireError) { try perform(actions, id: id, &subscriber, &state) } catch {
+        end(id, subscriber, error: error, &state, &deliveries)
+        continue
+      }
+      let discovered = subscriber.translator.flush().events
+      deliveries.append(.events(events + discovered, subscriber.continuation))
+      if subscriber.translator.paths.isEmpty {  // the watched item itself is gone
+        end(id, subscriber, error: nil, &state, &deliveries)
+      } else {
+        state.subscribers[id] = subscriber
+      }
+    }
+  }
+
+  private func perform(
+    _ actions: [InotifyTranslator.Action], id: Int, _ subscriber: inout Subscriber,
+    _ state: inout State
+  ) throws(QuireError) {
+    for action in actions {
+      switch action {
+      case .watch(let path):
+        guard subscriber.recursive else { continue }
+        try watchTree(path, id: id, &subscriber, &state, reportContents: true)
+      case .forget(let path):
+        let gone = subscriber.translator.forget(path)
+        subscriber.descriptors.subtract(gone)
+        release(gone, id: id, &state)
+      }
+    }
+  }
+
+  private func end(
+    _ id: Int, _ subscriber: Subscriber, error: QuireError?, _ state: inout State,
+    _ deliveries: inout [Delivery]
+  ) {
+    state.subscribers[id] = nil
+    release(subscriber.descriptors, id: id, &state)
+    deliveries.append(.finish(error, subscriber.continuation))
+  }
+}

@@ -102,7 +102,8 @@ final class LineSource {
 }
 
 /// `quire-bench coordination-writer FILE`: for each number read on stdin, writes it into FILE in
-/// a coordinated write and prints the moment the write finished (monotonic ms).
+/// a coordinated write and prints the moment of the write's `close` (monotonic ms), from which
+/// both the presenter and inotifywait are timed.
 struct CoordinationWriter: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "coordination-writer", abstract: "The other process of `coordination`.",
@@ -116,8 +117,7 @@ struct CoordinationWriter: ParsableCommand {
     while let line = readLine() {
       var finished = 0.0
       try coordinator.coordinate(writingItemAt: url) { url in
-        try CoordinationBenchmark.writeFile(url.path, Array(line.utf8))
-        finished = CoordinationBenchmark.now()
+        finished = try CoordinationBenchmark.writeFile(url.path, Array(line.utf8))
       }
       FileHandle.standardOutput.write(Data("\(finished)\n".utf8))  // unbuffered
     }

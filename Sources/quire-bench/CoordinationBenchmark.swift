@@ -38,9 +38,9 @@ struct CoordinationBenchmark: AsyncParsableCommand {
     let coordinatedRead = try perOperation {
       try coordinator.coordinate(readingItemAt: file) { try Self.readFile($0.path) }
     }
-    let bareWrite = try perOperation { try Self.writeFile(file.path, page) }
+    let bareWrite = try perOperation { _ = try Self.writeFile(file.path, page) }
     let coordinatedWrite = try perOperation {
-      try coordinator.coordinate(writingItemAt: file) { try Self.writeFile($0.path, page) }
+      try coordinator.coordinate(writingItemAt: file) { _ = try Self.writeFile($0.path, page) }
     }
     let (notify, peer) = try await notifyDelays(file: file, inotifywait: inotifywait)
 
@@ -90,11 +90,25 @@ struct CoordinationBenchmark: AsyncParsableCommand {
     _ = read(fd, &buffer, buffer.count)
   }
 
-  static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-    let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+  /// Writes `bytes` over the file at `path` and returns the moment just before its `close`: the
+  /// `close` is what queues inotify's `close_write`, so both listeners are timed from it.
+  @discardableResult
+  static func writeFile(_ path: String, _ bytes: [UInt8]) throws -> Double {
+    try writeFile(path, bytes, flags: O_WRONLY | O_TRUNC | O_CLOEXEC)
+  }
+
+  /// ``writeFile(_:_:)`` for a file that may not exist yet.
+  static func writeFile(creating path: String, _ bytes: [UInt8]) throws -> Double {
+    try writeFile(path, bytes, flags: O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC)
+  }
+
+  private static func writeFile(_ path: String, _ bytes: [UInt8], flags: Int32) throws -> Double {
+    let fd = open(path, flags, 0o644)
     try RawFiles.check(fd, "open")
-    defer { close(fd) }
     _ = write(fd, bytes, bytes.count)
+    let closing = now()
+    close(fd)
+    return closing
   }
 
   /// The monotonic clock, shared by every process of the machine, in ms.

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""`scripts/bench check`: runs every quire-bench workload (release build) at the sizes the
+README's performance section states, compares each figure with its target, prints a table and
+exits non-zero if any target is missed. The targets below are the README's, one row each."""
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, ".build", "release", "quire-bench")
+
+# (workload, arguments, [(figure, description, check(result) -> (value, limit, met))])
+def at_most(key, limit_of, text):
+    def check(r):
+        value, limit = r[key], limit_of(r)
+        return value, limit, value <= limit
+    return (key, text, check)
+
+def at_least(key, limit_of, text):
+    def check(r):
+        value, limit = r[key], limit_of(r)
+        return value, limit, value >= limit
+    return (key, text, check)
+
+def ratio_at_least(num, den, limit, text):
+    def check(r):
+        value = r[num] / r[den]
+        return value, limit, value >= limit
+    return (f"{num}/{den}", text, check)
+
+WORKLOADS = [
+    ("package-save", ["--members", "100000", "--changed", "1"], [
+        at_most("quire_ms", lambda r: 4 * r["floor_ms"], "≤ 4 × floor_ms"),
+        ratio_at_least("hardlink_ms", "quire_ms", 50, "hard-link approach ≥ 50 × slower"),
+    ]),
+    ("package-open", ["--members", "100000"], [
+        at_most("quire_ms", lambda r: 1.5 * r["walk_ms"], "≤ 1.5 × walk_ms"),
+        at_most("rss_mib", lambda r: 64, "≤ 64 MiB"),
+    ]),
+    ("album-open", ["--images", "2000"], [
+        at_most("open_ms", lambda r: 200, "≤ 200 ms"),
+        at_most("rss_mib", lambda r: 64, "≤ 64 MiB"),
+    ]),
+    ("document-save", ["--members", "100000"], [
+        at_most("save_ms", lambda r: 5 * r["floor_ms"], "≤ 5 × floor_ms"),
+    ]),
+    ("monitor", ["--events", "1000"], [
+        at_most("quire_p99_ms", lambda r: 20, "≤ 20 ms"),
+        at_most("quire_p99_ms", lambda r: 2 * r["inotifywait_p50_ms"] + 5,
+                "≤ 2 × inotifywait_p50_ms + 5"),
+    ]),
+    ("coordination", [], [
+        at_most("read_overhead_us", lambda r: 100, "≤ 100 µs"),
+        at_most("write_overhead_us", lambda r: 100, "≤ 100 µs"),
+        at_most("notify_p99_ms", lambda r: 20, "≤ 20 ms"),
+        at_most("notify_p99_ms", lambda r: 2 * r["inotifywait_p50_ms"] + 5,
+                "≤ 2 × inotifywait_p50_ms + 5"),
+    ]),
+    ("presenters", ["--count", "500"], [
+        at_most("inotify_instances", lambda r: 2, "≤ 2"),
+        at_most("notify_p99_ms", lambda r: 20, "≤ 20 ms"),
+    ]),
+    ("query", ["--documents", "100000"], [
+        at_most("cold_gather_ms", lambda r: 3 * r["find_ms"], "≤ 3 × find_ms"),
+        at_most("warm_gather_ms", lambda r: 300, "≤ 300 ms"),
+        at_most("update_p99_ms", lambda r: 50, "≤ 50 ms"),
+    ]),
+    ("app-list", ["--documents", "10000"], [
+        at_most("list_p99_ms", lambda r: 100, "≤ 100 ms"),
+    ]),
+    ("archive", ["--members", "100000"], [
+        at_most("export_ms", lambda r: 2 * r["zip_ms"], "≤ 2 × zip_ms"),
+        at_most("import_ms", lambda r: 2 * r["unzip_ms"], "≤ 2 × unzip_ms"),
+    ]),
+]
+
+
+def run(workload, arguments):
+    """Runs one workload; returns its RESULT figures, or an error line."""
+    started = time.monotonic()
+    process = subprocess.run([BENCH, workload, *arguments], cwd=ROOT, capture_output=True,
+                             text=True)
+    elapsed = time.monotonic() - started
+    lines = [l for l in process.stdout.splitlines() if l.startswith("RESULT ")]
+    if process.returncode != 0 or not lines:
+        tail = (process.stderr.strip().splitlines() or ["no RESULT line"])[-1]
+        return None, elapsed, f"failed ({process.returncode}): {tail}", lines
+    figures = {}
+    for key, value in re.findall(r"(\w+)=(-?[0-9.]+)", lines[-1]):
+        figures[key] = float(value)
+    return figures, elapsed, None, lines
+
+
+def main():
+    only = sys.argv[1:]
+    rows = []
+    results = []
+    missed = 0
+    for workload, arguments, checks in WORKLOADS:
+        if only and workload not in only:
+            continue
+        print(f"running {workload} {' '.join(arguments)} …", file=sys.stderr, flush=True)
+        figures, elapsed, error, lines = run(workload, arguments)
+        if error:
+            rows.append((workload, "-", "-", "-", "NOT MET: " + error))
+            missed += 1
+            continue
+        results.append(lines[-1])
+        for key, text, check in checks:
+            try:
+                value, limit, met = check(figures)
+            except KeyError as missing:
+                rows.append((workload, key, "-", text, f"NOT MET: no figure {missing}"))
+                missed += 1
+                continue
+            missed += 0 if met else 1
+            rows.append((workload, key, f"{value:.3f}", f"{text} ({limit:.3f})",
+                         "met" if met else "NOT MET"))
+        print(f"  {workload} took {elapsed:.0f} s", file=sys.stderr, flush=True)
+    widths = [max(len(str(row[i])) for row in rows + [("workload", "figure", "value", "target", "")])
+              for i in range(5)]
+    header = ("workload", "figure", "value", "target", "")
+    for row in [header] + rows:
+        print(" | ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+    for line in results:
+        print(line)
+    print(f"{len(rows) - missed} met, {missed} not met")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -129,7 +129,9 @@ final class ServerConnection: Sendable {
     data.append(UInt8(ascii: "\n"))
     state.withLock { state in
       guard !state.closed else { return }
-      data.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
+      // send with MSG_NOSIGNAL: the asking process may have exited, and a plain write to its
+      // closed socket would kill this process with SIGPIPE.
+      data.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
   }
 

@@ -16,6 +16,8 @@ final class PresenterWatcher: Sendable {
 
   private static func watch(number: Int, path: String) async {
     let parent = (path as NSString).deletingLastPathComponent
+    // What the item is, to find it again if a program that does not coordinate moves it away.
+    let identity = try? DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: false)
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         do {
@@ -23,7 +25,7 @@ final class PresenterWatcher: Sendable {
             watching: URL(fileURLWithPath: parent), recursive: false)
           {
             if Task.isCancelled { return }
-            report(event, number: number, path: path)
+            await report(event, number: number, path: path, identity: identity)
           }
         } catch {
           await pollWhenDeaf(error, number: number, path: path)
@@ -35,7 +37,7 @@ final class PresenterWatcher: Sendable {
           do {
             for try await event in FileMonitor(watching: URL(fileURLWithPath: path)) {
               if Task.isCancelled { return }
-              report(event, number: number, path: path)
+              await report(event, number: number, path: path, identity: identity)
             }
           } catch {
             await pollWhenDeaf(error, number: number, path: path)
@@ -43,6 +45,24 @@ final class PresenterWatcher: Sendable {
         }
       }
     }
+  }
+
+  /// Where the item with `identity`, gone from `path`, is now according to the index (which a
+  /// query watching the destination updates), or nil: then it was deleted. A move whose arrival
+  /// another watch of this process saw never gets here; it is paired by the monitor. The index
+  /// may lag the move by a moment, so it is asked a few times over a quarter of a second.
+  private static func relocated(_ identity: String, from path: String) async -> String? {
+    for attempt in 0..<5 {
+      if attempt > 0 {
+        do { try await Task.sleep(for: .milliseconds(50)) } catch { return nil }  // index lag
+      }
+      for candidate in DocumentIndex.shared.paths(withIdentity: identity) where candidate != path {
+        let current = try? DocumentIdentity.identity(
+          of: URL(fileURLWithPath: candidate), creating: false)
+        if current == identity { return candidate }
+      }
+    }
+    return nil
   }
 
   /// How often a presenter that cannot be watched checks its own item.
@@ -67,7 +87,9 @@ final class PresenterWatcher: Sendable {
     }
   }
 
-  private static func report(_ event: FileEvent, number: Int, path: String) {
+  private static func report(_ event: FileEvent, number: Int, path: String, identity: String?)
+    async
+  {
     guard let queue = PresenterRegistry.shared.queue(of: number) else { return }
     let send = { (kind: PresenterMessage.Kind, subitem: String?, newPath: String?) in
       queue.send(PresenterMessage(kind: kind, presenter: number, path: subitem, newPath: newPath))
@@ -84,6 +106,9 @@ final class PresenterWatcher: Sendable {
     case _ where event.path == path:
       if access(path, F_OK) == 0 {
         send(.didChange, nil, nil)
+      } else if let identity, let found = await relocated(identity, from: path) {
+        PresenterRegistry.shared.move(number, to: found)
+        send(.didMove, found, nil)
       } else {
         send(.accommodateDeletion, nil, nil)
       }

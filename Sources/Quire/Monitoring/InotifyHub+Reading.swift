@@ -87,6 +87,14 @@ extension InotifyHub {
         state.subscribers[id]?.translator.translate(event)
         touched.insert(id)
       }
+      if event.mask & UInt32(IN_MOVED_TO) != 0 {
+        let subscribers = state.subscribers
+        if let folder = ids.compactMap({ subscribers[$0]?.translator.paths[event.descriptor] })
+          .first
+        {
+          state.noteArrival(cookie: event.cookie, path: folder + "/" + event.name)
+        }
+      }
       if event.mask & UInt32(IN_IGNORED) != 0, let holders = state.holders[event.descriptor] {
         state.holders[event.descriptor] = nil
         for id in holders { state.subscribers[id]?.descriptors.remove(event.descriptor) }
@@ -117,7 +125,8 @@ extension InotifyHub {
       else { continue }
       subscriber.batchStart = nil
       subscriber.lastEvent = nil
-      let (events, actions) = subscriber.translator.flush()
+      let arrivals = state.arrivals
+      let (events, actions) = subscriber.translator.flush { arrivals[$0] }
       do throws(QuireError) { try perform(actions, id: id, &subscriber, &state) } catch {
         end(id, subscriber, error: error, &state, &deliveries)
         continue

@@ -34,6 +34,15 @@ final class InotifyHub: Sendable {
     /// Which subscribers hold each watch descriptor.
     var holders: [Int32: Set<Int>] = [:]
     var nextID = 0
+    /// Where recent moves arrived, by the kernel's cookie, so a subscriber that saw only a
+    /// move's first half can report where it went (the last 1 024 moves).
+    var arrivals: [UInt32: String] = [:]
+    var arrivalOrder: [UInt32] = []
+
+    mutating func noteArrival(cookie: UInt32, path: String) {
+      if arrivals.updateValue(path, forKey: cookie) == nil { arrivalOrder.append(cookie) }
+      if arrivalOrder.count > 1024 { arrivals[arrivalOrder.removeFirst()] = nil }
+    }
   }
 
   /// What the reading thread does once it has let go of the lock.

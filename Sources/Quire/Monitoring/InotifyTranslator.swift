@@ -102,9 +102,21 @@ struct InotifyTranslator {
 
   /// Ends a batch: moves whose other half never came left or entered the tree; repeated events
   /// collapse (a write burst is one `modified`; `modified` right after `created` adds nothing).
-  mutating func flush() -> (events: [FileEvent], actions: [Action]) {
+  ///
+  /// `destination` names where a move whose other half this translator did not see went, when
+  /// another watch of the process saw it arrive (the cookie is the kernel's pairing of the two
+  /// halves); such a move is reported as a move rather than a deletion.
+  mutating func flush(destination: (UInt32) -> String? = { _ in nil }) -> (
+    events: [FileEvent], actions: [Action]
+  ) {
     let earlier = takeActions()
-    for (_, move) in pendingMoves where move.isDirectory { actions.append(.forget(move.path)) }
+    for (cookie, move) in pendingMoves {
+      if let target = destination(cookie) {
+        events[move.index] = FileEvent(
+          .moved(from: move.path), path: target, isDirectory: move.isDirectory)
+      }
+      if move.isDirectory { actions.append(.forget(move.path)) }
+    }
     pendingMoves.removeAll()
     var result: [FileEvent] = []
     var lastKind: [String: FileEvent.Kind] = [:]

@@ -1,7 +1,6 @@
 import Foundation
 import Quire
 import QuireApp
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -114,64 +113,46 @@ enum CostScenario {
     of events: AsyncStream<DocumentEvent>, within seconds: Double,
     _ matches: @escaping @Sendable (DocumentEvent) -> Bool
   ) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        for await event in events where matches(event) { return true }
-        return false
-      }
-      group.addTask {
-        try? await Task.sleep(for: .seconds(seconds))  // the deadline, not a wait for the event
-        return false
-      }
-      let first = await group.next() ?? false
-      group.cancelAll()
-      return first
+    await within(seconds) {
+      for await event in events where matches(event) { return true }
+      return false
     }
   }
 }
 
-/// A presenter that signals the first time it is told of a change inside its item.
+/// Runs `body` until it returns or `seconds` pass (then it is cancelled, so it must end when
+/// cancelled); its answer, or false at the deadline.
+func within(_ seconds: Double, _ body: @escaping @Sendable () async -> Bool) async -> Bool {
+  await withTaskGroup(of: Bool.self) { group in
+    group.addTask { await body() }
+    group.addTask {
+      try? await Task.sleep(for: .seconds(seconds))  // the deadline, not a wait for the event
+      return false
+    }
+    let first = await group.next() ?? false
+    group.cancelAll()
+    return first
+  }
+}
+
+/// A presenter that signals each time it is told of a change at or inside its item.
 final class SignallingPresenter: FilePresenter {
   private let url: URL
-  private let told = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+  private let (told, signal) = AsyncStream.makeStream(of: Void.self)
 
   init(_ url: URL) { self.url = url.standardizedFileURL }
 
   var presentedItemURL: URL? { url }
 
-  func presentedSubitemDidChange(at url: URL) async { signal() }
-  func presentedItemDidChange() async { signal() }
+  func presentedSubitemDidChange(at url: URL) async { signal.yield() }
+  func presentedItemDidChange() async { signal.yield() }
 
-  private func signal() {
-    let waiter = told.withLock { state -> CheckedContinuation<Void, Never>? in
-      state.done = true
-      defer { state.waiter = nil }
-      return state.waiter
-    }
-    waiter?.resume()
-  }
-
-  /// Waits until told, or `seconds` pass; true if told.
+  /// Waits until told (or told already), or `seconds` pass; true if told.
   func waitUntilTold(within seconds: Double) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        await withCheckedContinuation { continuation in
-          let done = self.told.withLock { state -> Bool in
-            if state.done { return true }
-            state.waiter = continuation
-            return false
-          }
-          if done { continuation.resume() }
-        }
-        return true
-      }
-      group.addTask {
-        try? await Task.sleep(for: .seconds(seconds))  // the deadline, not a wait for the event
-        return false
-      }
-      let first = await group.next() ?? false
-      group.cancelAll()
-      return first
+    let told = self.told
+    return await within(seconds) {
+      for await _ in told { return true }
+      return false
     }
   }
 }

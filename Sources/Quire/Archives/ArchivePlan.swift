@@ -33,6 +33,7 @@ struct ArchivePlan {
   {
     var raw: [Item] = []
     var totalSize: Int64 = 0
+    let times = ArchiveDirectory.modificationTimes(path)
     for entry in archive {
       guard raw.count < limits.maximumEntryCount else {
         throw Self.tooLarge(path, "holds more than \(limits.maximumEntryCount) entries")
@@ -48,7 +49,7 @@ struct ArchivePlan {
           throw Self.tooLarge(path, "has an entry “\(entry.path)” that expands \(Int(ratio))-fold")
         }
       }
-      raw.append(try Self.item(for: entry, path: path))
+      raw.append(try Self.item(for: entry, path: path, times: times))
     }
     let declared = ArchiveDirectory.declaredEntryCount(path)
     guard !raw.isEmpty, declared == nil || declared == raw.count else {
@@ -62,7 +63,9 @@ struct ArchivePlan {
     try checkNamesAndLinks(path: path)
   }
 
-  private static func item(for entry: Entry, path: String) throws(QuireError) -> Item {
+  private static func item(for entry: Entry, path: String, times: [String: Date])
+    throws(QuireError) -> Item
+  {
     // Info-ZIP's zip stores UTF-8 names without the UTF-8 flag; like unzip on Linux, take the
     // bytes as UTF-8 when they are valid UTF-8, and as code page 437 only otherwise.
     let utf8 = entry.path(using: .utf8)
@@ -83,7 +86,10 @@ struct ArchivePlan {
     }
     let attributes = entry.fileAttributes
     let mode = (attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0
-    let date = attributes[.modificationDate] as? Date ?? Date()
+    // ZIPFoundation reads the MS-DOS time as UTC; the archive's own directory says what the
+    // writer meant (the extended timestamp, or local time as Info-ZIP writes it).
+    let key = name.hasSuffix("/") && name.count > 1 ? String(name.dropLast()) : name
+    let date = times[key] ?? attributes[.modificationDate] as? Date ?? Date()
     let kind: Kind
     switch entry.type {
     case .directory: kind = .directory

@@ -49,16 +49,17 @@ extension PackageArchive {
   private static func write(
     _ root: FileWrapper, named name: String, to temporary: String, _ progress: Progress?
   ) throws {
-    let archive = try Archive(url: URL(fileURLWithPath: temporary), accessMode: .create)
+    var writer = try ArchiveWriter(path: temporary)
     var entries: [(path: String, wrapper: FileWrapper)] = []
     collect(root, path: name, into: &entries)
     let total = entries.reduce(Int64(0)) { $0 + ($1.wrapper.fileAttributes.size ?? 0) }
     var done: Int64 = 0
     for (path, wrapper) in entries {
-      try add(wrapper, at: path, to: archive)
+      try add(wrapper, at: path, to: &writer)
       if wrapper.isRegularFile { done += wrapper.fileAttributes.size ?? 0 }
       progress?(done, total)
     }
+    try writer.finish()
   }
 
   /// Lists the wrapper tree depth-first, folders before their contents, names sorted.
@@ -72,26 +73,19 @@ extension PackageArchive {
     }
   }
 
-  private static func add(_ wrapper: FileWrapper, at path: String, to archive: Archive) throws {
+  private static func add(_ wrapper: FileWrapper, at path: String, to writer: inout ArchiveWriter)
+    throws
+  {
     let attributes = wrapper.fileAttributes
     let date = attributes.modificationDate ?? Date()
     if wrapper.isDirectory {
-      try archive.addEntry(
-        with: path + "/", type: .directory, uncompressedSize: Int64(0), modificationDate: date,
-        permissions: attributes.posixPermissions ?? 0o755, provider: { _, _ in Data() })
+      try writer.addDirectory(path, mode: attributes.posixPermissions ?? 0o755, date: date)
     } else if let destination = wrapper.symbolicLinkDestination {
-      let bytes = Data(destination.utf8)
-      try archive.addEntry(
-        with: path, type: .symlink, uncompressedSize: Int64(bytes.count), modificationDate: date,
-        permissions: 0o777, provider: { _, _ in bytes })
+      try writer.addSymbolicLink(path, destination: destination, date: date)
     } else {
       let contents = try wrapper.contents()
-      try archive.addEntry(
-        with: path, type: .file, uncompressedSize: Int64(contents.count), modificationDate: date,
-        permissions: attributes.posixPermissions ?? 0o644, compressionMethod: .deflate,
-        provider: { position, size in
-          contents.subdata(in: Int(position)..<Int(position) + size)
-        })
+      try writer.addFile(
+        path, contents: contents, mode: attributes.posixPermissions ?? 0o644, date: date)
       wrapper.discardContents()
     }
   }

@@ -58,7 +58,10 @@ let package = Package(
     ),
     .testTarget(
       name: "QuireTests",
-      dependencies: ["Quire", "QuireApp", "CQuireShims", "quire-test-helper", "quire"]
+      dependencies: [
+        "Quire", "QuireApp", "CQuireShims", "quire-test-helper", "quire",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -68,13 +68,17 @@ extension FileWrapper {
     state.withLock { if case .regularFile(.some) = $0.content { true } else { false } }
   }
 
+  /// Files smaller than this are read even when mapping is allowed: one `read` of a few pages
+  /// costs less than `mmap`, its page faults and `munmap`, and saves nothing in memory.
+  static let smallestMapped = 64 << 10
+
   /// Reads a file's bytes, mapped read-only (so untouched pages cost no memory) or copied.
   static func load(path: String, mapping: Bool) throws(SystemCallError) -> Data {
     let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
     defer { Sys.close(fd) }
     let size = Int(try Sys.status(of: fd).st_size)
     if size == 0 { return Data() }
-    guard mapping else { return try Sys.readAll(fd, size: size) }
+    guard mapping, size >= smallestMapped else { return try Sys.readAll(fd, size: size) }
     let pointer = try Sys.map(fd, size: size)
     return Data(
       bytesNoCopy: pointer, count: size,

@@ -71,4 +71,35 @@ struct UncoordinatedMoveTests {
     #expect(try Disk.read(new) == "unsaved edit")
     #expect(!FileManager.default.fileExists(atPath: old.path))
   }
+
+  @Test("a document whose file went where no watch looks is found by its identity in the index")
+  func followsThroughTheIndex() async throws {
+    let folder = try TemporaryDirectory()
+    let old = folder.file("Library/notes.txt")
+    let elsewhere = folder.file("Elsewhere")
+    let new = elsewhere.appendingPathComponent("notes.txt")
+    try Disk.write("first", to: old)
+    try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+    let identity = try Bookmark(url: old).identity  // gives the document its identity
+    let data = folder.file("data")
+    let helper = try HelperProcess(
+      ["follow", old.path], environment: ["XDG_DATA_HOME": data.path])
+    #expect(helper.lines.nextLine() == "ready")
+    // The document's file gets a second name outside every watched folder, the index (the
+    // helper's own, as a query of that folder in any process would write it) learns it, and
+    // then the old name goes: to the document's watch, the file simply vanished.
+    try FileManager.default.linkItem(at: old, to: new)
+    let index = try DocumentIndex(url: data.appendingPathComponent("quire/index.sqlite"))
+    let query = DocumentQuery(scopes: [elsewhere], index: index)
+    for await results in query.results() where results.phase == .gathered { break }
+    let indexed = try await withDeadline(seconds: 10) { () async throws -> Bool in
+      while !index.paths(withIdentity: identity).contains(new.path) {
+        try await Task.sleep(for: .milliseconds(20))  // polls the index, with the deadline above
+      }
+      return true
+    }
+    #expect(indexed == true, "the index never learned the new name")
+    try FileManager.default.removeItem(at: old)
+    #expect(helper.lines.nextLine() == "moved \(new.path) edits kept")
+  }
 }

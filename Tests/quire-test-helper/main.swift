@@ -12,6 +12,8 @@
 //                                                  member of DIR in place with the version number
 //   quire-test-helper coord-move OLD NEW           move OLD to NEW in a coordinated write pair
 //   quire-test-helper coord-write FILE TEXT        replace FILE's contents in a coordinated write
+//   quire-test-helper follow FILE                open FILE with an edit: "ready", then "moved
+//                                                  PATH edits kept" or "deleted"
 //   quire-test-helper hear-change FILE           a presenter of FILE: "ready", then "told"
 //   quire-test-helper cost SCENARIO PATH         the work a cost test counts (CostScenario.swift)
 //   quire-test-helper index-churn DIR INDEX        run a query of DIR on the index file INDEX and
@@ -109,6 +111,35 @@ case "hear-change":
   try FileCoordinator.addFilePresenter(presenter)
   say("ready")
   say(await presenter.waitUntilTold(within: 20) ? "told" : "not told")
+case "follow":
+  // Opens FILE (a text document) with an unsaved edit, prints "ready" once its watch runs, then
+  // "moved PATH" or "deleted" for what becomes of its file.
+  let document = TextDocument(fileURL: package)
+  document.autosaveDelay = .seconds(3600)
+  try await document.open()
+  var listening = false
+  for attempt in 1...30 where !listening {
+    let events = document.events()
+    try Data("outside \(attempt)".utf8).write(to: package)
+    listening = await CostScenario.firstEvent(of: events, within: 2) {
+      if case .loaded = $0 { true } else { false }
+    }
+  }
+  guard listening else { throw QuireError(.timedOut, "The document never heard its file.") }
+  document.setText("unsaved edit")
+  document.undoManager.endEvent()
+  let events = document.events()
+  say("ready")
+  for await event in events {
+    if case .moved(let url) = event {
+      say("moved \(url.path) \(document.hasUnsavedChanges ? "edits kept" : "edits lost")")
+      break
+    }
+    if case .deleted = event {
+      say("deleted")
+      break
+    }
+  }
 case "edit-and-wait":
   Document.saveOpenDocumentsOnTermination()
   let document = TextDocument(fileURL: package)

@@ -31,6 +31,11 @@ def ratio_at_least(num, den, limit, text):
     return (f"{num}/{den}", text, check)
 
 WORKLOADS = [
+    # document-save first: on a disk mounted with `discard` the deletion of another workload's
+    # 100 000 files slows journal commits for minutes, and a one-member save waits on two.
+    ("document-save", ["--members", "100000"], [
+        at_most("save_ms", lambda r: 5 * r["floor_ms"], "≤ 5 × floor_ms"),
+    ]),
     ("package-save", ["--members", "100000", "--changed", "1"], [
         at_most("quire_ms", lambda r: 4 * r["floor_ms"], "≤ 4 × floor_ms"),
         ratio_at_least("hardlink_ms", "quire_ms", 50, "hard-link approach ≥ 50 × slower"),
@@ -42,9 +47,6 @@ WORKLOADS = [
     ("album-open", ["--images", "2000"], [
         at_most("open_ms", lambda r: 200, "≤ 200 ms"),
         at_most("rss_mib", lambda r: 64, "≤ 64 MiB"),
-    ]),
-    ("document-save", ["--members", "100000"], [
-        at_most("save_ms", lambda r: 5 * r["floor_ms"], "≤ 5 × floor_ms"),
     ]),
     ("monitor", ["--events", "1000"], [
         at_most("quire_p99_ms", lambda r: 20, "≤ 20 ms"),

@@ -71,7 +71,7 @@ extension Document {
     undoManager.removeAllActions()
     changeCount = 0
     savedChangeCount = 0
-    fileModificationDate = Self.modificationDate(of: url)
+    fileModificationDate = fileSignature?.modificationDate  // taken inside the read
     emit(.loaded)
   }
 
@@ -92,9 +92,5 @@ extension Document {
       .corruptDocument,
       "The document “\(url.path)” could not be opened: its contents are damaged or not of this type (\(error)).",
       path: url.path, cause: error)
-  }
-
-  static func modificationDate(of url: URL) -> Date? {
-    (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
   }
 }

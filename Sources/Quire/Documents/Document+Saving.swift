@@ -118,7 +118,7 @@ extension Document {
       throw failure
     }
     fileURL = url
-    fileModificationDate = Self.modificationDate(of: url)
+    fileModificationDate = fileSignature?.modificationDate  // taken inside the write
     updateChangeCount(withToken: token, for: operation)
     documentState.remove(.savingError)
     if operation == .forCreating {

@@ -33,6 +33,9 @@ struct FileSignature: Hashable, Sendable {
       changed: time(info.st_ctim))
   }
 
+  /// The modification time as a date.
+  var modificationDate: Date { Date(timeIntervalSince1970: Double(modified) / 1_000_000_000) }
+
   static func == (lhs: FileSignature, rhs: FileSignature) -> Bool {
     lhs.inode == rhs.inode && lhs.size == rhs.size && lhs.modified == rhs.modified
   }

@@ -62,7 +62,7 @@ struct InotifySharingTests {
     while told == nil && ContinuousClock.now < deadline {
       attempt += 1
       try Data("changed \(attempt)".utf8).write(to: file)
-      try await Task.sleep(for: .milliseconds(300))  // paces the writes; the wait is the read
+      try await Task.sleep(for: .milliseconds(300))  // paces the writes, not a wait: the read is
       told = helper.lines.nextLineIfAvailable()
     }
     #expect(told == "told")

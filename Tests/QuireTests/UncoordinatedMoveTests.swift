@@ -94,7 +94,7 @@ struct UncoordinatedMoveTests {
     for await results in query.results() where results.phase == .gathered { break }
     let indexed = try await withDeadline(seconds: 10) { () async throws -> Bool in
       while !index.paths(withIdentity: identity).contains(new.path) {
-        try await Task.sleep(for: .milliseconds(20))  // polls the index, with the deadline above
+        try await Task.sleep(for: .milliseconds(20))  // polls the index (not a wait for an event)
       }
       return true
     }

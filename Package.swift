@@ -34,6 +34,7 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
+    .target(name: "QuireSyncProtocol", dependencies: ["Quire"]),
     .target(
       name: "QuireApp",
       dependencies: [
@@ -45,11 +46,16 @@ let package = Package(
     ),
     .executableTarget(
       name: "quire",
-      dependencies: ["Quire", "QuireApp", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "Quire", "QuireApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .executableTarget(
       name: "quire-bench",
-      dependencies: ["Quire", "QuireApp", "CQuireShims", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "Quire", "QuireApp", "CQuireShims",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .executableTarget(
       name: "quire-test-helper",
@@ -59,7 +65,7 @@ let package = Package(
     .testTarget(
       name: "QuireTests",
       dependencies: [
-        "Quire", "QuireApp", "CQuireShims", "quire-test-helper", "quire",
+        "Quire", "QuireApp", "QuireSyncProtocol", "CQuireShims", "quire-test-helper", "quire",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ]
     ),

@@ -21,20 +21,35 @@ extension Document: FilePresenter {
   /// The file changed on disk. Without unsaved changes the document reloads; with them it keeps
   /// both: the other version is copied aside and the document goes into conflict. A change the
   /// document made itself (its file still matches what it last read or wrote) is ignored.
-  public func presentedItemDidChange() async { await presentedItemDidChange(force: false) }
-
-  /// Reloads, or keeps both sides, when the file's signature moved on — or, with `force`, when
-  /// a member event already showed another program's change the folder's times do not.
-  private func presentedItemDidChange(force: Bool) async {
-    guard !documentState.contains(.closed) else { return }
-    await waitForSavesToFinish()
+  public func presentedItemDidChange() async {
     let url = fileURL
-    let current = try? await performAsynchronousFileAccess { FileSignature.of(url.path) }
-    guard let current, force || current != fileSignature else { return }
+    guard let current = await judgeAfterSaves({ { FileSignature.of(url.path) } }) ?? nil,
+      current != fileSignature
+    else { return }
+    await respondToOutsideChange(current)
+  }
+
+  /// Runs the check `makeCheck` makes (from the document's records as they are then) on the
+  /// file-access executor once no save is running, and again if a save ran while it did (it was
+  /// then judged against a record that save replaced): a document's own save never passes for
+  /// another program's change. Nil if the document closed.
+  private func judgeAfterSaves<T: Sendable>(_ makeCheck: () -> @Sendable () -> T) async -> T? {
+    while true {
+      await waitForSavesToFinish()
+      guard !documentState.contains(.closed) else { return nil }
+      let generation = saveGeneration
+      let check = makeCheck()
+      guard let result = try? await performAsynchronousFileAccess(check) else { return nil }
+      if !saveInFlight && saveGeneration == generation { return result }
+    }
+  }
+
+  /// Another program changed the file: reload, or, with unsaved changes, keep both.
+  private func respondToOutsideChange(_ current: FileSignature) async {
     if hasUnsavedChanges {
       await keepOtherVersion(signature: current)
     } else {
-      do { try await revert(toContentsOf: url) } catch {}
+      do { try await revert(toContentsOf: fileURL) } catch {}
     }
   }
 
@@ -122,19 +137,18 @@ extension Document {
   }
 
   private func memberDidChange(_ urls: [URL]) async {
-    guard !documentState.contains(.closed) else { return }
-    await waitForSavesToFinish()
     let package = fileURL.path
     let members = urls.compactMap { url -> String? in
       let path = url.standardizedFileURL.path
       return path.hasPrefix(package + "/") ? String(path.dropFirst(package.count + 1)) : nil
     }
-    let known = memberSignatures
-    let outside =
-      (try? await performAsynchronousFileAccess {
-        members.contains { known.isOutsideChange(of: $0, in: package) }
-      }) ?? true
-    guard outside else { return }
-    await presentedItemDidChange(force: true)
+    let judged = await judgeAfterSaves {
+      let known = memberSignatures
+      return { [members] in
+        (members.contains { known.isOutsideChange(of: $0, in: package) }, FileSignature.of(package))
+      }
+    }
+    guard let (outside, current) = judged, outside, let current else { return }
+    await respondToOutsideChange(current)
   }
 }

@@ -109,6 +109,7 @@ extension Document {
       }
       fileSignature = signature
       memberSignatures.adopt(written)
+      saveGeneration += 1
     } catch {
       let failure = Self.saveError(error, url: url)
       documentState.insert(.savingError)

@@ -71,6 +71,8 @@ open class Document {
   nonisolated let presentedURL: Mutex<URL>
   var fileSignature: FileSignature?
   var memberSignatures = MemberSignatures()
+  /// Counts finished saves, so a judgement made while one ran is made again.
+  var saveGeneration = 0
   var conflictCopies: [URL] = []
   let fileAccess = DocumentFileAccess()
   var changeCount = 0

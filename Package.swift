@@ -7,6 +7,9 @@ let package = Package(
   products: [
     .library(name: "Quire", targets: ["Quire"]),
     .library(name: "QuireApp", targets: ["QuireApp"]),
+    .library(name: "QuireSyncProtocol", targets: ["QuireSyncProtocol"]),
+    .library(name: "QuireServer", targets: ["QuireServer"]),
+    .library(name: "QuireSync", targets: ["QuireSync"]),
     .executable(name: "quire", targets: ["quire"]),
     .executable(name: "quire-bench", targets: ["quire-bench"]),
   ],
@@ -17,6 +20,10 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     .target(name: "CQuireShims"),
@@ -34,7 +41,30 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
-    .target(name: "QuireSyncProtocol", dependencies: ["Quire"]),
+    .target(
+      name: "QuireSyncProtocol",
+      dependencies: ["Quire", .product(name: "Crypto", package: "swift-crypto")]
+    ),
+    .target(
+      name: "QuireServer",
+      dependencies: [
+        "Quire", "QuireSyncProtocol", "CQuireShims", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ]
+    ),
+    .target(
+      name: "QuireSync",
+      dependencies: [
+        "Quire", "QuireSyncProtocol", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ]
+    ),
     .target(
       name: "QuireApp",
       dependencies: [
@@ -47,7 +77,8 @@ let package = Package(
     .executableTarget(
       name: "quire",
       dependencies: [
-        "Quire", "QuireApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Quire", "QuireApp", "QuireServer", "QuireSync", "QuireSyncProtocol",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
@@ -65,8 +96,11 @@ let package = Package(
     .testTarget(
       name: "QuireTests",
       dependencies: [
-        "Quire", "QuireApp", "QuireSyncProtocol", "CQuireShims", "quire-test-helper", "quire",
+        "Quire", "QuireApp", "QuireSyncProtocol", "QuireServer", "QuireSync", "CQuireShims",
+        "quire-test-helper",
+        "quire",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
     ),
   ],

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Quire
 import QuireApp
+import QuireSyncProtocol
 
 #if canImport(Glibc)
   import Glibc
@@ -17,6 +18,8 @@ extension QuireSubcommand {
     do {
       try execute()
     } catch let error as QuireError {
+      fail(error.message)
+    } catch let error as SyncError {
       fail(error.message)
     } catch let error as ExitCode {
       throw error
@@ -41,6 +44,9 @@ extension QuireDocumentSubcommand {
     do {
       try await execute()
     } catch let error as QuireError {
+      FileHandle.standardError.write(Data("quire: \(error.message)\n".utf8))
+      Glibc.exit(1)
+    } catch let error as SyncError {
       FileHandle.standardError.write(Data("quire: \(error.message)\n".utf8))
       Glibc.exit(1)
     }

@@ -19,18 +19,18 @@ enum Executables {
   }
 
   /// Runs `name` with `arguments` to completion and captures its output.
-  static func run(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws
-    -> Output
-  {
-    try runCommand(url(name), arguments, environment: environment)
+  static func run(
+    _ name: String, _ arguments: [String], environment: [String: String] = [:],
+    input: String? = nil
+  ) throws -> Output {
+    try runCommand(url(name), arguments, environment: environment, input: input)
   }
 
   /// Runs any program to completion and captures its output.
   static func runCommand(
-    _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
-  )
-    throws -> Output
-  {
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+    input: String? = nil
+  ) throws -> Output {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
@@ -39,8 +39,13 @@ enum Executables {
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let stdin = Pipe()
+    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try process.run()
+    if let input {
+      stdin.fileHandleForWriting.write(Data(input.utf8))
+      try stdin.fileHandleForWriting.close()
+    }
     // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe.
     let group = DispatchGroup()
     nonisolated(unsafe) var errData = Data()

@@ -1,0 +1,61 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import QuireSyncProtocol
+
+/// JSON answers, and errors as `{"error": {"code": …, "message": …}}` with their status.
+enum ServerResponse {
+  static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+    let data = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
+    return Response(
+      status: status, headers: [.contentType: "application/json"],
+      body: .init(byteBuffer: ByteBuffer(bytes: data)))
+  }
+
+  static func bytes(_ bytes: [UInt8]) -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "application/octet-stream"],
+      body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+
+  static func error(_ error: SyncError) -> Response {
+    var response = json(
+      ["error": ["code": error.code.rawValue, "message": error.message]],
+      status: .init(code: error.code.httpStatus))
+    if error.code == .rateLimited { response.headers[.retryAfter] = "1" }
+    return response
+  }
+
+  /// Any error a route threw, as a ``SyncError``.
+  static func syncError(_ error: any Error) -> SyncError {
+    if let error = error as? SyncError { return error }
+    if error is NIOTooManyBytesError {
+      return SyncError(.tooLarge, "The request body is larger than the server accepts.")
+    }
+    if let error = error as? HTTPError {
+      switch error.status {
+      case .notFound:
+        return SyncError(.notFound, "There is no such endpoint; see docs/sync-api.yaml.")
+      case .contentTooLarge:
+        return SyncError(.tooLarge, "The request body is larger than the server accepts.")
+      case .methodNotAllowed:
+        return SyncError(.malformed, "That method is not allowed here; see docs/sync-api.yaml.")
+      default: return SyncError(.malformed, error.body ?? "The request could not be read.")
+      }
+    }
+    return SyncError(.internalError, "The server failed: \(error).", cause: error)
+  }
+}
+
+/// Answers every error a route throws as JSON with its code and message, never a trace.
+struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch {
+      return ServerResponse.error(ServerResponse.syncError(error))
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import QuireSyncProtocol
+
+/// The sync API (docs/sync-api.yaml): sign-in, chunks, commits, manifests, the journal and its
+/// event stream.
+struct SyncRoutes: Sendable {
+  let store: ServerStore
+  let configuration: ServerConfiguration
+  let reading: RequestReading
+  let limiter: CommitRateLimiter
+  let signal: JournalSignal
+
+  func add(to router: Router<BasicRequestContext>) {
+    router.get("/v1/health") { _, _ in ServerResponse.json(["status": "ok"]) }
+    router.post("/v1/sign-in") { request, _ in
+      let body = try await reading.json(SignInRequest.self, from: request)
+      return ServerResponse.json(
+        try store.signIn(user: body.user, password: body.password, device: body.device))
+    }
+    router.post("/v1/chunks") { request, _ in
+      let device = try reading.device(request)
+      let body = try await request.body.collect(upTo: configuration.maximumChunkBodyBytes)
+      let count = try store.storeChunks(
+        user: device.user, body: Array(buffer: body),
+        maximumChunk: ContentChunker.standard.maximumSize)
+      return ServerResponse.json(["stored": count])
+    }
+    router.post("/v1/chunks/missing") { request, _ in
+      let device = try reading.device(request)
+      let list = try await reading.json(ChunkList.self, from: request)
+      return ServerResponse.json(
+        ChunkList(hashes: try store.missingChunks(user: device.user, hashes: list.hashes)))
+    }
+    router.post("/v1/chunks/fetch") { request, _ in
+      let device = try reading.device(request)
+      let list = try await reading.json(ChunkList.self, from: request)
+      let total = list.hashes.count * ContentChunker.standard.maximumSize
+      guard list.hashes.count <= 4096 else {
+        throw SyncError(
+          .tooLarge, "Fetch at most 4096 chunks per request, not \(list.hashes.count).")
+      }
+      _ = total
+      return ServerResponse.bytes(try store.fetchChunks(user: device.user, hashes: list.hashes))
+    }
+    router.post("/v1/containers/:container/commits") { request, context in
+      let device = try reading.device(request)
+      let container = try context.parameters.require("container")
+      let commit = try await reading.json(CommitRequest.self, from: request)
+      guard limiter.allow(device.id) else {
+        throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
+      }
+      let answer = try store.commit(
+        commit, container: container, device: device,
+        maximumMembers: configuration.maximumMembersPerCommit)
+      signal.notify("\(device.user)/\(container)")
+      return ServerResponse.json(answer, status: answer.status == .current ? .created : .ok)
+    }
+    router.get("/v1/containers/:container/changes") { request, context in
+      let device = try reading.device(request)
+      let container = try context.parameters.require("container")
+      let limit = min(max(Int(request.uri.queryParameters["limit"] ?? "1000") ?? 1000, 1), 5000)
+      return ServerResponse.json(
+        try store.changes(
+          container: container, user: device.user, since: try reading.cursor(request),
+          limit: limit))
+    }
+    router.get("/v1/containers/:container/items/:item/revisions/:revision") { request, context in
+      let device = try reading.device(request)
+      guard let revision = Int64(try context.parameters.require("revision")) else {
+        throw SyncError(.malformed, "A revision is a number.")
+      }
+      let since = try request.uri.queryParameters["since"].map { text throws(SyncError) in
+        guard let value = Int64(text) else {
+          throw SyncError(.malformed, "since is a revision number.")
+        }
+        return value
+      }
+      return ServerResponse.json(
+        try store.manifest(
+          container: try context.parameters.require("container"),
+          item: try context.parameters.require("item"), revision: revision, since: since,
+          user: device.user))
+    }
+    EventStream(store: store, reading: reading, signal: signal, configuration: configuration)
+      .add(to: router)
+  }
+}

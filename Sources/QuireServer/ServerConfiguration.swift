@@ -1,0 +1,39 @@
+import Foundation
+
+/// How a ``SyncServer`` runs: where it keeps its data, where it listens, and what it accepts.
+public struct ServerConfiguration: Sendable {
+  /// The folder of the server's database and blobs.
+  public var data: URL
+  /// The address to listen on (`127.0.0.1` by default; put a TLS proxy in front to go public).
+  public var host: String
+  /// The port (0: any free port).
+  public var port: Int
+  /// The largest JSON body accepted (a commit's manifest change), in bytes.
+  public var maximumJSONBytes = 32 << 20
+  /// The largest body of chunk frames accepted, in bytes.
+  public var maximumChunkBodyBytes = 16 << 20
+  /// The most members one commit may write or remove.
+  public var maximumMembersPerCommit = 200_000
+  /// Commits a device may make in a burst, and per second after it.
+  public var commitBurst = 200
+  /// See ``commitBurst``.
+  public var commitsPerSecond = 50.0
+  /// How often an idle event stream sends a keep-alive comment.
+  public var keepAliveInterval: Duration = .seconds(15)
+
+  /// The default data folder: `$XDG_DATA_HOME/quire/server` (or `~/.local/share/quire/server`).
+  public static var defaultData: URL {
+    let environment = ProcessInfo.processInfo.environment
+    let base =
+      environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+    return base.appendingPathComponent("quire/server")
+  }
+
+  /// A configuration with data in `data`, listening on `host`:`port`.
+  public init(data: URL = defaultData, host: String = "127.0.0.1", port: Int = 8620) {
+    self.data = data
+    self.host = host
+    self.port = port
+  }
+}

@@ -1,0 +1,48 @@
+import GRDB
+
+/// The server's tables. A revision's members live as rows valid over a range of the item's
+/// revisions (`since` ≤ r < `until`), so a commit writes only the members it changes and a
+/// device downloads only the members changed after its revision: both cost O(changed).
+enum ServerSchema {
+  static func migrator() -> DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE users(
+            id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, passwordHash TEXT NOT NULL,
+            created REAL NOT NULL);
+          CREATE TABLE devices(
+            id TEXT PRIMARY KEY, user INTEGER NOT NULL REFERENCES users(id), name TEXT NOT NULL,
+            tokenHash TEXT NOT NULL UNIQUE, created REAL NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);
+          CREATE TABLE containers(
+            id INTEGER PRIMARY KEY, user INTEGER NOT NULL REFERENCES users(id),
+            identifier TEXT NOT NULL, UNIQUE(user, identifier));
+          CREATE TABLE items(
+            container INTEGER NOT NULL, item TEXT NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,
+            current INTEGER NOT NULL, deleted INTEGER NOT NULL, PRIMARY KEY(container, item))
+            WITHOUT ROWID;
+          CREATE TABLE revisions(
+            id INTEGER PRIMARY KEY AUTOINCREMENT, container INTEGER NOT NULL, item TEXT NOT NULL,
+            base INTEGER, kind TEXT NOT NULL, path TEXT NOT NULL, deleted INTEGER NOT NULL,
+            conflict INTEGER NOT NULL, device TEXT NOT NULL, committed REAL NOT NULL,
+            commitID TEXT NOT NULL, change BLOB, UNIQUE(container, commitID));
+          CREATE TABLE members(
+            container INTEGER NOT NULL, item TEXT NOT NULL, path TEXT NOT NULL,
+            since INTEGER NOT NULL, until INTEGER, size INTEGER NOT NULL, mode INTEGER NOT NULL,
+            modified REAL NOT NULL, hash TEXT NOT NULL, chunks BLOB NOT NULL);
+          CREATE INDEX membersLive ON members(container, item, path) WHERE until IS NULL;
+          CREATE INDEX membersSince ON members(container, item, since);
+          CREATE INDEX membersUntil ON members(container, item, until);
+          CREATE TABLE chunks(
+            user INTEGER NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
+            PRIMARY KEY(user, hash)) WITHOUT ROWID;
+          CREATE TABLE journal(
+            sequence INTEGER PRIMARY KEY AUTOINCREMENT, container INTEGER NOT NULL,
+            revision INTEGER NOT NULL);
+          CREATE INDEX journalByContainer ON journal(container, sequence);
+          """)
+    }
+    return migrator
+  }
+}

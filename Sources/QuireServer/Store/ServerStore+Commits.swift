@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+import QuireSyncProtocol
+
+extension ServerStore {
+  /// The container `identifier` of `user`, made if `create`.
+  static func container(_ db: Database, user: Int64, identifier: String, create: Bool) throws
+    -> Int64?
+  {
+    if let id = try Int64.fetchOne(
+      db, sql: "SELECT id FROM containers WHERE user = ? AND identifier = ?",
+      arguments: [user, identifier])
+    {
+      return id
+    }
+    guard create else { return nil }
+    try db.execute(
+      sql: "INSERT INTO containers(user, identifier) VALUES (?, ?)", arguments: [user, identifier])
+    return db.lastInsertedRowID
+  }
+
+  /// Commits `request` from `device` to `container`, in one transaction: the revision, the
+  /// members it changes, the item's current revision (unless its base is stale: then it is kept
+  /// as a conflict revision) and the journal entry. A commit identifier seen before returns the
+  /// first answer.
+  func commit(
+    _ request: CommitRequest, container identifier: String, device: AuthenticatedDevice,
+    maximumMembers: Int
+  ) throws(SyncError) -> CommitResponse {
+    try SyncIdentifier.checkContainer(identifier)
+    try SyncIdentifier.checkItem(request.item)
+    try SyncPath.check(request.path, what: "item path")
+    guard (1...64).contains(request.commit.utf8.count) else {
+      throw SyncError(.malformed, "A commit needs a commit identifier of 1–64 characters (a UUID).")
+    }
+    try request.change.validate(kind: request.kind, maximumMembers: maximumMembers)
+    let hashes = Set(request.change.upserted.flatMap { $0.chunks.map(\.hash) })
+    return try write { db throws in
+      let container = try Self.container(
+        db, user: device.user, identifier: identifier, create: true)!
+      if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
+        return earlier
+      }
+      let missing = try Self.missing(db, user: device.user, hashes: hashes)
+      if !missing.isEmpty {
+        throw SyncError(
+          .missingChunks,
+          "The commit names \(missing.count) chunks the server does not hold, such as \(missing.sorted()[0]). Upload them, then commit again."
+        )
+      }
+      let item = try Row.fetchOne(
+        db, sql: "SELECT kind, current FROM items WHERE container = ? AND item = ?",
+        arguments: [container, request.item])
+      if let item, item["kind"] != request.kind.rawValue {
+        throw SyncError(
+          .invalidManifest,
+          "The item \(request.item) is a \(item["kind"] as String), not a \(request.kind.rawValue)."
+        )
+      }
+      if let base = request.base {
+        let known = try Bool.fetchOne(
+          db, sql: "SELECT 1 FROM revisions WHERE id = ? AND container = ? AND item = ?",
+          arguments: [base, container, request.item])
+        guard known == true else {
+          throw SyncError(
+            .notFound, "The base revision \(base) is not a revision of item \(request.item).")
+        }
+      }
+      let current: Int64? = item?["current"]
+      let isCurrent = current == request.base
+      let change = isCurrent ? nil : try JSONEncoder().encode(request.change)
+      try db.execute(
+        sql: """
+          INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
+            committed, commitID, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          container, request.item, request.base, request.kind.rawValue, request.path,
+          request.deleted, !isCurrent, device.id, Date().timeIntervalSince1970, request.commit,
+          change,
+        ])
+      let revision = db.lastInsertedRowID
+      if isCurrent {
+        try Self.apply(request, revision: revision, container: container, db)
+      }
+      try db.execute(
+        sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
+        arguments: [container, revision])
+      return CommitResponse(
+        revision: revision, status: isCurrent ? .current : .conflict,
+        current: isCurrent ? revision : current!, sequence: db.lastInsertedRowID)
+    }
+  }
+
+  /// Makes `revision` the item's current one: closes the members it replaces or removes, adds
+  /// the ones it writes.
+  private static func apply(
+    _ request: CommitRequest, revision: Int64, container: Int64, _ db: Database
+  ) throws {
+    let key: StatementArguments = [revision, container, request.item]
+    if request.deleted {
+      try db.execute(
+        sql: "UPDATE members SET until = ? WHERE container = ? AND item = ? AND until IS NULL",
+        arguments: key)
+    } else {
+      let close = try db.makeStatement(
+        sql:
+          "UPDATE members SET until = ? WHERE container = ? AND item = ? AND path = ? AND until IS NULL"
+      )
+      for path in request.change.removed + request.change.upserted.map(\.path) {
+        try close.execute(arguments: key + [path])
+      }
+      let insert = try db.makeStatement(
+        sql: """
+          INSERT INTO members(container, item, path, since, size, mode, modified, hash, chunks)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """)
+      for member in request.change.upserted {
+        try insert.execute(arguments: [
+          container, request.item, member.path, revision, member.size, member.mode,
+          member.modified, member.hash.hex, MemberRow.encode(member.chunks),
+        ])
+      }
+    }
+    try db.execute(
+      sql: """
+        INSERT INTO items(container, item, kind, path, current, deleted) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT(container, item) DO UPDATE SET path = excluded.path,
+          current = excluded.current, deleted = excluded.deleted
+        """,
+      arguments: [
+        container, request.item, request.kind.rawValue, request.path, revision, request.deleted,
+      ])
+  }
+
+  private static func earlierAnswer(_ db: Database, container: Int64, commit: String) throws
+    -> CommitResponse?
+  {
+    guard
+      let row = try Row.fetchOne(
+        db,
+        sql: """
+          SELECT r.id, r.conflict, i.current, j.sequence FROM revisions r
+          JOIN items i ON i.container = r.container AND i.item = r.item
+          JOIN journal j ON j.revision = r.id
+          WHERE r.container = ? AND r.commitID = ?
+          """, arguments: [container, commit])
+    else { return nil }
+    let conflict: Bool = row["conflict"]
+    return CommitResponse(
+      revision: row["id"], status: conflict ? .conflict : .current, current: row["current"],
+      sequence: row["sequence"])
+  }
+}

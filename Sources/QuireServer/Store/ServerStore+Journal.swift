@@ -1,0 +1,32 @@
+import GRDB
+import QuireSyncProtocol
+
+extension ServerStore {
+  /// Up to `limit` journal entries of `user`'s container `identifier` after `cursor`, in commit
+  /// order. An unknown container has no entries yet.
+  func changes(container identifier: String, user: Int64, since cursor: Int64, limit: Int)
+    throws(SyncError) -> ChangesPage
+  {
+    try SyncIdentifier.checkContainer(identifier)
+    return try read { db in
+      guard
+        let container = try Self.container(db, user: user, identifier: identifier, create: false)
+      else { return ChangesPage(entries: [], cursor: cursor, more: false) }
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
+          WHERE j.container = ? AND j.sequence > ? ORDER BY j.sequence LIMIT ?
+          """, arguments: [container, cursor, limit + 1])
+      let entries = rows.prefix(limit).map { row in
+        ChangeEntry(
+          sequence: row["sequence"], item: row["item"], revision: row["id"], base: row["base"],
+          kind: ItemKind(rawValue: row["kind"]) ?? .package, path: row["path"],
+          deleted: row["deleted"], conflict: row["conflict"], device: row["device"],
+          committed: row["committed"])
+      }
+      return ChangesPage(
+        entries: entries, cursor: entries.last?.sequence ?? cursor, more: rows.count > limit)
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import QuireSyncProtocol
+
+extension ServerStore {
+  /// Revision `revision` of `item`: every member, or with `since` (an earlier revision on the
+  /// item's chain) only the members written and removed after it — O(changed), read from the
+  /// members' validity ranges.
+  func manifest(
+    container identifier: String, item: String, revision: Int64, since: Int64?, user: Int64
+  ) throws(SyncError) -> RevisionManifest {
+    try read { db throws in
+      guard
+        let container = try Self.container(db, user: user, identifier: identifier, create: false),
+        let row = try Row.fetchOne(
+          db, sql: "SELECT * FROM revisions WHERE id = ? AND container = ? AND item = ?",
+          arguments: [revision, container, item])
+      else {
+        throw SyncError(
+          .notFound, "There is no revision \(revision) of item \(item) in \(identifier).")
+      }
+      let kind = ItemKind(rawValue: row["kind"]) ?? .package
+      let conflict: Bool = row["conflict"]
+      var since = since
+      if let earlier = since {
+        let onChain = try Bool.fetchOne(
+          db,
+          sql: "SELECT conflict = 0 FROM revisions WHERE id = ? AND container = ? AND item = ?",
+          arguments: [earlier, container, item])
+        if onChain != true || earlier > revision || conflict { since = nil }
+      }
+      let change: ManifestChange
+      if conflict {
+        change = try Self.conflictManifest(db, row: row, container: container, item: item)
+      } else if let since {
+        change = try Self.changes(db, container: container, item: item, from: since, to: revision)
+      } else {
+        change = ManifestChange(
+          upserted: try Self.members(db, container: container, item: item, at: revision))
+      }
+      return RevisionManifest(
+        item: item, revision: revision, since: since, kind: kind, path: row["path"],
+        deleted: row["deleted"], conflict: conflict, change: change)
+    }
+  }
+
+  private static func members(_ db: Database, container: Int64, item: String, at revision: Int64)
+    throws -> [ManifestMember]
+  {
+    try Row.fetchAll(
+      db,
+      sql: """
+        SELECT * FROM members WHERE container = ? AND item = ? AND since <= ?
+          AND (until IS NULL OR until > ?) ORDER BY path
+        """, arguments: [container, item, revision, revision]
+    ).map(MemberRow.member)
+  }
+
+  private static func changes(
+    _ db: Database, container: Int64, item: String, from since: Int64, to revision: Int64
+  ) throws -> ManifestChange {
+    let upserted = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT * FROM members WHERE container = ? AND item = ? AND since > ? AND since <= ?
+          AND (until IS NULL OR until > ?) ORDER BY path
+        """, arguments: [container, item, since, revision, revision]
+    ).map(MemberRow.member)
+    let written = Set(upserted.map(\.path))
+    let closed = try String.fetchAll(
+      db,
+      sql: """
+        SELECT path FROM members WHERE container = ? AND item = ? AND since <= ?
+          AND until > ? AND until <= ? ORDER BY path
+        """, arguments: [container, item, since, since, revision])
+    return ManifestChange(upserted: upserted, removed: closed.filter { !written.contains($0) })
+  }
+
+  /// A conflict revision's whole manifest: its base's, with its own change laid over it.
+  private static func conflictManifest(_ db: Database, row: Row, container: Int64, item: String)
+    throws -> ManifestChange
+  {
+    let change = try JSONDecoder().decode(
+      ManifestChange.self, from: (row["change"] as Data?) ?? Data("{}".utf8))
+    if row["deleted"] as Bool { return ManifestChange() }
+    var byPath: [String: ManifestMember] = [:]
+    if let base: Int64 = row["base"] {
+      for member in try members(db, container: container, item: item, at: base) {
+        byPath[member.path] = member
+      }
+    }
+    for path in change.removed { byPath[path] = nil }
+    for member in change.upserted { byPath[member.path] = member }
+    return ManifestChange(upserted: byPath.values.sorted { $0.path < $1.path })
+  }
+}

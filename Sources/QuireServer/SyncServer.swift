@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import QuireSyncProtocol
+import Synchronization
+
+/// Quire Sync's server: accounts and devices, containers of items with revision chains, chunks
+/// by hash, and a change journal pushed over server-sent events — the iCloud Drive server role,
+/// self-hosted.
+///
+/// ```swift
+/// let server = try SyncServer(ServerConfiguration(data: folder, port: 0))
+/// try await server.run { url in print("Quire server listening on \(url)") }
+/// ```
+public final class SyncServer: Sendable {
+  /// How it runs.
+  public let configuration: ServerConfiguration
+  /// Its durable state.
+  public let store: ServerStore
+  private let boundPort: Mutex<Int>
+
+  /// A server over the data in `configuration.data` (made if missing).
+  public init(_ configuration: ServerConfiguration) throws(SyncError) {
+    self.configuration = configuration
+    store = try ServerStore(folder: configuration.data)
+    boundPort = Mutex(configuration.port)
+  }
+
+  /// Logs go to standard error, so standard output carries only the "listening on" line.
+  private static let logger: Logger = {
+    var logger = Logger(label: "quire-server") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel =
+      ProcessInfo.processInfo.environment["QUIRE_SERVER_LOG"].flatMap { Logger.Level(rawValue: $0) }
+      ?? .notice
+    return logger
+  }()
+
+  /// The address it serves (with the bound port once running).
+  public var url: URL {
+    URL(string: "http://\(configuration.host):\(boundPort.withLock { $0 })")!
+  }
+
+  /// Serves until the task is cancelled or the process gets SIGTERM or SIGINT (requests in
+  /// flight finish first); `ready` gets the address once the port is bound.
+  public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
+    let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(SyncErrorMiddleware<BasicRequestContext>())
+    SyncRoutes(
+      store: store, configuration: configuration,
+      reading: RequestReading(store: store, maximumJSONBytes: configuration.maximumJSONBytes),
+      limiter: CommitRateLimiter(
+        burst: configuration.commitBurst, perSecond: configuration.commitsPerSecond),
+      signal: JournalSignal()
+    ).add(to: router)
+    let application = Application(
+      router: router,
+      configuration: .init(
+        address: .hostname(configuration.host, port: configuration.port),
+        serverName: "Quire Sync"),
+      onServerRunning: { [self] channel in
+        if let port = channel.localAddress?.port { boundPort.withLock { $0 = port } }
+        ready(url)
+      },
+      logger: Self.logger
+    )
+    do {
+      try await application.runService()
+    } catch let error as IOError where error.errnoCode == EADDRINUSE {
+      throw SyncError(
+        .unavailable,
+        "Port \(configuration.port) on \(configuration.host) is taken. Choose another with --port N.",
+        cause: error)
+    }
+  }
+}

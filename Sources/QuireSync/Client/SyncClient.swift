@@ -1,0 +1,113 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import QuireSyncProtocol
+
+/// A device's connection to a Quire Sync server: sign-in, chunks, commits, manifests and the
+/// change journal of one container, over HTTP with a device token.
+///
+/// Every failure is a ``SyncError``: the server's own code and message, or `unavailable` when
+/// the server cannot be reached.
+public struct SyncClient: Sendable {
+  /// The server's address, such as `http://127.0.0.1:8620`.
+  public let server: URL
+  /// The device token (`Authorization: Bearer …`).
+  public let token: String
+  /// The container every call is about, such as `iCloud.net.gacha.mydoc`.
+  public let container: String
+  let http: HTTPClient
+
+  /// A client of `container` on `server`, signed in with `token`.
+  public init(server: URL, token: String, container: String, http: HTTPClient = .shared) {
+    self.server = server
+    self.token = token
+    self.container = container
+    self.http = http
+  }
+
+  /// Signs in as `user` and registers this device as `device`, returning its token.
+  public static func signIn(
+    server: URL, user: String, password: String, device: String, http: HTTPClient = .shared
+  ) async throws(SyncError) -> SignInResponse {
+    let client = SyncClient(server: server, token: "", container: "", http: http)
+    return try await client.send(
+      .POST, "/v1/sign-in", json: SignInRequest(user: user, password: password, device: device),
+      authorized: false)
+  }
+
+  /// Those of `hashes` the server lacks for this account.
+  public func missingChunks(_ hashes: [ContentHash]) async throws(SyncError) -> [ContentHash] {
+    guard !hashes.isEmpty else { return [] }
+    let list: ChunkList = try await send(
+      .POST, "/v1/chunks/missing", json: ChunkList(hashes: hashes))
+    return list.hashes
+  }
+
+  /// Uploads chunks, framed in bodies of at most `bodyLimit` bytes; returns the bytes sent.
+  @discardableResult
+  public func upload(_ chunks: [(hash: ContentHash, bytes: [UInt8])], bodyLimit: Int = 8 << 20)
+    async throws(SyncError) -> Int
+  {
+    var body: [UInt8] = []
+    var sent = 0
+    for chunk in chunks {
+      if !body.isEmpty && body.count + chunk.bytes.count + ChunkFrames.headerSize > bodyLimit {
+        sent += body.count
+        try await sendFrames(body)
+        body.removeAll(keepingCapacity: true)
+      }
+      ChunkFrames.append(hash: chunk.hash, bytes: chunk.bytes, to: &body)
+    }
+    if !body.isEmpty {
+      sent += body.count
+      try await sendFrames(body)
+    }
+    return sent
+  }
+
+  /// The bytes of `hashes`, by hash.
+  public func fetchChunks(_ hashes: [ContentHash]) async throws(SyncError) -> [ContentHash: [UInt8]]
+  {
+    var result: [ContentHash: [UInt8]] = [:]
+    for start in stride(from: 0, to: hashes.count, by: 1024) {
+      let batch = Array(hashes[start..<min(start + 1024, hashes.count)])
+      let body = try await raw(
+        .POST, "/v1/chunks/fetch", body: try Self.encode(ChunkList(hashes: batch)),
+        limit: batch.count * (ContentChunker.standard.maximumSize + ChunkFrames.headerSize))
+      for frame in try ChunkFrames.parse(body, maximumChunk: ContentChunker.standard.maximumSize) {
+        let bytes = Array(body[frame.range])
+        guard ContentHash(of: bytes) == frame.hash else {
+          throw SyncError(
+            .badChunk, "The server sent bytes for chunk \(frame.hash) that do not hash to it.")
+        }
+        result[frame.hash] = bytes
+      }
+    }
+    return result
+  }
+
+  /// Commits a revision.
+  public func commit(_ request: CommitRequest) async throws(SyncError) -> CommitResponse {
+    try await send(.POST, "/v1/containers/\(container)/commits", json: request)
+  }
+
+  /// The journal after `cursor`.
+  public func changes(since cursor: Int64, limit: Int = 1000) async throws(SyncError) -> ChangesPage
+  {
+    try await send(.GET, "/v1/containers/\(container)/changes?since=\(cursor)&limit=\(limit)")
+  }
+
+  /// Revision `revision` of `item`: whole, or only what changed after `since`.
+  public func manifest(item: String, revision: Int64, since: Int64? = nil) async throws(SyncError)
+    -> RevisionManifest
+  {
+    let query = since.map { "?since=\($0)" } ?? ""
+    return try await send(
+      .GET, "/v1/containers/\(container)/items/\(item)/revisions/\(revision)\(query)")
+  }
+
+  private func sendFrames(_ body: [UInt8]) async throws(SyncError) {
+    _ = try await raw(.POST, "/v1/chunks", body: body, limit: 1 << 16)
+  }
+}

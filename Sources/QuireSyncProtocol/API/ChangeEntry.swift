@@ -1,0 +1,44 @@
+/// One entry of a container's change journal: a commit, in commit order.
+public struct ChangeEntry: Codable, Sendable, Equatable {
+  /// The journal position; entries are numbered in the order their commits were made.
+  public var sequence: Int64
+  /// The item's stable identity.
+  public var item: String
+  /// The revision committed.
+  public var revision: Int64
+  /// The revision it was made from.
+  public var base: Int64?
+  /// Whether the item is a file or a package.
+  public var kind: ItemKind
+  /// The item's path in the container at this revision.
+  public var path: String
+  /// Whether this revision deletes the item.
+  public var deleted: Bool
+  /// Whether the revision is a conflict revision (it did not become current).
+  public var conflict: Bool
+  /// The device that committed it.
+  public var device: String
+  /// When the server committed it, in seconds since 1970.
+  public var committed: Double
+
+  /// An entry.
+  public init(
+    sequence: Int64, item: String, revision: Int64, base: Int64?, kind: ItemKind, path: String,
+    deleted: Bool, conflict: Bool, device: String, committed: Double
+  ) {
+    self.sequence = sequence
+    self.item = item
+    self.revision = revision
+    self.base = base
+    self.kind = kind
+    self.path = path
+    self.deleted = deleted
+    self.conflict = conflict
+    self.device = device
+    self.committed = committed
+  }
+
+  /// Whether the item is in the container's `Documents` scope, which the user's drive shows (the
+  /// rest is the app's data scope).
+  public var isInDocumentsScope: Bool { path.hasPrefix("Documents/") }
+}

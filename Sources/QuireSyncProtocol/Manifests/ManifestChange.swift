@@ -1,0 +1,65 @@
+/// What a revision changes in its base's manifest: the members written (added or changed) and the
+/// paths removed. A commit sends only this, and a device downloads only this, so the cost of a
+/// sync follows the change, not the package.
+public struct ManifestChange: Hashable, Codable, Sendable {
+  /// Members added or changed, by path.
+  public var upserted: [ManifestMember]
+  /// Paths of members removed.
+  public var removed: [String]
+
+  /// A change writing `upserted` and removing `removed`.
+  public init(upserted: [ManifestMember] = [], removed: [String] = []) {
+    self.upserted = upserted
+    self.removed = removed
+  }
+
+  /// Whether it changes nothing (a rename or move sends this).
+  public var isEmpty: Bool { upserted.isEmpty && removed.isEmpty }
+
+  /// Checks paths (``SyncPath``), sizes against their chunks, duplicates, and a flat file's one
+  /// empty-path member, throwing ``SyncError`` codes `invalidPath` or `invalidManifest`.
+  public func validate(kind: ItemKind, maximumMembers: Int) throws(SyncError) {
+    if upserted.count + removed.count > maximumMembers {
+      throw SyncError(
+        .tooLarge,
+        "A commit may change at most \(maximumMembers) members; this one changes \(upserted.count + removed.count). Split it."
+      )
+    }
+    var seen = Set<String>()
+    for member in upserted {
+      if kind == .file {
+        guard member.path.isEmpty else {
+          throw SyncError(
+            .invalidManifest,
+            "A flat document has one member with an empty path, not “\(member.path)”.")
+        }
+      } else {
+        try SyncPath.check(member.path, what: "member path")
+      }
+      guard seen.insert(member.path).inserted else {
+        throw SyncError(.invalidManifest, "The member “\(member.path)” is listed twice.")
+      }
+      guard member.size >= 0, member.chunks.reduce(0, { $0 + $1.size }) == member.size,
+        member.chunks.allSatisfy({ $0.size > 0 && $0.size <= ContentChunker.standard.maximumSize })
+      else {
+        throw SyncError(
+          .invalidManifest,
+          "The member “\(member.path)” says \(member.size) bytes but its chunks do not add up to that, or one is out of size."
+        )
+      }
+      guard (0...0o7777).contains(member.mode), member.modified.isFinite else {
+        throw SyncError(
+          .invalidManifest, "The member “\(member.path)” has an invalid mode or modification time.")
+      }
+    }
+    for path in removed {
+      if kind == .package { try SyncPath.check(path, what: "member path") }
+      guard seen.insert(path).inserted else {
+        throw SyncError(.invalidManifest, "The member “\(path)” is both written and removed.")
+      }
+    }
+    if kind == .file, upserted.count > 1 {
+      throw SyncError(.invalidManifest, "A flat document has exactly one member.")
+    }
+  }
+}

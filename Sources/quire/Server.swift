@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import QuireServer
+import QuireSyncProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `quire server`: Quire Sync's server, and its accounts and devices.
+struct Server: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run a Quire Sync server, and manage its accounts and devices.",
+    discussion: """
+      With no subcommand it serves: SQLite and a folder of chunks under --data, nothing to set \
+      up. Add an account with `quire server add-user NAME`; devices sign in with `quire sync login`.
+      """,
+    subcommands: [RunServer.self, AddUser.self, Devices.self, Revoke.self],
+    defaultSubcommand: RunServer.self)
+}
+
+/// Where the server's data is.
+struct ServerDataOption: ParsableArguments {
+  @Option(help: "The server's data folder (default: $XDG_DATA_HOME/quire/server).")
+  var data: String?
+
+  var folder: URL { data.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultData }
+}
+
+/// `quire server run`: serves until SIGTERM or Ctrl+C; requests in flight finish first.
+struct RunServer: QuireDocumentSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run", abstract: "Serve (the default).")
+
+  @OptionGroup var data: ServerDataOption
+  @Option(help: "The address to listen on.") var host = "127.0.0.1"
+  @Option(help: "The port (0: any free port).") var port = 8620
+
+  @MainActor
+  func execute() async throws {
+    let server = try SyncServer(ServerConfiguration(data: data.folder, host: host, port: port))
+    try await server.run { url in
+      FileHandle.standardOutput.write(
+        Data("Quire server listening on \(url.absoluteString)\n".utf8))
+    }
+  }
+}
+
+/// `quire server add-user NAME`: the password comes from the terminal, or from the first line of
+/// standard input when it is not a terminal.
+struct AddUser: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "add-user", abstract: "Add an account (asks for its password).")
+
+  @OptionGroup var data: ServerDataOption
+  @Argument(help: "The account name.") var name: String
+
+  func execute() throws {
+    let password = try PasswordPrompt.read("Password for \(name): ")
+    try ServerStore(folder: data.folder).addUser(name: name, password: password)
+    print("Added \(name).")
+  }
+}
+
+/// `quire server devices NAME`.
+struct Devices: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the devices signed in to an account.")
+
+  @OptionGroup var data: ServerDataOption
+  @Argument(help: "The account name.") var name: String
+
+  func execute() throws {
+    let formatter = ISO8601DateFormatter()
+    for device in try ServerStore(folder: data.folder).devices(of: name) {
+      print(
+        "\(device.id)\t\(device.name)\t\(formatter.string(from: device.created))\(device.revoked ? "\trevoked" : "")"
+      )
+    }
+  }
+}
+
+/// `quire server revoke DEVICE`.
+struct Revoke: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Revoke a device's token; it must sign in again.")
+
+  @OptionGroup var data: ServerDataOption
+  @Argument(help: "The device identifier (from quire server devices).") var device: String
+
+  func execute() throws {
+    try ServerStore(folder: data.folder).revoke(device: device)
+    print("Revoked \(device).")
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+
+/// A `quire server` in its own process, on a free loopback port, over a temporary data folder
+/// with accounts made by `quire server add-user`.
+final class SyncServerProcess {
+  let data: TemporaryDirectory
+  private(set) var process: HelperProcess
+  private(set) var url: URL
+
+  /// Starts a server with the accounts `users` (name: password).
+  init(users: [String: String] = ["alice": "alice-password", "bob": "bob-password"]) throws {
+    data = try TemporaryDirectory()
+    for (name, password) in users {
+      let added = try Executables.run(
+        "quire", ["server", "add-user", name, "--data", data.url.path], input: password + "\n")
+      guard added.status == 0 else { throw Failure("add-user \(name): \(added.stderr)") }
+    }
+    (process, url) = try Self.start(data.url)
+  }
+
+  /// Starts the server again over the same data (after ``kill()``).
+  func restart() throws { (process, url) = try Self.start(data.url) }
+
+  /// SIGKILL: the server gets no chance to finish anything.
+  func kill() { process.kill() }
+
+  /// A device of `user`, signed in as `device`.
+  func client(
+    _ user: String, password: String? = nil, device: String = "test",
+    container: String = "iCloud.net.gacha.mydoc"
+  )
+    async throws -> SyncClient
+  {
+    let answer = try await SyncClient.signIn(
+      server: url, user: user, password: password ?? "\(user)-password", device: device)
+    return SyncClient(server: url, token: answer.token, container: container)
+  }
+
+  private static func start(_ data: URL) throws -> (HelperProcess, URL) {
+    let process = try HelperProcess(
+      ["server", "--data", data.path, "--port", "0"], executable: "quire")
+    while let line = process.lines.nextLine() {
+      if line.hasPrefix("Quire server listening on "),
+        let url = URL(string: String(line.dropFirst("Quire server listening on ".count)))
+      {
+        return (process, url)
+      }
+    }
+    throw Failure("quire server exited before listening")
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+}

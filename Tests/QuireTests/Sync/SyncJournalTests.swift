@@ -1,0 +1,82 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+/// The change journal: commit order, pushed at once, resumed without a gap, durable.
+@Suite("Quire Sync change journal")
+struct SyncJournalTests {
+  typealias S = SyncTestSupport
+
+  @Test("the event stream pushes each commit in order and resumes from Last-Event-ID")
+  func eventStream() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice")
+    let b = try await server.client("alice")
+    let heard = Self.collect(b.events(since: 0))
+    var revisions: [Int64] = []
+    var base: Int64?
+    for round in 1...5 {
+      let answer = try await a.commit(
+        S.commit(
+          "n", path: "Documents/N.txt", base: base, kind: .file,
+          upserted: try await S.upload(["": S.bytes("round \(round)")], with: a)))
+      base = answer.revision
+      revisions.append(answer.revision)
+      let pushed = await heard.wait { $0.count == round }
+      #expect(pushed.last?.revision == answer.revision, "the commit was pushed before the next one")
+    }
+    let resumed = await Self.collect(b.events(since: 3)).wait { $0.count >= 2 }
+    #expect(resumed.map(\.sequence) == [4, 5])
+    #expect(resumed.map(\.revision) == Array(revisions.suffix(2)))
+  }
+
+  @Test("a server killed while devices commit keeps every acknowledged commit, in order")
+  func killedServerKeepsCommits() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice")
+    let upload = try await S.upload(["": S.bytes("same")], with: a)
+    let acknowledgements = Collector<Int64>()
+    let committer = Task {
+      for index in 0..<10_000 {
+        do {
+          let answer = try await a.commit(
+            S.commit(
+              "item-\(index)", path: "Documents/\(index).txt", base: nil, kind: .file,
+              upserted: upload))
+          await acknowledgements.append(answer.revision)
+        } catch { break }
+      }
+    }
+    #expect(await acknowledgements.wait(seconds: 20) { $0.count >= 20 }.count >= 20)
+    server.kill()
+    await committer.value
+    let acknowledged = await acknowledgements.values
+    try server.restart()
+    let after = try await server.client("alice")
+    var entries: [ChangeEntry] = []
+    var cursor: Int64 = 0
+    while true {
+      let page = try await after.changes(since: cursor, limit: 5000)
+      entries += page.entries
+      cursor = page.cursor
+      if !page.more { break }
+    }
+    let committed = Set(entries.map(\.revision))
+    #expect(acknowledged.allSatisfy(committed.contains), "an acknowledged commit was lost")
+    #expect(entries.map(\.sequence) == Array(1...Int64(entries.count)), "the journal has a gap")
+    #expect(
+      entries.count <= acknowledged.count + 1, "at most the commit in flight landed unanswered")
+  }
+
+  /// Every entry `stream` yields, as it arrives.
+  static func collect(_ stream: AsyncThrowingStream<ChangeEntry, any Error>) -> Collector<
+    ChangeEntry
+  > {
+    let collector = Collector<ChangeEntry>()
+    Task {
+      for try await entry in stream { await collector.append(entry) }
+    }
+    return collector
+  }
+}

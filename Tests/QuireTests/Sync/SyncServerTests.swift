@@ -1,0 +1,138 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+/// `quire server` in its own process, over a real loopback socket, driven by `SyncClient`s of
+/// several devices.
+@Suite("Quire Sync server")
+struct SyncServerTests {
+  typealias S = SyncTestSupport
+
+  @Test("a package committed on one device is read back whole by another device of the account")
+  func commitAndReadBack() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice", device: "laptop")
+    let b = try await server.client("alice", device: "desktop")
+    let members = ["text.txt": S.bytes("Hello"), "image.png": S.random(300_000, seed: 1)]
+    let manifest = try await S.upload(members, with: a)
+    let answer = try await a.commit(
+      S.commit("item-1", path: "Documents/Trip.mydoc", base: nil, upserted: manifest))
+    #expect(answer.status == .current && answer.current == answer.revision)
+
+    let page = try await b.changes(since: 0)
+    #expect(page.entries.map(\.item) == ["item-1"])
+    #expect(page.entries.first?.path == "Documents/Trip.mydoc")
+    #expect(page.entries.first?.isInDocumentsScope == true)
+    let read = try await b.manifest(item: "item-1", revision: answer.revision)
+    #expect(read.since == nil)
+    #expect(read.change.upserted.map(\.path) == ["image.png", "text.txt"])
+    let image = try #require(read.change.upserted.first)
+    #expect(image.chunks.count >= 2, "300 KB is cut into several chunks")
+    let chunks = try await b.fetchChunks(image.chunks.map(\.hash))
+    #expect(image.chunks.flatMap { chunks[$0.hash] ?? [] } == members["image.png"])
+  }
+
+  @Test("an edit commits and downloads only the members it changed, whatever the package's size")
+  func deltasFollowTheChange() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice")
+    let b = try await server.client("alice")
+    var members: [String: [UInt8]] = [:]
+    for index in 0..<1000 { members["m/\(index).txt"] = S.bytes("member \(index)") }
+    let first = try await a.commit(
+      S.commit(
+        "big", path: "Documents/Big.mydoc", base: nil,
+        upserted: try await S.upload(members, with: a)))
+    let edited = try await S.upload(["m/7.txt": S.bytes("edited")], with: a)
+    let second = try await a.commit(
+      S.commit(
+        "big", path: "Documents/Big.mydoc", base: first.revision, upserted: edited,
+        removed: ["m/8.txt"]))
+    #expect(second.status == .current)
+
+    let delta = try await b.manifest(item: "big", revision: second.revision, since: first.revision)
+    #expect(delta.since == first.revision)
+    #expect(delta.change.upserted.map(\.path) == ["m/7.txt"])
+    #expect(delta.change.removed == ["m/8.txt"])
+    let whole = try await b.manifest(item: "big", revision: second.revision)
+    #expect(whole.change.upserted.count == 999)
+    let old = try await b.manifest(item: "big", revision: first.revision)
+    #expect(old.change.upserted.count == 1000, "an older revision is still whole")
+    #expect(
+      old.change.upserted.first { $0.path == "m/7.txt" }?.hash
+        == ContentHash(of: S.bytes("member 7")))
+  }
+
+  @Test("a commit on a stale base never overwrites the newer revision: it is kept as a conflict")
+  func staleBaseIsAConflict() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice")
+    let b = try await server.client("alice")
+    let base = try await a.commit(
+      S.commit(
+        "doc", path: "Documents/N.txt", base: nil, kind: .file,
+        upserted: try await S.upload(["": S.bytes("base")], with: a)))
+    let fromA = try await a.commit(
+      S.commit(
+        "doc", path: "Documents/N.txt", base: base.revision, kind: .file,
+        upserted: try await S.upload(["": S.bytes("from A")], with: a)))
+    let fromB = try await b.commit(
+      S.commit(
+        "doc", path: "Documents/N.txt", base: base.revision, kind: .file,
+        upserted: try await S.upload(["": S.bytes("from B")], with: b)))
+    #expect(fromA.status == .current)
+    #expect(fromB.status == .conflict)
+    #expect(fromB.current == fromA.revision, "the newer revision stays current")
+
+    let entries = try await b.changes(since: 0).entries
+    #expect(entries.map(\.conflict) == [false, false, true])
+    let current = try await b.manifest(item: "doc", revision: fromA.revision)
+    #expect(current.change.upserted.first?.hash == ContentHash(of: S.bytes("from A")))
+    let conflict = try await b.manifest(item: "doc", revision: fromB.revision)
+    #expect(conflict.conflict)
+    #expect(conflict.change.upserted.first?.hash == ContentHash(of: S.bytes("from B")))
+    let next = try await a.commit(
+      S.commit(
+        "doc", path: "Documents/N.txt", base: fromA.revision, kind: .file,
+        upserted: try await S.upload(["": S.bytes("after")], with: a)))
+    #expect(next.status == .current, "the chain goes on from the current revision")
+  }
+
+  @Test("a rename sends no bytes, and a deletion is a revision that empties the manifest")
+  func renameAndDelete() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice")
+    let first = try await a.commit(
+      S.commit(
+        "p", path: "Documents/Old.mydoc", base: nil,
+        upserted: try await S.upload(["text.txt": S.bytes("x")], with: a)))
+    let renamed = try await a.commit(
+      S.commit("p", path: "Documents/Folder/New.mydoc", base: first.revision))
+    let delta = try await a.manifest(item: "p", revision: renamed.revision, since: first.revision)
+    #expect(delta.change.isEmpty)
+    #expect(delta.path == "Documents/Folder/New.mydoc")
+    #expect(try await a.manifest(item: "p", revision: renamed.revision).change.upserted.count == 1)
+    let deleted = try await a.commit(
+      S.commit("p", path: "Documents/Folder/New.mydoc", base: renamed.revision, deleted: true))
+    let gone = try await a.manifest(item: "p", revision: deleted.revision)
+    #expect(gone.deleted && gone.change.upserted.isEmpty)
+    #expect(
+      try await a.changes(since: 0).entries.map(\.path) == [
+        "Documents/Old.mydoc", "Documents/Folder/New.mydoc", "Documents/Folder/New.mydoc",
+      ])
+  }
+
+  @Test("a commit sent again after a lost answer is committed once and answered the same")
+  func retriedCommitIsIdempotent() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice")
+    let request = S.commit(
+      "i", path: "Documents/A.txt", base: nil, kind: .file,
+      upserted: try await S.upload(["": S.bytes("a")], with: a))
+    let first = try await a.commit(request)
+    let again = try await a.commit(request)
+    #expect(first == again)
+    #expect(try await a.changes(since: 0).entries.count == 1)
+  }
+}

@@ -39,8 +39,10 @@ public struct ManifestChange: Hashable, Codable, Sendable {
       guard seen.insert(member.path).inserted else {
         throw SyncError(.invalidManifest, "The member “\(member.path)” is listed twice.")
       }
-      guard member.size >= 0, member.chunks.reduce(0, { $0 + $1.size }) == member.size,
-        member.chunks.allSatisfy({ $0.size > 0 && $0.size <= ContentChunker.standard.maximumSize })
+      let maximum = ContentChunker.standard.maximumSize
+      guard member.size >= 0, member.chunks.count <= Int.max / maximum,
+        member.chunks.allSatisfy({ $0.size > 0 && $0.size <= maximum }),
+        member.chunks.reduce(0, { $0 + $1.size }) == member.size
       else {
         throw SyncError(
           .invalidManifest,

@@ -117,3 +117,5 @@ int cquire_unix_connect(const char *path) {
   }
   return fd;
 }
+
+int cquire_lremovexattr(const char *path, const char *name) { return lremovexattr(path, name); }

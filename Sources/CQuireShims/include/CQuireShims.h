@@ -31,6 +31,8 @@ ssize_t cquire_llistxattr(const char *path, char *list, size_t size);
 ssize_t cquire_lgetxattr(const char *path, const char *name, void *value, size_t size);
 int cquire_fsetxattr(int fd, const char *name, const void *value, size_t size);
 int cquire_lsetxattr(const char *path, const char *name, const void *value, size_t size);
+/// Removes an extended attribute, not following a symbolic link.
+int cquire_lremovexattr(const char *path, const char *name);
 
 /// Extended attributes following symbolic links (getxattr, setxattr, removexattr).
 ssize_t cquire_getxattr(const char *path, const char *name, void *value, size_t size);

@@ -20,8 +20,8 @@ final class SyncServerProcess {
     (process, url) = try Self.start(data.url)
   }
 
-  /// Starts the server again over the same data (after ``kill()``).
-  func restart() throws { (process, url) = try Self.start(data.url) }
+  /// Starts the server again over the same data and port (after ``kill()``).
+  func restart() throws { (process, url) = try Self.start(data.url, port: url.port ?? 0) }
 
   /// SIGKILL: the server gets no chance to finish anything.
   func kill() { process.kill() }
@@ -38,9 +38,9 @@ final class SyncServerProcess {
     return SyncClient(server: url, token: answer.token, container: container)
   }
 
-  private static func start(_ data: URL) throws -> (HelperProcess, URL) {
+  private static func start(_ data: URL, port: Int = 0) throws -> (HelperProcess, URL) {
     let process = try HelperProcess(
-      ["server", "--data", data.path, "--port", "0"], executable: "quire")
+      ["server", "--data", data.path, "--port", String(port)], executable: "quire")
     while let line = process.lines.nextLine() {
       if line.hasPrefix("Quire server listening on "),
         let url = URL(string: String(line.dropFirst("Quire server listening on ".count)))

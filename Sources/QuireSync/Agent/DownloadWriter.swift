@@ -1,0 +1,190 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Writes a downloaded revision into the folder inside a coordinated write, so an open document
+/// reloads and no reader sees a mix of two revisions:
+/// - a flat file is written beside its target, fsynced, and renamed over it;
+/// - a package that is already there gets one incremental Quire save of the changed members;
+/// - a new package is built under a hidden name beside its target and renamed into place.
+struct DownloadWriter {
+  let folder: URL
+  let identity: String
+
+  /// Moves the item at `old` to `new` (both relative), making the folders it needs.
+  func move(from old: String, to new: String) throws {
+    let source = folder.appendingPathComponent(old)
+    let target = folder.appendingPathComponent(new)
+    guard !FileManager.default.fileExists(atPath: target.path) else { return }
+    try FileManager.default.createDirectory(
+      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileCoordinator().coordinate(
+      writingItemAt: source, options: .forMoving, writingItemAt: target, options: .forReplacing
+    ) { from, to in try FileManager.default.moveItem(at: from, to: to) }
+  }
+
+  /// Writes `manifest`'s members at `relative` (or, if another item holds that name, at a free
+  /// name beside it); returns where it went and the local stat of each member written.
+  func write(
+    _ manifest: RevisionManifest, to relative: String, chunks: [ContentHash: [UInt8]],
+    incremental: Bool
+  ) throws -> (path: String, members: [String: LocalItem.Member]) {
+    var relative = relative
+    var target = folder.appendingPathComponent(relative)
+    try FileManager.default.createDirectory(
+      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    if let other = ItemIdentity.stored(at: target), other != identity {
+      target = freeName(beside: target)
+      relative = String(target.path.dropFirst(folder.path.count + 1))
+    }
+    let exists = FileManager.default.fileExists(atPath: target.path)
+    let contents = { (member: ManifestMember) -> Data in
+      var data = Data(capacity: member.size)
+      for chunk in member.chunks { data.append(contentsOf: chunks[chunk.hash] ?? []) }
+      return data
+    }
+    var written: [String: LocalItem.Member] = [:]
+    if manifest.kind == .file {
+      guard let member = manifest.change.upserted.first else { return (relative, [:]) }
+      try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
+        try writeFile(contents(member), member: member, at: url)
+      }
+      written[""] = try stat(target)
+    } else if incremental && exists {
+      try FileCoordinator().coordinate(writingItemAt: target) { url in
+        let package = try FileWrapper(url: url)
+        for path in manifest.change.removed { remove(path, in: package) }
+        for member in manifest.change.upserted {
+          try place(member, contents: contents(member), in: package)
+        }
+        try package.write(to: url, originalContentsURL: url)
+      }
+      for member in manifest.change.upserted {
+        written[member.path] = try stat(target.appendingPathComponent(member.path))
+      }
+    } else {
+      let staging = target.deletingLastPathComponent().appendingPathComponent(
+        ".quire-sync-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: staging) }
+      try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+      for member in manifest.change.upserted {
+        let file = staging.appendingPathComponent(member.path)
+        try SyncPath.check(member.path, what: "member path")
+        try FileManager.default.createDirectory(
+          at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try writeFile(contents(member), member: member, at: file, atomically: false)
+      }
+      try ItemIdentity.assign(identity, to: staging)
+      try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
+        if FileManager.default.fileExists(atPath: url.path) {
+          try FileManager.default.removeItem(at: url)
+        }
+        guard rename(staging.path, url.path) == 0 else {
+          throw SyncError(.unavailable, "Could not place the downloaded “\(url.path)”.")
+        }
+      }
+      for member in manifest.change.upserted {
+        written[member.path] = try stat(target.appendingPathComponent(member.path))
+      }
+    }
+    return (relative, written)
+  }
+
+  private func writeFile(_ data: Data, member: ManifestMember, at url: URL, atomically: Bool = true)
+    throws
+  {
+    let temporary =
+      atomically
+      ? url.deletingLastPathComponent().appendingPathComponent(".quire-sync-\(UUID().uuidString)")
+      : url
+    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(member.mode))
+    guard fd >= 0 else { throw SyncError(.unavailable, "Could not write “\(url.path)”.") }
+    let ok = data.withUnsafeBytes { buffer -> Bool in
+      var offset = 0
+      while offset < buffer.count {
+        let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return false }
+        offset += n
+      }
+      return true
+    }
+    fchmod(fd, mode_t(member.mode))
+    let seconds = member.modified.rounded(.down)
+    var times = [
+      timespec(tv_sec: Int(seconds), tv_nsec: Int((member.modified - seconds) * 1e9)),
+      timespec(tv_sec: Int(seconds), tv_nsec: Int((member.modified - seconds) * 1e9)),
+    ]
+    futimens(fd, &times)
+    let synced = fsync(fd) == 0
+    close(fd)
+    guard ok && synced else {
+      unlink(temporary.path)
+      throw SyncError(.unavailable, "Could not write “\(url.path)”: the disk refused it.")
+    }
+    guard atomically else { return }
+    if member.path.isEmpty { try ItemIdentity.assign(identity, to: temporary) }
+    guard rename(temporary.path, url.path) == 0 else {
+      unlink(temporary.path)
+      throw SyncError(.unavailable, "Could not replace “\(url.path)”.")
+    }
+  }
+
+  private func place(_ member: ManifestMember, contents: Data, in package: FileWrapper) throws {
+    try SyncPath.check(member.path, what: "member path")
+    let names = member.path.split(separator: "/").map(String.init)
+    var folder = package
+    for name in names.dropLast() {
+      if let child = folder.fileWrappers?[name], child.isDirectory {
+        folder = child
+      } else {
+        if let child = folder.fileWrappers?[name] { folder.removeFileWrapper(child) }
+        let child = FileWrapper(directoryWithFileWrappers: [:])
+        child.preferredFilename = name
+        _ = try folder.addFileWrapper(child)
+        folder = child
+      }
+    }
+    if let old = folder.fileWrappers?[names.last!] { folder.removeFileWrapper(old) }
+    let file = FileWrapper(regularFileWithContents: contents)
+    file.preferredFilename = names.last!
+    file.fileAttributes = FileAttributes(
+      posixPermissions: UInt16(member.mode),
+      modificationDate: Date(timeIntervalSince1970: member.modified))
+    _ = try folder.addFileWrapper(file)
+  }
+
+  private func remove(_ path: String, in package: FileWrapper) {
+    var folder = package
+    let names = path.split(separator: "/").map(String.init)
+    for name in names.dropLast() {
+      guard let child = folder.fileWrappers?[name], child.isDirectory else { return }
+      folder = child
+    }
+    if let child = folder.fileWrappers?[names.last!] { folder.removeFileWrapper(child) }
+  }
+
+  private func stat(_ url: URL) throws -> LocalItem.Member {
+    var info = Glibc.stat()
+    guard lstat(url.path, &info) == 0 else {
+      throw SyncError(.unavailable, "The downloaded “\(url.path)” vanished while it was written.")
+    }
+    return LocalScanner.member(info)
+  }
+
+  private func freeName(beside url: URL) -> URL {
+    let name = url.deletingPathExtension().lastPathComponent
+    let ext = url.pathExtension
+    var index = 2
+    while true {
+      let candidate = url.deletingLastPathComponent().appendingPathComponent(
+        "\(name) \(index)" + (ext.isEmpty ? "" : ".\(ext)"))
+      if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+      index += 1
+    }
+  }
+}

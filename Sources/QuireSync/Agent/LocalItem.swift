@@ -1,0 +1,20 @@
+import Foundation
+import QuireSyncProtocol
+
+/// A document as the agent finds it in its folder: its identity, where it is, and its members'
+/// sizes and times (what tells a change without reading bytes).
+struct LocalItem: Sendable, Equatable {
+  /// One member's stat.
+  struct Member: Sendable, Equatable, Codable {
+    var size: Int
+    var mode: Int
+    var modifiedNanoseconds: Int64
+  }
+
+  var id: String
+  /// The path relative to the synced folder.
+  var path: String
+  var kind: ItemKind
+  /// Members by path in the package; a flat file has one, at "".
+  var members: [String: Member]
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Finds the documents in the synced folder: regular files, and packages (folders with an
+/// extension, such as `Trip.mydoc`); plain folders are descended into. Hidden names (the
+/// agent's own `.quire-sync`, a package's save bookkeeping) and symbolic links are skipped, so
+/// the agent never follows a link out of its folder.
+enum LocalScanner {
+  static func scan(root: URL) -> [LocalItem] {
+    var items: [LocalItem] = []
+    walk(root, relative: "", into: &items)
+    return items
+  }
+
+  /// The item at `relative` under `root`, or nil if there is none (or it is not a document).
+  static func item(at relative: String, root: URL) -> LocalItem? {
+    let path = root.path + "/" + relative
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    if isRegular(info) {
+      guard let id = try? ItemIdentity.of(URL(fileURLWithPath: path)) else { return nil }
+      return LocalItem(id: id, path: relative, kind: .file, members: ["": member(info)])
+    }
+    guard isDirectory(info), isPackageName(relative) else { return nil }
+    guard let id = try? ItemIdentity.of(URL(fileURLWithPath: path)) else { return nil }
+    var members: [String: LocalItem.Member] = [:]
+    packageMembers(path, relative: "", into: &members)
+    return LocalItem(id: id, path: relative, kind: .package, members: members)
+  }
+
+  static func isPackageName(_ relative: String) -> Bool {
+    let name = relative.split(separator: "/").last.map(String.init) ?? relative
+    return !(URL(fileURLWithPath: name).pathExtension.isEmpty)
+  }
+
+  private static func walk(_ root: URL, relative: String, into items: inout [LocalItem]) {
+    let folder = relative.isEmpty ? root.path : root.path + "/" + relative
+    for name in entries(folder) where !name.hasPrefix(".") {
+      let child = relative.isEmpty ? name : relative + "/" + name
+      var info = stat()
+      guard lstat(folder + "/" + name, &info) == 0 else { continue }
+      if isDirectory(info) && !isPackageName(child) {
+        walk(root, relative: child, into: &items)
+      } else if let item = item(at: child, root: root) {
+        items.append(item)
+      }
+    }
+  }
+
+  private static func packageMembers(
+    _ path: String, relative: String, into members: inout [String: LocalItem.Member]
+  ) {
+    for name in entries(path) where !name.hasPrefix(".quire") {
+      let child = relative.isEmpty ? name : relative + "/" + name
+      var info = stat()
+      guard lstat(path + "/" + name, &info) == 0 else { continue }
+      if isDirectory(info) {
+        packageMembers(path + "/" + name, relative: child, into: &members)
+      } else if isRegular(info) {
+        members[child] = member(info)
+      }
+    }
+  }
+
+  static func entries(_ path: String) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+  }
+
+  static func member(_ info: stat) -> LocalItem.Member {
+    LocalItem.Member(
+      size: Int(info.st_size), mode: Int(info.st_mode & 0o7777),
+      modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+  }
+
+  static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+  static func isDirectory(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+
+/// The device agent (`quire sync run`): keeps a folder and a container of a Quire Sync server
+/// the same, in both directions, the moment either changes.
+///
+/// - It hears local changes through the file monitor (coordinated writers and every other
+///   program alike) and uploads a change within milliseconds: only the members that changed,
+///   read inside a coordinated read, so it never uploads a torn package.
+/// - It hears remote changes through the server's event stream and applies each inside a
+///   coordinated write, as one crash-safe package save of the changed members: an open
+///   ``Quire/Document`` reloads and a running ``Quire/DocumentQuery`` updates.
+/// - Its synced tree (what both sides last agreed on) is in SQLite, so it resumes after a kill.
+/// - A rename or move is a metadata commit; a deletion moves the local item to the Trash; a
+///   conflicting edit is kept as a copy beside the document, never lost.
+public actor SyncAgent {
+  /// The synced folder (the container's `Documents` scope).
+  public nonisolated let folder: URL
+  let settings: SyncSettings
+  let client: SyncClient
+  let state: SyncState
+  let trash: Trash
+  var synced: [String: SyncedItem] = [:]
+  var needsPush = false
+  var needsPull = false
+  var wake: AsyncStream<Void>.Continuation?
+  var retryPause = Duration.milliseconds(100)
+
+  /// An agent for `folder`, with its state in `stateFile`.
+  public init(settings: SyncSettings, folder: URL, stateFile: URL, trash: Trash = .home)
+    throws(SyncError)
+  {
+    self.folder = folder.standardizedFileURL
+    self.settings = settings
+    client = SyncClient(
+      server: settings.server, token: settings.token, container: settings.container)
+    state = try SyncState(file: stateFile)
+    self.trash = trash
+  }
+
+  /// The default state file for `folder`: under `$XDG_STATE_HOME/quire/sync/`, one per folder.
+  public static func defaultStateFile(for folder: URL) -> URL {
+    let environment = ProcessInfo.processInfo.environment
+    let base =
+      environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+    let key = ContentHash(of: Array(folder.standardizedFileURL.path.utf8)).hex.prefix(16)
+    return base.appendingPathComponent("quire/sync/\(key).sqlite")
+  }
+
+  /// Syncs until the task is cancelled: first whatever changed while it was not running, then
+  /// every change as it happens. `ready` is called once the first catch-up is done.
+  ///
+  /// One worker does all the syncing, one step at a time; the server's event stream and the
+  /// folder's monitor only ask it for a pull or a push. So an upload and a download of the same
+  /// item never interleave, and a burst of events costs one scan.
+  public func run(ready: @escaping @Sendable () -> Void = {}) async throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    do { synced = try state.syncedItems() } catch {
+      throw SyncError(.unavailable, "The sync state could not be read: \(error).", cause: error)
+    }
+    let (requests, requester) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    wake = requester
+    needsPush = true
+    needsPull = true
+    await work()
+    ready()
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.listenToServer() }
+      group.addTask { await self.listenToFolder() }
+      group.addTask {
+        for await _ in requests { await self.work() }
+      }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+
+  /// Asks the worker for a push (the folder changed) or a pull (the server's journal grew).
+  func request(push: Bool = false, pull: Bool = false) {
+    if push { needsPush = true }
+    if pull { needsPull = true }
+    wake?.yield()
+  }
+
+  /// Does what was asked until nothing is left; a failure is noted and, if the server was
+  /// unreachable, the step is asked for again after a pause that grows while it stays away.
+  private func work() async {
+    while needsPush || needsPull {
+      do {
+        if needsPush {
+          needsPush = false
+          try await pushLocalChanges()
+        }
+        if needsPull {
+          needsPull = false
+          try await pull()
+        }
+        state.setValue("online", for: "connection")
+        state.setValue(nil, for: "lastError")
+        retryPause = .milliseconds(100)
+      } catch {
+        note(error)
+        needsPush = true
+        needsPull = true
+        let pause = retryPause
+        retryPause = min(retryPause * 2, .seconds(5))
+        Task { [weak self] in
+          try? await Task.sleep(for: pause)  // back-off before retrying, not a wait for an event
+          await self?.request()
+        }
+        return
+      }
+    }
+  }
+
+  func note(_ error: any Error) {
+    let message = (error as? SyncError)?.message ?? (error as? QuireError)?.message ?? "\(error)"
+    state.setValue(message, for: "lastError")
+    if (error as? SyncError)?.code == .unavailable { state.setValue("offline", for: "connection") }
+  }
+
+  /// Follows the server's event stream; each event asks for a pull. A dropped stream is reopened
+  /// with a pause that grows while the server is away, and asks for a catch-up.
+  private func listenToServer() async {
+    var pause = Duration.milliseconds(100)
+    while !Task.isCancelled {
+      do {
+        for try await _ in client.events(since: state.cursor) {
+          pause = .milliseconds(100)
+          request(pull: true)
+        }
+      } catch {
+        note(error)
+      }
+      if Task.isCancelled { return }
+      try? await Task.sleep(for: pause)  // back-off before reconnecting, not a wait for an event
+      pause = min(pause * 2, .seconds(5))
+      request(push: true, pull: true)
+    }
+  }
+
+  /// Follows the folder: any change outside the agent's own hidden files asks for a push.
+  private func listenToFolder() async {
+    while !Task.isCancelled {
+      do {
+        for try await event in FileMonitor(watching: folder) {
+          let relative = event.url.standardizedFileURL.path.dropFirst(folder.path.count)
+          if relative.split(separator: "/").contains(where: { $0.hasPrefix(".quire-sync") }) {
+            continue
+          }
+          request(push: true)
+        }
+      } catch {
+        note(error)
+      }
+      if Task.isCancelled { return }
+      try? await Task.sleep(for: .seconds(1))  // the watch ended (folder gone?): re-arm shortly
+      request(push: true)
+    }
+  }
+
+  /// The URL of the item at `relative` in the folder.
+  func url(_ relative: String) -> URL { folder.appendingPathComponent(relative) }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import QuireSyncProtocol
+
+/// What `quire sync status` shows: the sign-in, the connection, the items not in sync (with
+/// their state and error) and the last error, read from the agent's state.
+public struct SyncReport: Codable, Sendable {
+  /// One item not in sync.
+  public struct Item: Codable, Sendable {
+    /// Its identity.
+    public var item: String
+    /// Its path in the folder.
+    public var path: String
+    /// `uploading`, `downloading` or `error`.
+    public var state: String
+    /// The error, for `error`.
+    public var error: String?
+  }
+
+  /// The server, or nil when signed out.
+  public var server: String?
+  /// The account.
+  public var user: String?
+  /// `online`, `offline`, or `never run`.
+  public var connection: String
+  /// Items not in sync.
+  public var items: [Item]
+  /// The journal cursor reached.
+  public var cursor: Int64
+  /// The last error, if the last attempt failed.
+  public var lastError: String?
+
+  /// The report of the agent whose state is in `stateFile`.
+  public static func read(stateFile: URL, settings: SyncSettings?) throws(SyncError) -> SyncReport {
+    var report = SyncReport(
+      server: settings?.server.absoluteString, user: settings?.user, connection: "never run",
+      items: [], cursor: 0, lastError: nil)
+    guard FileManager.default.fileExists(atPath: stateFile.path) else { return report }
+    let state = try SyncState(file: stateFile)
+    report.connection = state.value("connection") ?? "never run"
+    report.cursor = state.cursor
+    report.lastError = state.value("lastError")
+    report.items =
+      (try? state.database.read { db in
+        try Row.fetchAll(db, sql: "SELECT * FROM status ORDER BY path").map {
+          Item(item: $0["item"], path: $0["path"], state: $0["state"], error: $0["error"])
+        }
+      }) ?? []
+    return report
+  }
+
+  /// A few lines for a person.
+  public var summary: String {
+    var lines = [
+      server.map { "Signed in to \($0) as \(user ?? "?")" }
+        ?? "Not signed in (quire sync login URL --user NAME)",
+      items.isEmpty ? "\(connection), up to date" : "\(connection), \(items.count) not in sync",
+    ]
+    for item in items {
+      lines.append("  \(item.state)\t\(item.path)\(item.error.map { "\t\($0)" } ?? "")")
+    }
+    if let lastError { lines.append("Last error: \(lastError)") }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import QuireSyncProtocol
+
+/// A device's sign-in to a Quire Sync server, kept in `$XDG_CONFIG_HOME/quire/sync.json` with
+/// mode 0600 (it holds the device token).
+public struct SyncSettings: Codable, Sendable, Equatable {
+  /// The server's address.
+  public var server: URL
+  /// The account name.
+  public var user: String
+  /// This device's identifier on the server.
+  public var device: String
+  /// The device token.
+  public var token: String
+  /// The container synced, such as `iCloud.net.gacha.quire`.
+  public var container: String
+
+  /// Settings for a signed-in device.
+  public init(server: URL, user: String, device: String, token: String, container: String) {
+    self.server = server
+    self.user = user
+    self.device = device
+    self.token = token
+    self.container = container
+  }
+
+  /// `$XDG_CONFIG_HOME/quire/sync.json` (or `~/.config/quire/sync.json`).
+  public static var defaultLocation: URL {
+    let environment = ProcessInfo.processInfo.environment
+    let base =
+      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+    return base.appendingPathComponent("quire/sync.json")
+  }
+
+  /// The settings saved at `location`, or nil if this device is not signed in.
+  public static func load(from location: URL = defaultLocation) throws(SyncError) -> SyncSettings? {
+    guard let data = FileManager.default.contents(atPath: location.path) else { return nil }
+    do { return try JSONDecoder().decode(SyncSettings.self, from: data) } catch {
+      throw SyncError(
+        .malformed,
+        "The sync settings in “\(location.path)” are damaged: \(error). Sign in again with quire sync login."
+      )
+    }
+  }
+
+  /// Saves the settings at `location`, readable by the user only.
+  public func save(to location: URL = defaultLocation) throws(SyncError) {
+    do {
+      try FileManager.default.createDirectory(
+        at: location.deletingLastPathComponent(), withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+      let temporary = location.appendingPathExtension("tmp")
+      FileManager.default.createFile(
+        atPath: temporary.path, contents: try JSONEncoder().encode(self),
+        attributes: [.posixPermissions: 0o600])
+      guard rename(temporary.path, location.path) == 0 else {
+        throw SyncError(.unavailable, "Could not save “\(location.path)”.")
+      }
+    } catch let error as SyncError {
+      throw error
+    } catch {
+      throw SyncError(
+        .unavailable, "Could not save the sync settings in “\(location.path)”: \(error).")
+    }
+  }
+
+  /// Removes the settings (signs this device out).
+  public static func remove(at location: URL = defaultLocation) {
+    try? FileManager.default.removeItem(at: location)
+  }
+}

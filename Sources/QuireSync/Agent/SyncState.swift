@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import QuireSyncProtocol
+
+/// The agent's durable memory, in SQLite: the synced tree (item and member rows), the journal
+/// cursor, and each item's state for `quire sync status`. Every update is one transaction, so
+/// the agent can be killed at any moment and resume.
+final class SyncState: Sendable {
+  let database: DatabaseQueue
+
+  init(file: URL) throws(SyncError) {
+    do {
+      try FileManager.default.createDirectory(
+        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      database = try DatabaseQueue(path: file.path)
+      var migrator = DatabaseMigrator()
+      migrator.registerMigration("v1") { db in
+        try db.execute(
+          sql: """
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE synced(item TEXT PRIMARY KEY, path TEXT NOT NULL, kind TEXT NOT NULL,
+              revision INTEGER NOT NULL);
+            CREATE TABLE syncedMembers(item TEXT NOT NULL, path TEXT NOT NULL, record BLOB NOT NULL,
+              PRIMARY KEY(item, path)) WITHOUT ROWID;
+            CREATE TABLE status(item TEXT PRIMARY KEY, path TEXT NOT NULL, state TEXT NOT NULL,
+              error TEXT);
+            """)
+      }
+      try migrator.migrate(database)
+    } catch {
+      throw SyncError(
+        .unavailable, "Could not open the sync state in “\(file.path)”: \(error).", cause: error)
+    }
+  }
+
+  func value(_ key: String) -> String? {
+    try? database.read {
+      try String.fetchOne($0, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    }
+  }
+
+  func setValue(_ value: String?, for key: String) {
+    try? database.write { db in
+      if let value {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+      } else {
+        try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+      }
+    }
+  }
+
+  var cursor: Int64 {
+    value("cursor").flatMap { Int64($0) } ?? 0
+  }
+
+  /// Every synced item (members included).
+  func syncedItems() throws -> [String: SyncedItem] {
+    try database.read { db in
+      var items: [String: SyncedItem] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT * FROM synced") {
+        let id: String = row["item"]
+        items[id] = SyncedItem(
+          id: id, path: row["path"], kind: ItemKind(rawValue: row["kind"]) ?? .file,
+          revision: row["revision"], members: [:])
+      }
+      let decoder = JSONDecoder()
+      for row in try Row.fetchAll(db, sql: "SELECT * FROM syncedMembers") {
+        let id: String = row["item"]
+        items[id]?.members[row["path"]] = try decoder.decode(
+          SyncedItem.Member.self, from: row["record"] as Data)
+      }
+      return items
+    }
+  }
+
+  /// Records `item` as synced: its row, the members `changed` and `removed` (only those: the
+  /// cost follows the change), and optionally the cursor, in one transaction.
+  func record(
+    _ item: SyncedItem, changed: [String], removed: [String], cursor: Int64? = nil
+  ) throws {
+    let encoder = JSONEncoder()
+    try database.write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO synced(item, path, kind, revision) VALUES (?, ?, ?, ?)",
+        arguments: [item.id, item.path, item.kind.rawValue, item.revision])
+      for path in removed {
+        try db.execute(
+          sql: "DELETE FROM syncedMembers WHERE item = ? AND path = ?", arguments: [item.id, path])
+      }
+      for path in changed {
+        guard let member = item.members[path] else { continue }
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO syncedMembers(item, path, record) VALUES (?, ?, ?)",
+          arguments: [item.id, path, try encoder.encode(member)])
+      }
+      if let cursor {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('cursor', ?)",
+          arguments: [String(cursor)])
+      }
+    }
+  }
+
+  /// Forgets `item` (deleted on one side and the other).
+  func forget(_ item: String) throws {
+    try database.write { db in
+      try db.execute(sql: "DELETE FROM synced WHERE item = ?", arguments: [item])
+      try db.execute(sql: "DELETE FROM syncedMembers WHERE item = ?", arguments: [item])
+      try db.execute(sql: "DELETE FROM status WHERE item = ?", arguments: [item])
+    }
+  }
+
+  func setCursor(_ cursor: Int64) { setValue(String(cursor), for: "cursor") }
+
+  /// Sets an item's state for `quire sync status` (nil: in sync).
+  func setStatus(_ item: String, path: String, state: String?, error: String? = nil) {
+    try? database.write { db in
+      if let state {
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO status(item, path, state, error) VALUES (?, ?, ?, ?)",
+          arguments: [item, path, state, error])
+      } else {
+        try db.execute(sql: "DELETE FROM status WHERE item = ?", arguments: [item])
+      }
+    }
+  }
+}

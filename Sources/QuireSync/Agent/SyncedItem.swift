@@ -1,0 +1,24 @@
+import QuireSyncProtocol
+
+/// The synced tree's record of one item: the last state this device and the server agreed on,
+/// the base of the next upload and of every merge.
+struct SyncedItem: Sendable, Equatable {
+  /// A member as last synced: what the server holds and the local stat it had then.
+  struct Member: Sendable, Equatable, Codable {
+    var local: LocalItem.Member
+    var hash: ContentHash
+    var chunks: [ChunkReference]
+  }
+
+  var id: String
+  var path: String
+  var kind: ItemKind
+  var revision: Int64
+  var members: [String: Member]
+
+  /// Whether `item` on disk is still exactly this (path and every member's stat).
+  func matches(_ item: LocalItem) -> Bool {
+    item.path == path && item.kind == kind && item.members.count == members.count
+      && item.members.allSatisfy { members[$0.key]?.local == $0.value }
+  }
+}

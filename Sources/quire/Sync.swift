@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import QuireApp
+import QuireSync
+import QuireSyncProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `quire sync`: this device's agent for a Quire Sync server.
+struct Sync: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Sync a folder with a Quire Sync server (the iCloud Drive role).",
+    discussion: """
+      Sign in once with `quire sync login URL --user NAME`, then `quire sync run` keeps the \
+      folder (by default the app's library) and the server the same, in both directions.
+      """,
+    subcommands: [SyncLogin.self, SyncRun.self, SyncStatus.self, SyncLogout.self])
+}
+
+/// `quire sync login URL --user NAME`.
+struct SyncLogin: QuireDocumentSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "login", abstract: "Sign this device in to a server (asks for the password).")
+
+  @Argument(help: "The server's address, such as http://127.0.0.1:8620.") var server: String
+  @Option(help: "The account name.") var user: String
+  @Option(help: "The container to sync.") var container = "iCloud.net.gacha.quire"
+  @Option(help: "This device's name on the server (default: the host name).") var device: String?
+
+  @MainActor
+  func execute() async throws {
+    guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https" else {
+      throw SyncError(.malformed, "“\(server)” is not a server address: use http://HOST:PORT.")
+    }
+    try SyncIdentifier.checkContainer(container)
+    let password = try PasswordPrompt.read("Password for \(user) on \(server): ")
+    let name = device ?? ProcessInfo.processInfo.hostName
+    let answer = try await SyncClient.signIn(
+      server: url, user: user, password: password, device: name)
+    try SyncSettings(
+      server: url, user: user, device: answer.device, token: answer.token, container: container
+    ).save()
+    print("Signed in to \(server) as \(user) (device \(answer.device)).")
+  }
+}
+
+/// `quire sync run [--folder DIR]`.
+struct SyncRun: QuireDocumentSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run", abstract: "Sync until stopped (SIGTERM or Ctrl+C).")
+
+  @Option(help: "The folder to sync (default: the app's library).") var folder: String?
+
+  @MainActor
+  func execute() async throws {
+    guard let settings = try SyncSettings.load() else {
+      throw SyncError(
+        .unauthorized, "This device is not signed in: run quire sync login URL --user NAME.")
+    }
+    let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
+    let agent = try SyncAgent(
+      settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root))
+    let work = Task {
+      try await agent.run {
+        FileHandle.standardOutput.write(
+          Data("Syncing \(root.path) with \(settings.server.absoluteString)\n".utf8))
+      }
+    }
+    let stop = SignalStop {
+      work.cancel()
+      // What is in flight finishes or is abandoned safely (every step is a transaction or an
+      // atomic rename); a transfer that does not stop within ten seconds is abandoned.
+      DispatchQueue.global().asyncAfter(deadline: .now() + 10) { Glibc.exit(0) }
+    }
+    defer { stop.cancel() }
+    try await work.value
+  }
+}
+
+/// `quire sync status [--json]`.
+struct SyncStatus: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "status",
+    abstract: "Show the connection, the items not in sync, and the last error.")
+
+  @Option(help: "The synced folder (default: the app's library).") var folder: String?
+  @Flag(help: "Print JSON.") var json = false
+
+  func execute() throws {
+    let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
+    let settings = try SyncSettings.load()
+    let report = try SyncReport.read(
+      stateFile: SyncAgent.defaultStateFile(for: root), settings: settings)
+    if json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      print(String(decoding: try encoder.encode(report), as: UTF8.self))
+    } else {
+      print(report.summary)
+    }
+  }
+}
+
+/// `quire sync logout`.
+struct SyncLogout: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "logout", abstract: "Forget this device's sign-in.")
+
+  func execute() throws {
+    SyncSettings.remove()
+    print("Signed out.")
+  }
+}
+
+/// Cancels on SIGTERM or SIGINT, so the agent finishes or abandons its transfer cleanly.
+final class SignalStop {
+  private let sources: [any DispatchSourceSignal]
+
+  init(_ stop: @escaping @Sendable () -> Void) {
+    sources = [SIGTERM, SIGINT].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number)
+      source.setEventHandler(handler: stop)
+      source.resume()
+      return source
+    }
+  }
+
+  func cancel() { for source in sources { source.cancel() } }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// One device: its own XDG config, state and data folders and synced folder, signed in to a server with
+/// `quire sync login`, running `quire sync run` as a separate process.
+final class SyncDevice {
+  let home: TemporaryDirectory
+  let folder: URL
+  let environment: [String: String]
+  private(set) var agent: HelperProcess?
+
+  init(_ name: String, server: SyncServerProcess, user: String = "alice") throws {
+    home = try TemporaryDirectory()
+    folder = home.url.appendingPathComponent("Documents")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    environment = [
+      "XDG_CONFIG_HOME": home.url.appendingPathComponent("config").path,
+      "XDG_STATE_HOME": home.url.appendingPathComponent("state").path,
+      "XDG_DATA_HOME": home.url.appendingPathComponent("data").path,
+    ]  // XDG_RUNTIME_DIR is shared, as in one user's session: coordination reaches the test's presenters
+    let login = try Executables.run(
+      "quire", ["sync", "login", server.url.absoluteString, "--user", user, "--device", name],
+      environment: environment, input: "\(user)-password\n")
+    guard login.status == 0 else { throw SyncServerProcess.Failure("login: \(login.stderr)") }
+  }
+
+  /// Starts the agent and waits until it has caught up once.
+  func start() throws {
+    let process = try HelperProcess(
+      ["sync", "run", "--folder", folder.path], executable: "quire", environment: environment)
+    while let line = process.lines.nextLine() {
+      if line.hasPrefix("Syncing ") {
+        agent = process
+        return
+      }
+    }
+    throw SyncServerProcess.Failure("quire sync run exited before syncing")
+  }
+
+  /// SIGKILL: the agent gets no chance to finish anything.
+  func kill() { agent?.kill() }
+
+  func url(_ relative: String) -> URL { folder.appendingPathComponent(relative) }
+
+  /// The contents of `relative` as text, or nil if absent.
+  func text(_ relative: String) -> String? {
+    FileManager.default.contents(atPath: url(relative).path).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+  }
+
+  func exists(_ relative: String) -> Bool {
+    FileManager.default.fileExists(atPath: url(relative).path)
+  }
+
+  /// Writes `text` at `relative`, making folders.
+  func write(_ text: String, to relative: String) throws {
+    try FileManager.default.createDirectory(
+      at: url(relative).deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url(relative))
+  }
+
+  /// `quire sync status --json` of this device.
+  func status() throws -> String {
+    try Executables.run(
+      "quire", ["sync", "status", "--json", "--folder", folder.path], environment: environment
+    ).stdout
+  }
+}
+
+/// Polls `condition` until it holds or `seconds` pass (a wait for another process's effect on
+/// disk, ended by the effect, bounded by the deadline); returns whether it held.
+func eventually(
+  seconds: Double = 15, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+) async -> Bool {
+  let deadline = ContinuousClock.now + .seconds(seconds)
+  while ContinuousClock.now < deadline {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(5))  // polling interval of a bounded wait
+  }
+  return condition()
+}

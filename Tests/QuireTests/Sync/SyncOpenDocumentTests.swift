@@ -1,0 +1,38 @@
+import Foundation
+import Quire
+import QuireApp
+import Testing
+
+/// The promise the agent exists for: an edit on one device appears in a document open on the
+/// other, reloaded in place, because the agent writes through file coordination.
+@Suite("Quire Sync reaches open documents")
+@MainActor
+struct SyncOpenDocumentTests {
+  @Test(
+    "an edit on device A reloads the document open on device B, without losing B's own later edits")
+  func openDocumentReloads() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start()
+    try a.write("first", to: "Shared.mydoc/text.txt")
+    #expect(await eventually { b.text("Shared.mydoc/text.txt") == "first" })
+
+    let document = MyDocDocument(fileURL: b.url("Shared.mydoc"))
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    #expect(document.text == "first")
+
+    try a.write("typed on A", to: "Shared.mydoc/text.txt")
+    #expect(
+      await eventually { document.text == "typed on A" },
+      "the open document did not reload; on disk: \(b.text("Shared.mydoc/text.txt") ?? "nothing")")
+
+    document.setText("typed on B")
+    document.undoManager.endEvent()
+    try await document.save(to: document.fileURL, for: .forOverwriting)
+    #expect(
+      await eventually { a.text("Shared.mydoc/text.txt") == "typed on B" }, "B's save went to A")
+  }
+}

@@ -24,13 +24,15 @@ struct FileSignature: Hashable, Sendable {
   /// The status-change time: excluded from equality (a tag or permission change by another
   /// program is not a change of contents), used to order member events against a load.
   var changed: Time
+  /// Whether the item is a folder (excluded from equality).
+  var isFolder = false
 
   /// The signature of the item at `path` (not following a final link), or `nil` if there is none.
   static func of(_ path: String, followLinks: Bool = true) -> FileSignature? {
     guard let info = try? Sys.status(path, followLinks: followLinks) else { return nil }
     return FileSignature(
       inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: time(info.st_mtim),
-      changed: time(info.st_ctim))
+      changed: time(info.st_ctim), isFolder: info.st_mode & S_IFMT == S_IFDIR)
   }
 
   /// The modification time as a date.

@@ -43,6 +43,9 @@ struct MemberSignatures: Sendable {
     let top = member.split(separator: "/", maxSplits: 1).first.map(String.init) ?? member
     if SaveJournal.isBookkeeping(top) { return false }
     let current = FileSignature.of(package + "/" + member, followLinks: false)
+    // A folder inside the package changes its own times whenever a save renames something in
+    // it (a new thumbnail in QuickLook/): the events of the files in it decide, not its own.
+    if current?.isFolder == true { return false }
     if let own = written[member] { return own != current }
     guard let current else { return true }
     return current.changed >= loadedAt

@@ -70,7 +70,7 @@ final class SyncDevice {
 /// Polls `condition` until it holds or `seconds` pass (a wait for another process's effect on
 /// disk, ended by the effect, bounded by the deadline); returns whether it held.
 func eventually(
-  seconds: Double = 15, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+  seconds: Double = 60, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(seconds)
   while ContinuousClock.now < deadline {

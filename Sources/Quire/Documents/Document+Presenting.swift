@@ -49,7 +49,16 @@ extension Document: FilePresenter {
     if hasUnsavedChanges {
       await keepOtherVersion(signature: current)
     } else {
-      do { try await revert(toContentsOf: fileURL) } catch {}
+      // A program that does not coordinate may still be writing: a read that fails (a member
+      // gone between listing and reading) is tried again shortly, a few times.
+      for attempt in 0..<3 {
+        do {
+          try await revert(toContentsOf: fileURL)
+          return
+        } catch {
+          if attempt < 2 { try? await Task.sleep(for: .milliseconds(50)) }  // retry pause
+        }
+      }
     }
   }
 

@@ -33,7 +33,7 @@ extension SyncClient {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(bytes: body))
       }
-      response = try await http.execute(request, timeout: .seconds(120))
+      response = try await http.execute(request, timeout: .seconds(60))
       bytes = try await response.body.collect(upTo: limit)
     } catch {
       throw SyncError(

@@ -10,6 +10,7 @@ struct QuireBench: AsyncParsableCommand {
       PackageSaveBenchmark.self, PackageOpenBenchmark.self, AlbumOpenBenchmark.self,
       DocumentSaveBenchmark.self, MonitorBenchmark.self, CoordinationBenchmark.self,
       CoordinationWriter.self, QueryBenchmark.self, QueryGather.self, AppListBenchmark.self,
-      PresentersBenchmark.self, ArchiveBenchmark.self,
+      PresentersBenchmark.self, ArchiveBenchmark.self, SyncLatencyBenchmark.self,
+      SyncBytesBenchmark.self,
     ])
 }

@@ -7,12 +7,21 @@ extension SyncAgent {
   /// changed members, renames and moves (metadata only), and deletions.
   func pushLocalChanges() async throws {
     let items = LocalScanner.scan(root: folder)
+    let scanned = Set(items.map(\.id))
+    let syncedByPath = Dictionary(synced.values.map { ($0.path, $0) }) { first, _ in first }
     var seen = Set<String>()
     for var item in items {
       if seen.contains(item.id) {
         // A copy that kept the original's identity (cp -a, a file manager's duplicate).
         try ItemIdentity.assign(nil, to: url(item.path))
         item.id = try ItemIdentity.of(url(item.path))
+      } else if synced[item.id] == nil, let replaced = syncedByPath[item.path],
+        !scanned.contains(replaced.id)
+      {
+        // Another program's safe-save: a new file renamed over the synced one, without its
+        // identity. It is the same document, changed.
+        try ItemIdentity.assign(replaced.id, to: url(item.path))
+        item.id = replaced.id
       }
       seen.insert(item.id)
       if let known = synced[item.id], known.matches(item) { continue }

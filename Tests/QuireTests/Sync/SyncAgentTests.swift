@@ -32,6 +32,11 @@ struct SyncAgentTests {
     try b.write("edited note", to: "Note.txt")
     #expect(await eventually { a.text("Trip.mydoc/text.txt") == "edited on B" }, "an edit on B")
     #expect(await eventually { a.text("Note.txt") == "edited note" })
+    try Data("safe-saved on A".utf8).write(to: a.url("Note.txt"), options: .atomic)
+    #expect(
+      await eventually { b.text("Note.txt") == "safe-saved on A" },
+      "a new file renamed over a synced one (another program's safe-save) is the same document")
+    #expect(!b.exists("Note 2.txt"))
 
     try FileManager.default.createDirectory(at: a.url("Trips"), withIntermediateDirectories: true)
     try FileManager.default.moveItem(at: a.url("Trip.mydoc"), to: a.url("Trips/Rome.mydoc"))

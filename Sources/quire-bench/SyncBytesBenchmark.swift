@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+
+/// Bytes on the wire, both directions, counted at the socket, to sync one changed 4 KiB member
+/// of a package of many — beside rsync's own count for the same change (the byte floor).
+struct SyncBytesBenchmark: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sync-bytes",
+    abstract: "Count the bytes that sync one changed member of a large package, beside rsync.")
+
+  @Option(help: "Members of the package.") var members = 10_000
+  @Option(help: "Folder for the files (default: the temporary folder).") var directory: String?
+
+  func run() throws {
+    let scratch = try Measurement.scratch(directory, "sync-bytes")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let staging = scratch.appendingPathComponent("staging/Big.mydoc")
+    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+    for index in 0..<members {
+      try Data(SyncBytesBenchmark.bytes(4096, seed: UInt64(index))).write(
+        to: staging.appendingPathComponent("m\(index).bin"))
+    }
+    let changed = Data(SyncBytesBenchmark.bytes(4096, seed: 999_999_999))
+
+    let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
+    defer { rig.stop() }
+    try FileManager.default.copyItem(at: staging, to: rig.a.appendingPathComponent("Big.mydoc"))
+    let last = rig.b.appendingPathComponent("Big.mydoc/m\(members - 1).bin")
+    guard SyncRig.waitFor(seconds: 600, { FileManager.default.fileExists(atPath: last.path) })
+    else {
+      throw RawFiles.Failure(description: "the package never reached device B")
+    }
+    usleep(500_000)  // let the first sync's last answers drain before counting
+    rig.proxy.reset()
+    try changed.write(to: rig.a.appendingPathComponent("Big.mydoc/m7.bin"), options: .atomic)
+    let target = rig.b.appendingPathComponent("Big.mydoc/m7.bin")
+    guard SyncRig.waitFor({ FileManager.default.contents(atPath: target.path) == changed }) else {
+      throw RawFiles.Failure(description: "the change never reached device B")
+    }
+    usleep(500_000)  // the agents' last answers (B's cursor, A's echo) are part of the sync
+    let quire = rig.proxy.bytes.up + rig.proxy.bytes.down
+
+    let rsync = try rsyncBytes(staging: staging, changed: changed, scratch: scratch)
+    Measurement.table(
+      ["engine", "bytes"],
+      [["Quire Sync", "\(quire)"], ["rsync -a", "\(rsync)"], ["Syncthing", "not measured"]])
+    print("RESULT sync-bytes members=\(members) quire_bytes=\(quire) rsync_bytes=\(rsync)")
+  }
+
+  /// rsync's own count (bytes sent plus received) to bring a copy up to date after the change.
+  private func rsyncBytes(staging: URL, changed: Data, scratch: URL) throws -> Int {
+    let copy = scratch.appendingPathComponent("rsync-copy")
+    try FileManager.default.copyItem(at: staging, to: copy)
+    try changed.write(to: staging.appendingPathComponent("m7.bin"), options: .atomic)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/rsync")
+    process.arguments = ["-a", "--stats", staging.path + "/", copy.path + "/"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    var total = 0
+    for line in output.split(separator: "\n")
+    where line.hasPrefix("Total bytes sent:") || line.hasPrefix("Total bytes received:") {
+      total += Int(line.split(separator: ":")[1].filter(\.isNumber)) ?? 0
+    }
+    return total
+  }
+
+  static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
+    var state = seed &+ 0x9E37_79B9_7F4A_7C15
+    return (0..<count).map { _ in
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 33)
+    }
+  }
+}

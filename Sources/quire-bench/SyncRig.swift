@@ -1,0 +1,121 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A `quire server` and two devices (folders, XDG folders, `quire sync run` processes) on
+/// loopback, the agents reaching the server through a byte-counting proxy.
+final class SyncRig {
+  let root: URL
+  let proxy: ByteCountingProxy
+  private var processes: [Process] = []
+  let a: URL
+  let b: URL
+
+  init(scratch: URL) throws {
+    root = scratch
+    let quire = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+      .deletingLastPathComponent().appendingPathComponent("quire")
+    let data = root.appendingPathComponent("server")
+    _ = try Self.run(
+      quire, ["server", "add-user", "bench", "--data", data.path], input: "bench-password\n")
+    let server = try Self.start(
+      quire, ["server", "--data", data.path, "--port", "0"], until: "Quire server listening on ")
+    processes.append(server.process)
+    let port = URL(string: String(server.line.dropFirst("Quire server listening on ".count)))!.port!
+    proxy = try ByteCountingProxy(to: port)
+    var folders: [URL] = []
+    for name in ["A", "B"] {
+      let home = root.appendingPathComponent(name)
+      let folder = home.appendingPathComponent("Documents")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let environment = [
+        "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+        "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+        "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+      ]
+      _ = try Self.run(
+        quire,
+        ["sync", "login", "http://127.0.0.1:\(proxy.port)", "--user", "bench", "--device", name],
+        input: "bench-password\n", environment: environment)
+      let agent = try Self.start(
+        quire, ["sync", "run", "--folder", folder.path], until: "Syncing ", environment: environment
+      )
+      processes.append(agent.process)
+      folders.append(folder)
+    }
+    a = folders[0]
+    b = folders[1]
+  }
+
+  func stop() {
+    for process in processes where process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
+  /// Waits (polling every 200 µs, up to `seconds`) until `condition` holds; false on timeout.
+  static func waitFor(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+      if condition() { return true }
+      usleep(200)
+    }
+    return false
+  }
+
+  /// Writes `text` to `url` as a save does: a temporary file renamed over it.
+  static func save(_ text: String, to url: URL) throws {
+    try Data(text.utf8).write(to: url, options: .atomic)
+  }
+
+  private static func run(
+    _ executable: URL, _ arguments: [String], input: String, environment: [String: String] = [:]
+  ) throws -> String {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw RawFiles.Failure(description: "quire \(arguments.joined(separator: " ")) failed")
+    }
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  private static func start(
+    _ executable: URL, _ arguments: [String], until prefix: String,
+    environment: [String: String] = [:]
+  ) throws -> (process: Process, line: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var buffer = Data()
+    while true {
+      let chunk = stdout.fileHandleForReading.availableData
+      guard !chunk.isEmpty else {
+        throw RawFiles.Failure(description: "quire \(arguments[0]) exited")
+      }
+      buffer.append(chunk)
+      for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n")
+      where line.hasPrefix(prefix) {
+        return (process, String(line))
+      }
+    }
+  }
+}

@@ -51,10 +51,12 @@ public struct SyncSettings: Codable, Sendable, Equatable {
         at: location.deletingLastPathComponent(), withIntermediateDirectories: true,
         attributes: [.posixPermissions: 0o700])
       let temporary = location.appendingPathExtension("tmp")
-      FileManager.default.createFile(
-        atPath: temporary.path, contents: try JSONEncoder().encode(self),
-        attributes: [.posixPermissions: 0o600])
-      guard rename(temporary.path, location.path) == 0 else {
+      guard
+        FileManager.default.createFile(
+          atPath: temporary.path, contents: try JSONEncoder().encode(self),
+          attributes: [.posixPermissions: 0o600]),
+        rename(temporary.path, location.path) == 0
+      else {
         throw SyncError(.unavailable, "Could not save “\(location.path)”.")
       }
     } catch let error as SyncError {

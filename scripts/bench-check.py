@@ -76,6 +76,16 @@ WORKLOADS = [
         at_most("export_ms", lambda r: 2 * r["zip_ms"], "≤ 2 × zip_ms"),
         at_most("import_ms", lambda r: 2 * r["unzip_ms"], "≤ 2 × unzip_ms"),
     ]),
+    # Quire Sync (issue 12). The Syncthing and Unison peers are not measured yet, so the
+    # targets relative to them are not checked here.
+    ("sync-latency", ["--edits", "200"], [
+        at_most("quire_p50_ms", lambda r: 150, "≤ 150 ms"),
+        at_most("quire_p99_ms", lambda r: 500, "≤ 500 ms"),
+    ]),
+    ("sync-bytes", ["--members", "10000"], [
+        at_most("quire_bytes", lambda r: 16384, "≤ 16 KiB"),
+        at_most("quire_bytes", lambda r: r["rsync_bytes"], "≤ rsync_bytes"),
+    ]),
 ]
 
 

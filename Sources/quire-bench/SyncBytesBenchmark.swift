@@ -25,20 +25,32 @@ struct SyncBytesBenchmark: ParsableCommand {
     let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
     defer { rig.stop() }
     try FileManager.default.copyItem(at: staging, to: rig.a.appendingPathComponent("Big.mydoc"))
-    let last = rig.b.appendingPathComponent("Big.mydoc/m\(members - 1).bin")
-    guard SyncRig.waitFor(seconds: 600, { FileManager.default.fileExists(atPath: last.path) })
+    let package = rig.b.appendingPathComponent("Big.mydoc")
+    guard
+      SyncRig.waitFor(
+        seconds: 600,
+        {
+          ((try? FileManager.default.contentsOfDirectory(atPath: package.path))?.count ?? 0)
+            >= members
+        })
     else {
       throw RawFiles.Failure(description: "the package never reached device B")
     }
-    usleep(500_000)  // let the first sync's last answers drain before counting
-    rig.proxy.reset()
+    // The first sync is over once nothing crosses the wire for a second; then count.
+    repeat {
+      rig.proxy.reset()
+      usleep(1_000_000)  // a quiet second, measured by the proxy's counts
+    } while rig.proxy.bytes.up + rig.proxy.bytes.down > 0
     try changed.write(to: rig.a.appendingPathComponent("Big.mydoc/m7.bin"), options: .atomic)
     let target = rig.b.appendingPathComponent("Big.mydoc/m7.bin")
     guard SyncRig.waitFor({ FileManager.default.contents(atPath: target.path) == changed }) else {
       throw RawFiles.Failure(description: "the change never reached device B")
     }
-    usleep(500_000)  // the agents' last answers (B's cursor, A's echo) are part of the sync
-    let quire = rig.proxy.bytes.up + rig.proxy.bytes.down
+    var quire = 0
+    repeat {  // the sync's last requests (A's echo, B's own scan) count too: until a quiet second
+      quire = rig.proxy.bytes.up + rig.proxy.bytes.down
+      usleep(1_000_000)
+    } while rig.proxy.bytes.up + rig.proxy.bytes.down != quire
 
     let rsync = try rsyncBytes(staging: staging, changed: changed, scratch: scratch)
     Measurement.table(
@@ -50,7 +62,11 @@ struct SyncBytesBenchmark: ParsableCommand {
   /// rsync's own count (bytes sent plus received) to bring a copy up to date after the change.
   private func rsyncBytes(staging: URL, changed: Data, scratch: URL) throws -> Int {
     let copy = scratch.appendingPathComponent("rsync-copy")
-    try FileManager.default.copyItem(at: staging, to: copy)
+    let cp = Process()  // cp -a keeps the times, so rsync sees only the changed member
+    cp.executableURL = URL(fileURLWithPath: "/bin/cp")
+    cp.arguments = ["-a", staging.path, copy.path]
+    try cp.run()
+    cp.waitUntilExit()
     try changed.write(to: staging.appendingPathComponent("m7.bin"), options: .atomic)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/rsync")

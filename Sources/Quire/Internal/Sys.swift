@@ -44,7 +44,8 @@ package enum Sys {
     _ = Glibc.close(fd)
   }
 
-  static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemCallError) {
+  /// Writes all of `buffer`, retrying short writes and EINTR (the one write loop of the package).
+  package static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(SystemCallError) {
     try check("write")
     var offset = 0
     while offset < buffer.count {
@@ -57,7 +58,8 @@ package enum Sys {
     }
   }
 
-  static func write(_ fd: Int32, _ data: Data) throws(SystemCallError) {
+  /// Writes all of `data`.
+  package static func write(_ fd: Int32, _ data: Data) throws(SystemCallError) {
     var result: Result<Void, SystemCallError> = .success(())
     data.withUnsafeBytes { buffer in
       do throws(SystemCallError) { try write(fd, buffer) } catch { result = .failure(error) }

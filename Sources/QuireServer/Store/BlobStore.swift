@@ -1,5 +1,6 @@
 import CQuireShims
 import Foundation
+import Quire
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -34,16 +35,7 @@ struct BlobStore: Sendable {
     let temporary = folder.path + "/incoming/" + UUID().uuidString
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw failure("create", temporary) }
-    let written = bytes.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        offset += n
-      }
-      return true
-    }
+    let written = bytes.withUnsafeBytes { buffer in (try? Sys.write(fd, buffer)) != nil }
     close(fd)
     guard written else {
       unlink(temporary)

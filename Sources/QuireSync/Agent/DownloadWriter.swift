@@ -103,16 +103,7 @@ struct DownloadWriter {
       : url
     let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(member.mode))
     guard fd >= 0 else { throw SyncError(.unavailable, "Could not write “\(url.path)”.") }
-    let ok = data.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-        if n < 0 && errno == EINTR { continue }
-        guard n > 0 else { return false }
-        offset += n
-      }
-      return true
-    }
+    let ok = (try? Sys.write(fd, data)) != nil
     fchmod(fd, mode_t(member.mode))
     let seconds = member.modified.rounded(.down)
     var times = [

@@ -37,20 +37,13 @@ struct SyncBytesBenchmark: ParsableCommand {
       throw RawFiles.Failure(description: "the package never reached device B")
     }
     // The first sync is over once nothing crosses the wire for a second; then count.
-    repeat {
-      rig.proxy.reset()
-      usleep(1_000_000)  // a quiet second, measured by the proxy's counts
-    } while rig.proxy.bytes.up + rig.proxy.bytes.down > 0
+    rig.waitQuiet()
     try changed.write(to: rig.a.appendingPathComponent("Big.mydoc/m7.bin"), options: .atomic)
     let target = rig.b.appendingPathComponent("Big.mydoc/m7.bin")
     guard SyncRig.waitFor({ FileManager.default.contents(atPath: target.path) == changed }) else {
       throw RawFiles.Failure(description: "the change never reached device B")
     }
-    var quire = 0
-    repeat {  // the sync's last requests (A's echo, B's own scan) count too: until a quiet second
-      quire = rig.proxy.bytes.up + rig.proxy.bytes.down
-      usleep(1_000_000)
-    } while rig.proxy.bytes.up + rig.proxy.bytes.down != quire
+    let quire = rig.bytesUntilQuiet()
 
     let rsync = try rsyncBytes(staging: staging, changed: changed, scratch: scratch)
     Measurement.table(
@@ -59,29 +52,12 @@ struct SyncBytesBenchmark: ParsableCommand {
     print("RESULT sync-bytes members=\(members) quire_bytes=\(quire) rsync_bytes=\(rsync)")
   }
 
-  /// rsync's own count (bytes sent plus received) to bring a copy up to date after the change.
+  /// rsync's own count to bring a time-preserving copy up to date after the change.
   private func rsyncBytes(staging: URL, changed: Data, scratch: URL) throws -> Int {
     let copy = scratch.appendingPathComponent("rsync-copy")
-    let cp = Process()  // cp -a keeps the times, so rsync sees only the changed member
-    cp.executableURL = URL(fileURLWithPath: "/bin/cp")
-    cp.arguments = ["-a", staging.path, copy.path]
-    try cp.run()
-    cp.waitUntilExit()
+    try RsyncPeer.copy(staging, to: copy)
     try changed.write(to: staging.appendingPathComponent("m7.bin"), options: .atomic)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/rsync")
-    process.arguments = ["-a", "--stats", staging.path + "/", copy.path + "/"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    var total = 0
-    for line in output.split(separator: "\n")
-    where line.hasPrefix("Total bytes sent:") || line.hasPrefix("Total bytes received:") {
-      total += Int(line.split(separator: ":")[1].filter(\.isNumber)) ?? 0
-    }
-    return total
+    return try RsyncPeer.bytes(from: staging, to: copy)
   }
 
   static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {

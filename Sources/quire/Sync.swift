@@ -16,7 +16,10 @@ struct Sync: AsyncParsableCommand {
       Sign in once with `quire sync login URL --user NAME`, then `quire sync run` keeps the \
       folder (by default the app's library) and the server the same, in both directions.
       """,
-    subcommands: [SyncLogin.self, SyncRun.self, SyncStatus.self, SyncLogout.self])
+    subcommands: [
+      SyncLogin.self, SyncRun.self, SyncStatus.self, SyncPause.self, SyncResume.self,
+      SyncLogout.self,
+    ])
 }
 
 /// `quire sync login URL --user NAME`.
@@ -100,6 +103,29 @@ struct SyncStatus: QuireSubcommand {
     } else {
       print(report.summary)
     }
+  }
+}
+
+/// `quire sync pause`.
+struct SyncPause: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pause",
+    abstract: "Pause syncing on this device (running agents stop after the step in flight).")
+
+  func execute() throws {
+    try SyncSettings.setPaused(true)
+    print("Syncing is paused; quire sync resume goes on where it stopped.")
+  }
+}
+
+/// `quire sync resume`.
+struct SyncResume: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "resume", abstract: "Resume syncing on this device.")
+
+  func execute() throws {
+    try SyncSettings.setPaused(false)
+    print("Syncing resumed.")
   }
 }
 

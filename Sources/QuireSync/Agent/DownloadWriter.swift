@@ -29,9 +29,12 @@ struct DownloadWriter {
 
   /// Writes `manifest`'s members at `relative` (or, if another item holds that name, at a free
   /// name beside it); returns where it went and the local stat of each member written.
+  ///
+  /// `chunk` gives each chunk's bytes (fetched, or copied from the synced copy on disk); a flat
+  /// file is written a chunk at a time, so a member of any size costs a few chunks of memory.
   func write(
-    _ manifest: RevisionManifest, to relative: String, chunks: [ContentHash: [UInt8]],
-    incremental: Bool
+    _ manifest: RevisionManifest, to relative: String,
+    chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
     var relative = relative
     var target = folder.appendingPathComponent(relative)
@@ -42,16 +45,26 @@ struct DownloadWriter {
       relative = String(target.path.dropFirst(folder.path.count + 1))
     }
     let exists = FileManager.default.fileExists(atPath: target.path)
-    let contents = { (member: ManifestMember) -> Data in
+    let contents = { (member: ManifestMember) throws -> Data in
       var data = Data(capacity: member.size)
-      for chunk in member.chunks { data.append(contentsOf: chunks[chunk.hash] ?? []) }
+      for piece in member.chunks { data.append(contentsOf: try chunk(piece.hash)) }
       return data
+    }
+    let stream = { (member: ManifestMember, fd: Int32) throws in
+      for piece in member.chunks {
+        let bytes = try chunk(piece.hash)
+        do { try bytes.withUnsafeBytes { try Sys.write(fd, $0) } } catch {
+          throw SyncError(
+            .unavailable, "Could not write “\(target.path)”: \(error). Check the free space.",
+            cause: error)
+        }
+      }
     }
     var written: [String: LocalItem.Member] = [:]
     if manifest.kind == .file {
       guard let member = manifest.change.upserted.first else { return (relative, [:]) }
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
-        try writeFile(contents(member), member: member, at: url)
+        try writeFile(member, at: url) { try stream(member, $0) }
       }
       written[""] = try stat(target)
     } else if incremental && exists {
@@ -76,7 +89,7 @@ struct DownloadWriter {
         try SyncPath.check(member.path, what: "member path")
         try FileManager.default.createDirectory(
           at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try writeFile(contents(member), member: member, at: file, atomically: false)
+        try writeFile(member, at: file, atomically: false) { try stream(member, $0) }
       }
       try ItemIdentity.assign(identity, to: staging)
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
@@ -94,16 +107,24 @@ struct DownloadWriter {
     return (relative, written)
   }
 
-  private func writeFile(_ data: Data, member: ManifestMember, at url: URL, atomically: Bool = true)
-    throws
-  {
+  /// Writes one member's file: `fill` writes its bytes into the open file, then its mode and
+  /// time are set and it is fsynced (and, `atomically`, renamed over `url`).
+  private func writeFile(
+    _ member: ManifestMember, at url: URL, atomically: Bool = true, fill: (Int32) throws -> Void
+  ) throws {
     let temporary =
       atomically
       ? url.deletingLastPathComponent().appendingPathComponent(".quire-sync-\(UUID().uuidString)")
       : url
     let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(member.mode))
     guard fd >= 0 else { throw SyncError(.unavailable, "Could not write “\(url.path)”.") }
-    let ok = (try? Sys.write(fd, data)) != nil
+    let filled: (any Error)?
+    do {
+      try fill(fd)
+      filled = nil
+    } catch {
+      filled = error
+    }
     fchmod(fd, mode_t(member.mode))
     let seconds = member.modified.rounded(.down)
     var times = [
@@ -113,7 +134,11 @@ struct DownloadWriter {
     futimens(fd, &times)
     let synced = fsync(fd) == 0
     close(fd)
-    guard ok && synced else {
+    if let filled {
+      unlink(temporary.path)
+      throw filled
+    }
+    guard synced else {
       unlink(temporary.path)
       throw SyncError(.unavailable, "Could not write “\(url.path)”: the disk refused it.")
     }

@@ -54,8 +54,16 @@ extension SyncAgent {
     try SyncPath.check(relative, what: "item path")
     let incremental = base != nil && manifest.since == base?.revision
     state.setStatus(id, path: relative, state: "downloading")
-    let hashes = Array(Set(manifest.change.upserted.flatMap { $0.chunks.map(\.hash) }))
-    let chunks = try await client.fetchChunks(hashes)
+    let folder = folder
+    let onDisk =
+      incremental
+      ? LocalChunks(base: base!) {
+        [relative, base!.path].lazy.map { folder.appendingPathComponent($0) }
+          .first { ItemIdentity.stored(at: $0) == id }
+      } : LocalChunks()
+    let hashes = Set(manifest.change.upserted.flatMap { $0.chunks.map(\.hash) })
+    let chunks = try await client.fetchChunks(hashes.filter { !onDisk.contains($0) })
+    state.count(chunks.values.reduce(0) { $0 + $1.count }, in: "downloadedBytes")
     let writer = DownloadWriter(folder: folder, identity: id)
     let previous = synced[id]
     var members = incremental ? base!.members : [:]
@@ -63,7 +71,13 @@ extension SyncAgent {
       try writer.move(from: base.path, to: relative)
     }
     let (placed, written) = try writer.write(
-      manifest, to: relative, chunks: chunks, incremental: incremental)
+      manifest, to: relative,
+      chunk: { hash in
+        if let fetched = chunks[hash] { return fetched }
+        if let held = try onDisk.bytes(of: hash) { return held }
+        throw SyncError(
+          .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
+      }, incremental: incremental)
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }

@@ -27,6 +27,9 @@ extension SyncAgent {
       if let known = synced[item.id], known.matches(item) { continue }
       do {
         try await upload(item, base: synced[item.id])
+      } catch let error as SyncError where error.code == .changedWhileSyncing {
+        // Its writer is still at it: the monitor asks for another push when it is done.
+        state.setStatus(item.id, path: item.path, state: "waiting", error: nil)
       } catch let error as SyncError where error.code != .unavailable {
         state.setStatus(item.id, path: item.path, state: "error", error: error.message)
       }
@@ -41,47 +44,82 @@ extension SyncAgent {
     state.setStatus(item.id, path: item.path, state: "uploading")
     let changed = item.members.keys.filter { base?.members[$0]?.local != item.members[$0] }.sorted()
     let removed = (base?.members.keys).map { Set($0).subtracting(item.members.keys).sorted() } ?? []
-    let contents = try readMembers(changed, of: item)
-    var uploads: [ContentHash: [UInt8]] = [:]
-    for (_, chunked) in contents { for (hash, bytes) in chunked.uploads { uploads[hash] = bytes } }
-    let missing = try await client.missingChunks(Array(uploads.keys))
-    try await client.upload(missing.map { ($0, uploads[$0]!) })
+    let snapshots = try readMembers(changed, of: item)
+    var sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)] = [:]
+    for snapshot in snapshots {
+      for (hash, index) in snapshot.locations where sources[hash] == nil {
+        sources[hash] = (snapshot, index)
+      }
+    }
+    // The chunks of the synced revision are the server's already: ask only about new ones.
+    let held = Set((base?.members.values).map { $0.flatMap { $0.chunks.map(\.hash) } } ?? [])
+    try await send(sources.keys.filter { !held.contains($0) }, from: sources)
     var upserted: [ManifestMember] = []
     var members = base?.members ?? [:]
     for path in removed { members[path] = nil }
-    for (path, chunked) in contents {
-      let local = item.members[path]!
+    for snapshot in snapshots {
+      let local = item.members[snapshot.path]!
       upserted.append(
-        chunked.member(
-          path: path, mode: local.mode, modified: Double(local.modifiedNanoseconds) / 1e9))
-      members[path] = SyncedItem.Member(local: local, hash: chunked.hash, chunks: chunked.chunks)
+        snapshot.member(mode: local.mode, modified: Double(local.modifiedNanoseconds) / 1e9))
+      members[snapshot.path] = SyncedItem.Member(
+        local: local, hash: snapshot.hash, chunks: snapshot.chunks)
     }
-    let answer = try await client.commit(
-      CommitRequest(
-        commit: UUID().uuidString, item: item.id, kind: item.kind, path: "Documents/" + item.path,
-        base: base?.revision, change: ManifestChange(upserted: upserted, removed: removed)))
+    let request = CommitRequest(
+      commit: UUID().uuidString, item: item.id, kind: item.kind, path: "Documents/" + item.path,
+      base: base?.revision, change: ManifestChange(upserted: upserted, removed: removed))
+    let answer = try await commit(request, offering: sources, skipped: !held.isEmpty)
     guard answer.status == .current else {
       try await keepBoth(item, current: answer.current)
       return
     }
     let record = SyncedItem(
       id: item.id, path: item.path, kind: item.kind, revision: answer.revision, members: members)
-    try state.record(record, changed: contents.map(\.path), removed: removed)
+    try state.record(record, changed: snapshots.map(\.path), removed: removed)
     synced[item.id] = record
     state.setStatus(item.id, path: item.path, state: nil)
   }
 
-  /// Reads the members `paths` of `item` inside one coordinated read (no torn package), and cuts
-  /// them into chunks.
-  private func readMembers(_ paths: [String], of item: LocalItem) throws -> [(
-    path: String, chunked: ChunkedContents
-  )] {
+  /// Commits `request`. If the server lacks a chunk this device `skipped` offering because the
+  /// synced revision had it (the server dropped it since), every chunk is offered and the
+  /// commit tried once more.
+  private func commit(
+    _ request: CommitRequest,
+    offering sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)],
+    skipped: Bool
+  ) async throws -> CommitResponse {
+    do {
+      return try await client.commit(request)
+    } catch {
+      guard error.code == .missingChunks && skipped else { throw error }
+      try await send(Array(sources.keys), from: sources)
+      return try await client.commit(request)
+    }
+  }
+
+  /// Uploads those of `hashes` the server lacks, read back from the members they came from.
+  private func send(
+    _ hashes: [ContentHash], from sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)]
+  ) async throws {
+    let missing = try await client.missingChunks(hashes)
+    let sent = try await client.upload(missing) { hash throws(SyncError) in
+      guard let source = sources[hash] else {
+        throw SyncError(
+          .internalError, "The server asked for chunk \(hash), which was not offered.")
+      }
+      return try source.snapshot.bytes(ofChunk: source.index)
+    }
+    state.count(sent, in: "uploadedBytes")
+  }
+
+  /// Opens and chunks the members `paths` of `item` inside one coordinated read, so what is
+  /// uploaded is one state of the package, never a torn one.
+  private func readMembers(_ paths: [String], of item: LocalItem) throws -> [MemberSnapshot] {
     guard !paths.isEmpty else { return [] }
     let root = url(item.path)
     return try FileCoordinator().coordinate(readingItemAt: root) { url in
       try paths.map { path in
         let file = path.isEmpty ? url : url.appendingPathComponent(path)
-        return (path, ChunkedContents([UInt8](try Data(contentsOf: file))))
+        return try MemberSnapshot(path: path, file: file.path)
       }
     }
   }

@@ -26,11 +26,17 @@ public actor SyncAgent {
   var needsPull = false
   var wake: AsyncStream<Void>.Continuation?
   var retryPause = Duration.milliseconds(100)
+  /// The marker whose presence pauses the agent (``SyncSettings/pauseMarker``).
+  let pauseMarker: URL
+  var paused = false
 
   /// An agent for `folder`, with its state in `stateFile`.
-  public init(settings: SyncSettings, folder: URL, stateFile: URL, trash: Trash = .home)
-    throws(SyncError)
-  {
+  /// It pauses while `pauseMarker` exists.
+  public init(
+    settings: SyncSettings, folder: URL, stateFile: URL, trash: Trash = .home,
+    pauseMarker: URL = SyncSettings.pauseMarker
+  ) throws(SyncError) {
+    self.pauseMarker = pauseMarker
     self.folder = folder.standardizedFileURL
     self.settings = settings
     client = SyncClient(
@@ -62,6 +68,7 @@ public actor SyncAgent {
     }
     let (requests, requester) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     wake = requester
+    paused = SyncSettings.isPaused(marker: pauseMarker)
     needsPush = true
     needsPull = true
     await work()
@@ -69,6 +76,7 @@ public actor SyncAgent {
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await self.listenToServer() }
       group.addTask { await self.listenToFolder() }
+      group.addTask { await self.listenToPause() }
       group.addTask {
         for await _ in requests { await self.work() }
       }
@@ -87,6 +95,10 @@ public actor SyncAgent {
   /// Does what was asked until nothing is left; a failure is noted and, if the server was
   /// unreachable, the step is asked for again after a pause that grows while it stays away.
   private func work() async {
+    if paused {
+      state.setValue("paused", for: "connection")
+      return  // what is asked stays asked, for the resume
+    }
     while needsPush || needsPull {
       do {
         if needsPush {
@@ -158,6 +170,36 @@ public actor SyncAgent {
       if Task.isCancelled { return }
       try? await Task.sleep(for: .seconds(1))  // the watch ended (folder gone?): re-arm shortly
       request(push: true)
+    }
+  }
+
+  /// Follows the pause marker's folder: the marker appearing pauses the agent once the step in
+  /// flight is done; its removal resumes it, catching up on everything asked meanwhile.
+  private func listenToPause() async {
+    let folder = pauseMarker.deletingLastPathComponent()
+    while !Task.isCancelled {
+      try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      do {
+        // Any event (the marker's, or a rescan) re-reads it: the folder changes rarely.
+        for try await _ in FileMonitor(watching: folder, recursive: false) {
+          setPaused(SyncSettings.isPaused(marker: pauseMarker))
+        }
+      } catch {
+        note(error)
+      }
+      if Task.isCancelled { return }
+      try? await Task.sleep(for: .seconds(1))  // the watch ended: re-arm shortly
+      setPaused(SyncSettings.isPaused(marker: pauseMarker))
+    }
+  }
+
+  private func setPaused(_ now: Bool) {
+    guard now != paused else { return }
+    paused = now
+    if paused {
+      state.setValue("paused", for: "connection")
+    } else {
+      request(push: true, pull: true)
     }
   }
 

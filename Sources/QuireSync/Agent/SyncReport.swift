@@ -21,8 +21,14 @@ public struct SyncReport: Codable, Sendable {
   public var server: String?
   /// The account.
   public var user: String?
-  /// `online`, `offline`, or `never run`.
+  /// `online`, `offline`, `paused`, or `never run`.
   public var connection: String
+  /// Whether syncing is paused on this device (`quire sync pause`).
+  public var paused: Bool
+  /// Chunk bytes this device has uploaded, since its agent first ran on this folder.
+  public var uploadedBytes: Int
+  /// Chunk bytes this device has downloaded (those it already held are copied, not counted).
+  public var downloadedBytes: Int
   /// Items not in sync.
   public var items: [Item]
   /// The journal cursor reached.
@@ -34,11 +40,15 @@ public struct SyncReport: Codable, Sendable {
   public static func read(stateFile: URL, settings: SyncSettings?) throws(SyncError) -> SyncReport {
     var report = SyncReport(
       server: settings?.server.absoluteString, user: settings?.user, connection: "never run",
-      items: [], cursor: 0, lastError: nil)
+      paused: SyncSettings.isPaused(), uploadedBytes: 0, downloadedBytes: 0, items: [], cursor: 0,
+      lastError: nil)
     guard FileManager.default.fileExists(atPath: stateFile.path) else { return report }
     let state = try SyncState(file: stateFile)
     report.connection = state.value("connection") ?? "never run"
     report.cursor = state.cursor
+    report.uploadedBytes = state.value("uploadedBytes").flatMap { Int($0) } ?? 0
+    report.downloadedBytes = state.value("downloadedBytes").flatMap { Int($0) } ?? 0
+    if report.paused { report.connection = "paused" }
     report.lastError = state.value("lastError")
     report.items =
       (try? state.database.read { db in

@@ -33,6 +33,36 @@ public struct SyncSettings: Codable, Sendable, Equatable {
     return base.appendingPathComponent("quire/sync.json")
   }
 
+  /// The marker whose presence pauses every agent of this user (`quire sync pause`): beside
+  /// the settings, `$XDG_CONFIG_HOME/quire/sync.paused`. A running agent notices it at once.
+  public static var pauseMarker: URL {
+    defaultLocation.deletingLastPathComponent().appendingPathComponent("sync.paused")
+  }
+
+  /// Whether syncing is paused (the marker at `marker` exists).
+  public static func isPaused(marker: URL = pauseMarker) -> Bool {
+    FileManager.default.fileExists(atPath: marker.path)
+  }
+
+  /// Pauses or resumes every agent of this user, running or started later.
+  public static func setPaused(_ paused: Bool, marker: URL = pauseMarker) throws(SyncError) {
+    if paused {
+      do {
+        try FileManager.default.createDirectory(
+          at: marker.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data().write(to: marker)
+      } catch {
+        throw SyncError(.unavailable, "Could not pause: “\(marker.path)”: \(error).", cause: error)
+      }
+    } else {
+      do { try FileManager.default.removeItem(at: marker) } catch CocoaError.fileNoSuchFile {
+      } catch {
+        throw SyncError(
+          .unavailable, "Could not resume: remove “\(marker.path)”: \(error).", cause: error)
+      }
+    }
+  }
+
   /// The settings saved at `location`, or nil if this device is not signed in.
   public static func load(from location: URL = defaultLocation) throws(SyncError) -> SyncSettings? {
     guard let data = FileManager.default.contents(atPath: location.path) else { return nil }

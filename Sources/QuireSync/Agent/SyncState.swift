@@ -50,6 +50,18 @@ final class SyncState: Sendable {
     }
   }
 
+  /// Adds `bytes` to the counter `key` (`uploadedBytes`, `downloadedBytes`).
+  func count(_ bytes: Int, in key: String) {
+    guard bytes > 0 else { return }
+    try? database.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO meta(key, value) VALUES (?, ?)
+          ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value
+          """, arguments: [key, String(bytes)])
+    }
+  }
+
   var cursor: Int64 {
     value("cursor").flatMap { Int64($0) } ?? 0
   }

@@ -49,15 +49,27 @@ public struct SyncClient: Sendable {
   public func upload(_ chunks: [(hash: ContentHash, bytes: [UInt8])], bodyLimit: Int = 8 << 20)
     async throws(SyncError) -> Int
   {
+    let bytes = Dictionary(chunks.map { ($0.hash, $0.bytes) }) { first, _ in first }
+    return try await upload(chunks.map(\.hash), bodyLimit: bodyLimit) { bytes[$0]! }
+  }
+
+  /// Uploads the chunks `hashes`, asking `read` for each one's bytes only as its body is built,
+  /// so a large member is never held whole; returns the bytes sent.
+  @discardableResult
+  public func upload(
+    _ hashes: [ContentHash], bodyLimit: Int = 8 << 20,
+    read: @Sendable (ContentHash) throws(SyncError) -> [UInt8]
+  ) async throws(SyncError) -> Int {
     var body: [UInt8] = []
     var sent = 0
-    for chunk in chunks {
-      if !body.isEmpty && body.count + chunk.bytes.count + ChunkFrames.headerSize > bodyLimit {
+    for hash in hashes {
+      let bytes = try read(hash)
+      if !body.isEmpty && body.count + bytes.count + ChunkFrames.headerSize > bodyLimit {
         sent += body.count
         try await sendFrames(body)
         body.removeAll(keepingCapacity: true)
       }
-      ChunkFrames.append(hash: chunk.hash, bytes: chunk.bytes, to: &body)
+      ChunkFrames.append(hash: hash, bytes: bytes, to: &body)
     }
     if !body.isEmpty {
       sent += body.count

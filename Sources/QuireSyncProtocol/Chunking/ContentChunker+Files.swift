@@ -19,6 +19,19 @@ extension ContentChunker {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw Self.readError(errno, path: path) }
     defer { close(fd) }
+    try forEachChunk(ofFileDescriptor: fd, path: path, body)
+  }
+
+  /// Cuts the file open at `fd` into chunks from its current offset to its end, as
+  /// ``forEachChunk(ofFileAt:_:)`` does; `path` only names the file in errors. The descriptor
+  /// stays open, so the caller can read chunks back from the same file later (a file renamed
+  /// over the path meanwhile does not change what it reads).
+  ///
+  /// - Throws: ``QuireError`` naming `path` if it cannot be read, or what `body` throws.
+  public func forEachChunk(
+    ofFileDescriptor fd: Int32, path: String,
+    _ body: (_ offset: Int64, _ chunk: UnsafeRawBufferPointer) throws -> Void
+  ) throws {
     let capacity = maximumSize * 4
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
     defer { buffer.deallocate() }

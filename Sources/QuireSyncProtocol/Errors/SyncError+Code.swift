@@ -30,6 +30,9 @@ extension SyncError {
     public static let rateLimited = Code(rawValue: "rateLimited")
     /// The name is taken (409).
     public static let alreadyExists = Code(rawValue: "alreadyExists")
+    /// A device's own file changed while the agent read or replaced it; the agent syncs the item
+    /// again once it settles (a device-side code; a server never answers it) (409).
+    public static let changedWhileSyncing = Code(rawValue: "changedWhileSyncing")
     /// The server could not reach or write its storage; nothing was stored (503).
     public static let unavailable = Code(rawValue: "unavailable")
     /// The server broke an invariant of its own (500).
@@ -42,7 +45,7 @@ extension SyncError {
       case .notFound: 404
       case .tooLarge: 413
       case .rateLimited: 429
-      case .alreadyExists: 409
+      case .alreadyExists, .changedWhileSyncing: 409
       case .unavailable: 503
       case .internalError: 500
       default: 400

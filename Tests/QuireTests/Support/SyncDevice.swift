@@ -1,4 +1,5 @@
 import Foundation
+import QuireSync
 
 /// One device: its own XDG config, state and data folders and synced folder, signed in to a server with
 /// `quire sync login`, running `quire sync run` as a separate process.
@@ -57,6 +58,24 @@ final class SyncDevice {
     try FileManager.default.createDirectory(
       at: url(relative).deletingLastPathComponent(), withIntermediateDirectories: true)
     try Data(text.utf8).write(to: url(relative))
+  }
+
+  /// The size of `relative`, or nil if absent.
+  func size(_ relative: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: url(relative).path))?[.size] as? Int
+  }
+
+  /// `count` bytes of `relative` at `offset`, or nil.
+  func read(_ relative: String, at offset: Int, count: Int) -> Data? {
+    guard let handle = try? FileHandle(forReadingFrom: url(relative)) else { return nil }
+    defer { try? handle.close() }
+    try? handle.seek(toOffset: UInt64(offset))
+    return try? handle.read(upToCount: count)
+  }
+
+  /// This device's `quire sync status --json`, decoded.
+  func report() throws -> SyncReport {
+    try JSONDecoder().decode(SyncReport.self, from: Data(try status().utf8))
   }
 
   /// `quire sync status --json` of this device.

@@ -1,0 +1,104 @@
+import Foundation
+import QuireSyncProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A member as the agent read it for upload: its chunks and hash, and the file still open, so
+/// the chunks the server lacks are read back from the very file that was hashed — one pass over
+/// the bytes to cut and hash them, a second only over what is sent, and memory of a few chunks
+/// whatever the member's size.
+///
+/// A program that replaces the member by renaming (every Quire save, every safe-save) leaves
+/// the open file as it was; one that writes into it in place is caught when a chunk read back no
+/// longer hashes to what was listed (``changedWhileRead(_:)``), and the item is read again.
+final class MemberSnapshot: Sendable {
+  let path: String
+  let hash: ContentHash
+  let size: Int
+  let chunks: [ChunkReference]
+  private let offsets: [Int64]
+  private let fd: Int32
+  private let file: String
+
+  /// Opens and chunks the member at `file` (`path` within its item).
+  init(path: String, file: String) throws {
+    let fd = open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw SyncError(
+        .unavailable,
+        "“\(file)” could not be opened to upload it: \(String(cString: strerror(errno))).")
+    }
+    var hasher = ContentHasher()
+    var chunks: [ChunkReference] = []
+    var offsets: [Int64] = []
+    var size = 0
+    do {
+      try ContentChunker.standard.forEachChunk(ofFileDescriptor: fd, path: file) { offset, chunk in
+        hasher.update(chunk)
+        chunks.append(ChunkReference(hash: ContentHash(of: chunk), size: chunk.count))
+        offsets.append(offset)
+        size += chunk.count
+      }
+    } catch {
+      close(fd)
+      throw error
+    }
+    self.path = path
+    self.file = file
+    self.fd = fd
+    self.hash = hasher.finalize()
+    self.size = size
+    self.chunks = chunks
+    self.offsets = offsets
+  }
+
+  deinit { close(fd) }
+
+  /// The manifest entry for this member.
+  func member(mode: Int, modified: Double) -> ManifestMember {
+    ManifestMember(
+      path: path, size: size, mode: mode, modified: modified, hash: hash, chunks: chunks)
+  }
+
+  /// Where each chunk's bytes are, by hash.
+  var locations: [ContentHash: Int] {
+    var result: [ContentHash: Int] = [:]
+    for (index, chunk) in chunks.enumerated() where result[chunk.hash] == nil {
+      result[chunk.hash] = index
+    }
+    return result
+  }
+
+  /// The bytes of chunk `index`, read back and checked against its hash.
+  func bytes(ofChunk index: Int) throws(SyncError) -> [UInt8] {
+    let chunk = chunks[index]
+    let bytes = try Self.read(fd, at: offsets[index], count: chunk.size, file: file)
+    guard ContentHash(of: bytes) == chunk.hash else { throw Self.changedWhileRead(file) }
+    return bytes
+  }
+
+  /// Reads `count` bytes at `offset` of the open file `fd` (`file` names it in errors).
+  static func read(_ fd: Int32, at offset: Int64, count: Int, file: String) throws(SyncError)
+    -> [UInt8]
+  {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let got = bytes.withUnsafeMutableBytes {
+        pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+      }
+      if got < 0 && errno == EINTR { continue }
+      guard got > 0 else { throw changedWhileRead(file) }
+      done += got
+    }
+    return bytes
+  }
+
+  /// The error for a file whose bytes changed between two reads: the item is read again.
+  static func changedWhileRead(_ file: String) -> SyncError {
+    SyncError(
+      .changedWhileSyncing, "“\(file)” changed while it was being synced; it is synced again.")
+  }
+}

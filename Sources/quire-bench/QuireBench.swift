@@ -11,6 +11,6 @@ struct QuireBench: AsyncParsableCommand {
       DocumentSaveBenchmark.self, MonitorBenchmark.self, CoordinationBenchmark.self,
       CoordinationWriter.self, QueryBenchmark.self, QueryGather.self, AppListBenchmark.self,
       PresentersBenchmark.self, ArchiveBenchmark.self, SyncLatencyBenchmark.self,
-      SyncBytesBenchmark.self, SyncLargeEditBenchmark.self,
+      SyncBytesBenchmark.self, SyncLargeEditBenchmark.self, SyncInitialBenchmark.self,
     ])
 }

@@ -75,12 +75,16 @@ final class SyncRig {
     return total
   }
 
-  /// Waits (polling every 200 µs, up to `seconds`) until `condition` holds; false on timeout.
-  static func waitFor(seconds: Double = 60, _ condition: () -> Bool) -> Bool {
+  /// Waits (polling every `every`, 200 µs unless a costly condition asks for less, up to
+  /// `seconds`) until `condition` holds; false on timeout.
+  static func waitFor(
+    seconds: Double = 60, every: Duration = .microseconds(200), _ condition: () -> Bool
+  ) -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
+    let pause = useconds_t(every / .microseconds(1))
     while ContinuousClock.now < deadline {
       if condition() { return true }
-      usleep(200)
+      usleep(pause)
     }
     return false
   }

@@ -57,6 +57,23 @@ struct SyncRoutes: Sendable {
       signal.notify("\(device.user)/\(container)")
       return ServerResponse.json(answer, status: answer.status == .current ? .created : .ok)
     }
+    router.post("/v1/containers/:container/commits/batch") { request, context in
+      let device = try reading.device(request)
+      let container = try context.parameters.require("container")
+      let batch = try await reading.json(CommitBatch.self, from: request)
+      guard batch.commits.count <= CommitBatch.maximumCount else {
+        throw SyncError(
+          .tooLarge, "A batch holds at most \(CommitBatch.maximumCount) commits; split it.")
+      }
+      guard limiter.allow(device.id) else {  // a batch costs one commit of the device's rate
+        throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
+      }
+      let answers = try store.commit(
+        batch.commits, container: container, device: device,
+        maximumMembers: configuration.maximumMembersPerCommit)
+      signal.notify("\(device.user)/\(container)")
+      return ServerResponse.json(CommitBatchResponse(results: answers))
+    }
     router.get("/v1/containers/:container/changes") { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")

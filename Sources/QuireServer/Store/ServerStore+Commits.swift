@@ -27,69 +27,94 @@ extension ServerStore {
     _ request: CommitRequest, container identifier: String, device: AuthenticatedDevice,
     maximumMembers: Int
   ) throws(SyncError) -> CommitResponse {
+    try commit([request], container: identifier, device: device, maximumMembers: maximumMembers)[0]
+  }
+
+  /// Commits `requests` in order, in one transaction (one fsync for all: the first sync of
+  /// thousands of small documents is not thousands of transactions). All or none: the first
+  /// that fails fails them all, and nothing is stored.
+  func commit(
+    _ requests: [CommitRequest], container identifier: String, device: AuthenticatedDevice,
+    maximumMembers: Int
+  ) throws(SyncError) -> [CommitResponse] {
     try SyncIdentifier.checkContainer(identifier)
+    for request in requests {
+      try Self.check(request, maximumMembers: maximumMembers)
+    }
+    return try write { db throws in
+      let container = try Self.container(
+        db, user: device.user, identifier: identifier, create: true)!
+      return try requests.map { request in
+        try Self.commit(request, container: container, device: device, db)
+      }
+    }
+  }
+
+  private static func check(_ request: CommitRequest, maximumMembers: Int) throws(SyncError) {
     try SyncIdentifier.checkItem(request.item)
     try SyncPath.check(request.path, what: "item path")
     guard (1...64).contains(request.commit.utf8.count) else {
       throw SyncError(.malformed, "A commit needs a commit identifier of 1–64 characters (a UUID).")
     }
     try request.change.validate(kind: request.kind, maximumMembers: maximumMembers)
+  }
+
+  /// One commit inside the caller's transaction.
+  private static func commit(
+    _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, _ db: Database
+  ) throws -> CommitResponse {
     let hashes = Set(request.change.upserted.flatMap { $0.chunks.map(\.hash) })
-    return try write { db throws in
-      let container = try Self.container(
-        db, user: device.user, identifier: identifier, create: true)!
-      if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
-        return earlier
-      }
-      let missing = try Self.missing(db, user: device.user, hashes: hashes)
-      if !missing.isEmpty {
-        throw SyncError(
-          .missingChunks,
-          "The commit names \(missing.count) chunks the server does not hold, such as \(missing.sorted()[0]). Upload them, then commit again."
-        )
-      }
-      let item = try Row.fetchOne(
-        db, sql: "SELECT kind, current FROM items WHERE container = ? AND item = ?",
-        arguments: [container, request.item])
-      if let item, item["kind"] != request.kind.rawValue {
-        throw SyncError(
-          .invalidManifest,
-          "The item \(request.item) is a \(item["kind"] as String), not a \(request.kind.rawValue)."
-        )
-      }
-      if let base = request.base {
-        let known = try Bool.fetchOne(
-          db, sql: "SELECT 1 FROM revisions WHERE id = ? AND container = ? AND item = ?",
-          arguments: [base, container, request.item])
-        guard known == true else {
-          throw SyncError(
-            .notFound, "The base revision \(base) is not a revision of item \(request.item).")
-        }
-      }
-      let current: Int64? = item?["current"]
-      let isCurrent = current == request.base
-      let change = isCurrent ? nil : try JSONEncoder().encode(request.change)
-      try db.execute(
-        sql: """
-          INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
-            committed, commitID, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-        arguments: [
-          container, request.item, request.base, request.kind.rawValue, request.path,
-          request.deleted, !isCurrent, device.id, Date().timeIntervalSince1970, request.commit,
-          change,
-        ])
-      let revision = db.lastInsertedRowID
-      if isCurrent {
-        try Self.apply(request, revision: revision, container: container, db)
-      }
-      try db.execute(
-        sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
-        arguments: [container, revision])
-      return CommitResponse(
-        revision: revision, status: isCurrent ? .current : .conflict,
-        current: isCurrent ? revision : current!, sequence: db.lastInsertedRowID)
+    if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
+      return earlier
     }
+    let missing = try Self.missing(db, user: device.user, hashes: hashes)
+    if !missing.isEmpty {
+      throw SyncError(
+        .missingChunks,
+        "The commit names \(missing.count) chunks the server does not hold, such as \(missing.sorted()[0]). Upload them, then commit again."
+      )
+    }
+    let item = try Row.fetchOne(
+      db, sql: "SELECT kind, current FROM items WHERE container = ? AND item = ?",
+      arguments: [container, request.item])
+    if let item, item["kind"] != request.kind.rawValue {
+      throw SyncError(
+        .invalidManifest,
+        "The item \(request.item) is a \(item["kind"] as String), not a \(request.kind.rawValue)."
+      )
+    }
+    if let base = request.base {
+      let known = try Bool.fetchOne(
+        db, sql: "SELECT 1 FROM revisions WHERE id = ? AND container = ? AND item = ?",
+        arguments: [base, container, request.item])
+      guard known == true else {
+        throw SyncError(
+          .notFound, "The base revision \(base) is not a revision of item \(request.item).")
+      }
+    }
+    let current: Int64? = item?["current"]
+    let isCurrent = current == request.base
+    let change = isCurrent ? nil : try JSONEncoder().encode(request.change)
+    try db.execute(
+      sql: """
+        INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
+          committed, commitID, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        container, request.item, request.base, request.kind.rawValue, request.path,
+        request.deleted, !isCurrent, device.id, Date().timeIntervalSince1970, request.commit,
+        change,
+      ])
+    let revision = db.lastInsertedRowID
+    if isCurrent {
+      try Self.apply(request, revision: revision, container: container, db)
+    }
+    try db.execute(
+      sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
+      arguments: [container, revision])
+    return CommitResponse(
+      revision: revision, status: isCurrent ? .current : .conflict,
+      current: isCurrent ? revision : current!, sequence: db.lastInsertedRowID)
   }
 
   /// Makes `revision` the item's current one: closes the members it replaces or removes, adds

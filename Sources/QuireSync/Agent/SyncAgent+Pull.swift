@@ -4,22 +4,78 @@ import QuireSyncProtocol
 
 extension SyncAgent {
   /// Applies every journal entry after the cursor, in order, moving the cursor after each.
+  ///
+  /// An item this device has not synced yet is looked up in one scan of the folder per page,
+  /// not one per entry: a first sync of many items costs a scan, not a scan per item.
   func pull() async throws {
     while true {
       let page = try await client.changes(since: state.cursor)
+      var unsynced: [String: LocalItem]?
+      var prefetched: Prefetched?
       for entry in page.entries {
-        try await apply(entry)
+        var local: LocalItem?
+        if let known = synced[entry.item] {
+          local = locate(entry.item, known: known)
+        } else {
+          if unsynced == nil {
+            unsynced = Dictionary(
+              LocalScanner.scan(root: folder).filter { synced[$0.id] == nil }.map { ($0.id, $0) }
+            ) { first, _ in first }
+          }
+          local = unsynced?[entry.item]
+        }
+        if prefetched == nil {
+          prefetched = try await prefetch(page.entries, unsynced: unsynced ?? [:])
+        }
+        try await apply(entry, local: local, prefetched: prefetched!)
         state.setCursor(entry.sequence)
       }
       if !page.more { return }
     }
   }
 
-  private func apply(_ entry: ChangeEntry) async throws {
+  /// The manifests and chunks of a page's items that are new to this device, fetched together
+  /// (manifests several at a time, chunks in one request per thousand): a first sync of many
+  /// small documents is a few round trips per page, not two per document. At most
+  /// `byteLimit` bytes of chunks are held; the rest are fetched as each item is applied.
+  private func prefetch(
+    _ entries: [ChangeEntry], unsynced: [String: LocalItem], byteLimit: Int = 64 << 20
+  ) async throws -> Prefetched {
+    let wanted = entries.filter {
+      !$0.conflict && !$0.deleted && $0.isInDocumentsScope && synced[$0.item] == nil
+        && unsynced[$0.item] == nil
+    }
+    guard wanted.count > 1 else { return Prefetched() }
+    let client = client
+    var result = Prefetched()
+    for start in stride(from: 0, to: wanted.count, by: 16) {
+      try await withThrowingTaskGroup(of: RevisionManifest.self) { group in
+        for entry in wanted[start..<min(start + 16, wanted.count)] {
+          group.addTask { try await client.manifest(item: entry.item, revision: entry.revision) }
+        }
+        for try await manifest in group { result.manifests[manifest.item] = manifest }
+      }
+    }
+    var hashes = Set<ContentHash>()
+    var bytes = 0
+    for manifest in result.manifests.values {
+      let size = manifest.change.upserted.reduce(0) { $0 + $1.size }
+      if bytes + size > byteLimit { continue }
+      bytes += size
+      for member in manifest.change.upserted { hashes.formUnion(member.chunks.map(\.hash)) }
+    }
+    result.chunks = try await client.fetchChunks(Array(hashes))
+    state.count(result.chunks.values.reduce(0) { $0 + $1.count }, in: "downloadedBytes")
+    return result
+  }
+
+  private func apply(_ entry: ChangeEntry, local found: LocalItem?, prefetched: Prefetched)
+    async throws
+  {
     guard !entry.conflict, entry.isInDocumentsScope else { return }
     let known = synced[entry.item]
     if let known, known.revision >= entry.revision { return }
-    var local = locate(entry.item, known: known)
+    var local = found
     if let changed = local, let known, !known.matches(changed) {
       try await upload(changed, base: known)  // it becomes a conflict copy, or supersedes
       if let again = synced[entry.item], again.revision >= entry.revision { return }
@@ -33,8 +89,12 @@ extension SyncAgent {
       synced[entry.item] = nil
       return
     }
+    let base = local == nil ? nil : synced[entry.item]
+    let manifest = prefetched.manifests[entry.item]
     try await download(
-      item: entry.item, revision: entry.revision, base: local == nil ? nil : synced[entry.item])
+      item: entry.item, revision: entry.revision, base: base,
+      prefetched: base == nil && manifest?.revision == entry.revision ? manifest : nil,
+      chunks: prefetched.chunks)
   }
 
   /// Where the item `id` is in the folder now (by identity, so a local move is followed).
@@ -47,8 +107,19 @@ extension SyncAgent {
 
   /// Brings the item to `revision`: only what changed since `base` when the folder still holds
   /// `base`, else everything; moves it first if its path changed.
-  func download(item id: String, revision: Int64, base: SyncedItem?) async throws {
-    let manifest = try await client.manifest(item: id, revision: revision, since: base?.revision)
+  ///
+  /// A `prefetched` whole manifest of `revision` saves asking for it, and `chunks` already
+  /// fetched are not fetched again.
+  func download(
+    item id: String, revision: Int64, base: SyncedItem?, prefetched: RevisionManifest? = nil,
+    chunks fetchedBefore: [ContentHash: [UInt8]] = [:]
+  ) async throws {
+    let manifest: RevisionManifest
+    if let prefetched {
+      manifest = prefetched
+    } else {
+      manifest = try await client.manifest(item: id, revision: revision, since: base?.revision)
+    }
     guard manifest.path.hasPrefix("Documents/") else { return }
     let relative = String(manifest.path.dropFirst("Documents/".count))
     try SyncPath.check(relative, what: "item path")
@@ -62,8 +133,10 @@ extension SyncAgent {
           .first { ItemIdentity.stored(at: $0) == id }
       } : LocalChunks()
     let hashes = Set(manifest.change.upserted.flatMap { $0.chunks.map(\.hash) })
-    let chunks = try await client.fetchChunks(hashes.filter { !onDisk.contains($0) })
+    var chunks = try await client.fetchChunks(
+      hashes.filter { !onDisk.contains($0) && fetchedBefore[$0] == nil })
     state.count(chunks.values.reduce(0) { $0 + $1.count }, in: "downloadedBytes")
+    for hash in hashes where chunks[hash] == nil { chunks[hash] = fetchedBefore[hash] }
     let writer = DownloadWriter(folder: folder, identity: id)
     let previous = synced[id]
     var members = incremental ? base!.members : [:]

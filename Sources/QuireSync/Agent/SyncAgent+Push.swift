@@ -4,12 +4,14 @@ import QuireSyncProtocol
 
 extension SyncAgent {
   /// Scans the folder and uploads every item that differs from the synced tree: new items,
-  /// changed members, renames and moves (metadata only), and deletions.
+  /// changed members, renames and moves (metadata only), and deletions. Changed items go in
+  /// batches: one question about chunks, one upload and one commit request per batch.
   func pushLocalChanges() async throws {
     let items = LocalScanner.scan(root: folder)
     let scanned = Set(items.map(\.id))
     let syncedByPath = Dictionary(synced.values.map { ($0.path, $0) }) { first, _ in first }
     var seen = Set<String>()
+    var changed: [LocalItem] = []
     for var item in items {
       if seen.contains(item.id) {
         // A copy that kept the original's identity (cp -a, a file manager's duplicate).
@@ -25,64 +27,71 @@ extension SyncAgent {
       }
       seen.insert(item.id)
       if let known = synced[item.id], known.matches(item) { continue }
-      do {
-        try await upload(item, base: synced[item.id])
-      } catch let error as SyncError where error.code == .changedWhileSyncing {
-        // Its writer is still at it: the monitor asks for another push when it is done.
-        state.setStatus(item.id, path: item.path, state: "waiting", error: nil)
-      } catch let error as SyncError where error.code != .unavailable {
-        state.setStatus(item.id, path: item.path, state: "error", error: error.message)
-      }
+      changed.append(item)
+    }
+    for start in stride(from: 0, to: changed.count, by: Self.batchSize) {
+      try await uploadBatch(Array(changed[start..<min(start + Self.batchSize, changed.count)]))
     }
     for (id, known) in synced where !seen.contains(id) {
       try await uploadDeletion(known)
     }
   }
 
+  /// Items per commit batch: large enough that a first sync of thousands of small documents is
+  /// a few requests, small enough that a batch's snapshots stay few open files.
+  static var batchSize: Int { 256 }
+
   /// Uploads what changed in `item` since `base` (everything for a new item) and commits it.
   func upload(_ item: LocalItem, base: SyncedItem?) async throws {
     state.setStatus(item.id, path: item.path, state: "uploading")
+    let prepared = try prepare(item, base: base)
+    let sources = prepared.sources
+    let held = prepared.held
+    try await send(sources.keys.filter { !held.contains($0) }, from: sources)
+    let answer = try await commit(prepared.request, offering: sources, skipped: !held.isEmpty)
+    try await finish(prepared, answer: answer)
+  }
+
+  /// Reads `item`'s changed members (inside a coordinated read) and builds its commit.
+  func prepare(_ item: LocalItem, base: SyncedItem?) throws -> PreparedUpload {
     let changed = item.members.keys.filter { base?.members[$0]?.local != item.members[$0] }.sorted()
     let removed = (base?.members.keys).map { Set($0).subtracting(item.members.keys).sorted() } ?? []
-    let snapshots = try readMembers(changed, of: item)
-    var sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)] = [:]
-    for snapshot in snapshots {
-      for (hash, index) in snapshot.locations where sources[hash] == nil {
-        sources[hash] = (snapshot, index)
-      }
-    }
-    // The chunks of the synced revision are the server's already: ask only about new ones.
-    let held = Set((base?.members.values).map { $0.flatMap { $0.chunks.map(\.hash) } } ?? [])
-    try await send(sources.keys.filter { !held.contains($0) }, from: sources)
-    var upserted: [ManifestMember] = []
-    var members = base?.members ?? [:]
-    for path in removed { members[path] = nil }
-    for snapshot in snapshots {
-      let local = item.members[snapshot.path]!
-      upserted.append(
-        snapshot.member(mode: local.mode, modified: Double(local.modifiedNanoseconds) / 1e9))
-      members[snapshot.path] = SyncedItem.Member(
-        local: local, hash: snapshot.hash, chunks: snapshot.chunks)
-    }
-    let request = CommitRequest(
-      commit: UUID().uuidString, item: item.id, kind: item.kind, path: "Documents/" + item.path,
-      base: base?.revision, change: ManifestChange(upserted: upserted, removed: removed))
-    let answer = try await commit(request, offering: sources, skipped: !held.isEmpty)
+    return PreparedUpload(
+      item: item, base: base, snapshots: try readMembers(changed, of: item), removed: removed)
+  }
+
+  /// Records a committed upload as synced, or keeps both versions if the server kept it as a
+  /// conflict.
+  func finish(_ prepared: PreparedUpload, answer: CommitResponse) async throws {
+    let item = prepared.item
     guard answer.status == .current else {
       try await keepBoth(item, current: answer.current)
       return
     }
-    let record = SyncedItem(
-      id: item.id, path: item.path, kind: item.kind, revision: answer.revision, members: members)
-    try state.record(record, changed: snapshots.map(\.path), removed: removed)
+    let record = prepared.record(revision: answer.revision)
+    try state.record(record, changed: prepared.snapshots.map(\.path), removed: prepared.removed)
     synced[item.id] = record
     state.setStatus(item.id, path: item.path, state: nil)
+  }
+
+  /// Notes a failed item: `waiting` if its writer is still at it (the monitor asks for another
+  /// push when it is done), `error` otherwise; a server that is away or busy is thrown on, to
+  /// retry everything after a pause.
+  func noteItemFailure(_ error: any Error, item: LocalItem) throws {
+    guard let error = error as? SyncError,
+      error.code != .unavailable && error.code != .rateLimited
+    else { throw error }
+    if error.code == .changedWhileSyncing {
+      state.setStatus(item.id, path: item.path, state: "waiting", error: nil)
+    } else {
+      state.setStatus(item.id, path: item.path, state: "error", error: error.message)
+    }
   }
 
   /// Commits `request`. If the server lacks a chunk this device `skipped` offering because the
   /// synced revision had it (the server dropped it since), every chunk is offered and the
   /// commit tried once more.
-  private func commit(
+  func commit(
     _ request: CommitRequest,
     offering sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)],
     skipped: Bool
@@ -97,7 +106,7 @@ extension SyncAgent {
   }
 
   /// Uploads those of `hashes` the server lacks, read back from the members they came from.
-  private func send(
+  func send(
     _ hashes: [ContentHash], from sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)]
   ) async throws {
     let missing = try await client.missingChunks(hashes)

@@ -104,6 +104,20 @@ public struct SyncClient: Sendable {
     try await send(.POST, "/v1/containers/\(container)/commits", json: request)
   }
 
+  /// Commits `requests` in order, all or none, as one request (at most
+  /// ``CommitBatch/maximumCount``).
+  public func commit(batch requests: [CommitRequest]) async throws(SyncError) -> [CommitResponse] {
+    let answer: CommitBatchResponse = try await send(
+      .POST, "/v1/containers/\(container)/commits/batch", json: CommitBatch(commits: requests))
+    guard answer.results.count == requests.count else {
+      throw SyncError(
+        .internalError,
+        "The server answered a batch of \(requests.count) commits with \(answer.results.count) results."
+      )
+    }
+    return answer.results
+  }
+
   /// The journal after `cursor`.
   public func changes(since cursor: Int64, limit: Int = 1000) async throws(SyncError) -> ChangesPage
   {

@@ -1,0 +1,62 @@
+import Foundation
+import QuireSyncProtocol
+
+extension SyncAgent {
+  /// Uploads `items` together: each read inside its own coordinated read, then one question
+  /// about the chunks the server lacks, one upload of them, and one commit request for all.
+  /// If the batch is refused for something one item did, each is committed alone, so that item
+  /// gets its error and the others sync.
+  func uploadBatch(_ items: [LocalItem]) async throws {
+    var prepared: [PreparedUpload] = []
+    for item in items {
+      state.setStatus(item.id, path: item.path, state: "uploading")
+      do {
+        prepared.append(try prepare(item, base: synced[item.id]))
+      } catch {
+        try noteItemFailure(error, item: item)
+      }
+    }
+    guard !prepared.isEmpty else { return }
+    var sources: PreparedUpload.Sources = [:]
+    var held = Set<ContentHash>()
+    for upload in prepared {
+      sources.merge(upload.sources) { first, _ in first }
+      held.formUnion(upload.held)
+    }
+    do {
+      try await send(sources.keys.filter { !held.contains($0) }, from: sources)
+    } catch {
+      try await uploadEach(prepared, after: error)
+      return
+    }
+    let answers: [CommitResponse]
+    do {
+      answers = try await client.commit(batch: prepared.map(\.request))
+    } catch {
+      try await uploadEach(prepared, after: error)
+      return
+    }
+    for (upload, answer) in zip(prepared, answers) {
+      do {
+        try await finish(upload, answer: answer)
+      } catch {
+        try noteItemFailure(error, item: upload.item)
+      }
+    }
+  }
+
+  /// The batch failed with `error`: a server that is away or busy is retried later as a whole;
+  /// anything else is sorted out one item at a time.
+  private func uploadEach(_ prepared: [PreparedUpload], after error: any Error) async throws {
+    if let error = error as? SyncError, error.code == .unavailable || error.code == .rateLimited {
+      throw error
+    }
+    for one in prepared {
+      do {
+        try await upload(one.item, base: one.base)
+      } catch {
+        try noteItemFailure(error, item: one.item)
+      }
+    }
+  }
+}

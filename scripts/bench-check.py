@@ -76,12 +76,12 @@ WORKLOADS = [
         at_most("export_ms", lambda r: 2 * r["zip_ms"], "≤ 2 × zip_ms"),
         at_most("import_ms", lambda r: 2 * r["unzip_ms"], "≤ 2 × unzip_ms"),
     ]),
-    # Quire Sync (issue 12). The Syncthing and Unison peers are not measured yet, so the
-    # targets relative to them (sync-latency ≤ a fifth of Syncthing-fast's p50, sync-initial
-    # ≤ Syncthing) are not checked here.
+    # Quire Sync (issue 12), beside Syncthing (two instances on loopback), Unison and rsync.
     ("sync-latency", ["--edits", "200"], [
         at_most("quire_p50_ms", lambda r: 150, "≤ 150 ms"),
         at_most("quire_p99_ms", lambda r: 500, "≤ 500 ms"),
+        at_most("quire_p50_ms", lambda r: r["syncthing_fast_p50_ms"] / 5,
+                "≤ syncthing_fast_p50_ms / 5"),
     ]),
     ("sync-bytes", ["--members", "10000"], [
         at_most("quire_bytes", lambda r: 16384, "≤ 16 KiB"),
@@ -91,6 +91,7 @@ WORKLOADS = [
         at_most("quire_bytes", lambda r: 1 << 20, "≤ 1 MiB"),
     ]),
     ("sync-initial", ["--files", "10000"], [
+        at_most("quire_ms", lambda r: r["syncthing_ms"], "≤ syncthing_ms"),
         at_most("quire_ms", lambda r: 3 * r["rsync_ms"], "≤ 3 × rsync_ms"),
     ]),
 ]

@@ -42,6 +42,25 @@ final class ByteCountingProxy: Sendable {
 
   func reset() { counts.withLock { $0 = (0, 0) } }
 
+  /// Waits until nothing crosses for a second (the sync in progress is over), then resets.
+  func waitQuiet() {
+    repeat {
+      reset()
+      usleep(1_000_000)  // a quiet second, measured by the counts
+    } while bytes.up + bytes.down > 0
+  }
+
+  /// The bytes both ways since the last reset, once a second passes with none more: a sync's
+  /// last requests (the echo to the sender, the receiver's own scan) count too.
+  func bytesUntilQuiet() -> Int {
+    var total = 0
+    repeat {
+      total = bytes.up + bytes.down
+      usleep(1_000_000)
+    } while bytes.up + bytes.down != total
+    return total
+  }
+
   private func acceptLoop() {
     while true {
       let client = accept(listener, nil, nil)

@@ -22,34 +22,43 @@ struct SyncBytesBenchmark: ParsableCommand {
     }
     let changed = Data(SyncBytesBenchmark.bytes(4096, seed: 999_999_999))
 
+    let place = { (folder: URL) in
+      try FileManager.default.copyItem(at: staging, to: folder.appendingPathComponent("Big.mydoc"))
+    }
+    let placed = { (folder: URL) in
+      let package = folder.appendingPathComponent("Big.mydoc").path
+      return
+        ((try? FileManager.default.contentsOfDirectory(atPath: package))?
+        .filter { $0.hasSuffix(".bin") }.count ?? 0) >= members
+    }
+    let change = { (folder: URL) in
+      try changed.write(to: folder.appendingPathComponent("Big.mydoc/m7.bin"), options: .atomic)
+    }
+    let arrived = { (folder: URL) in
+      FileManager.default.contents(atPath: folder.appendingPathComponent("Big.mydoc/m7.bin").path)
+        == changed
+    }
     let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
-    defer { rig.stop() }
-    try FileManager.default.copyItem(at: staging, to: rig.a.appendingPathComponent("Big.mydoc"))
-    let package = rig.b.appendingPathComponent("Big.mydoc")
-    guard
-      SyncRig.waitFor(
-        seconds: 600,
-        {
-          ((try? FileManager.default.contentsOfDirectory(atPath: package.path))?.count ?? 0)
-            >= members
-        })
-    else {
-      throw RawFiles.Failure(description: "the package never reached device B")
+    let quire = try WireBytes.count(
+      a: rig.a, b: rig.b, proxy: rig.proxy, place: place, placed: placed, change: change,
+      changed: arrived)
+    rig.stop()
+    var rows = [["Quire Sync", "\(quire)"]]
+    var result = "RESULT sync-bytes members=\(members) quire_bytes=\(quire)"
+    if SyncthingPeer.isInstalled {
+      let peer = try SyncthingPeer(
+        scratch: scratch.appendingPathComponent("syncthing"), watcherDelay: 1)
+      defer { peer.stop() }
+      let bytes = try WireBytes.count(
+        a: peer.a, b: peer.b, proxy: peer.proxy, place: place, placed: placed, change: change,
+        changed: arrived)
+      rows.append(["Syncthing", "\(bytes)"])
+      result += " syncthing_bytes=\(bytes)"
     }
-    // The first sync is over once nothing crosses the wire for a second; then count.
-    rig.waitQuiet()
-    try changed.write(to: rig.a.appendingPathComponent("Big.mydoc/m7.bin"), options: .atomic)
-    let target = rig.b.appendingPathComponent("Big.mydoc/m7.bin")
-    guard SyncRig.waitFor({ FileManager.default.contents(atPath: target.path) == changed }) else {
-      throw RawFiles.Failure(description: "the change never reached device B")
-    }
-    let quire = rig.bytesUntilQuiet()
-
     let rsync = try rsyncBytes(staging: staging, changed: changed, scratch: scratch)
-    Measurement.table(
-      ["engine", "bytes"],
-      [["Quire Sync", "\(quire)"], ["rsync -a", "\(rsync)"], ["Syncthing", "not measured"]])
-    print("RESULT sync-bytes members=\(members) quire_bytes=\(quire) rsync_bytes=\(rsync)")
+    rows.append(["rsync -a", "\(rsync)"])
+    Measurement.table(["engine", "bytes"], rows)
+    print(result + " rsync_bytes=\(rsync)")
   }
 
   /// rsync's own count to bring a time-preserving copy up to date after the change.

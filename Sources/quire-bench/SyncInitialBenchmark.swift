@@ -21,24 +21,40 @@ struct SyncInitialBenchmark: ParsableCommand {
     let rsync = try RsyncPeer.milliseconds(from: staging, to: rsyncTarget)
 
     let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
-    defer { rig.stop() }
-    let arrived = rig.b.appendingPathComponent("Files")
+    let quire = try Self.time(moving: staging, into: rig.a, until: rig.b, files: files)
+    rig.stop()
+    var rows = [["Quire Sync", Measurement.format(quire)]]
+    var result = "RESULT sync-initial files=\(files) quire_ms=\(Measurement.format(quire))"
+    if SyncthingPeer.isInstalled {
+      try Self.makeFiles(files, in: staging)
+      let peer = try SyncthingPeer(
+        scratch: scratch.appendingPathComponent("syncthing"), watcherDelay: 1)
+      defer { peer.stop() }
+      let syncthing = try Self.time(moving: staging, into: peer.a, until: peer.b, files: files)
+      rows.append(["Syncthing (fsWatcherDelayS=1)", Measurement.format(syncthing)])
+      result += " syncthing_ms=\(Measurement.format(syncthing))"
+    }
+    rows.append(["rsync -a", Measurement.format(rsync)])
+    Measurement.table(["engine", "ms"], rows)
+    print(result + " rsync_ms=\(Measurement.format(rsync))")
+  }
+
+  /// Milliseconds from moving `staging` into the folder `source` until `target` holds `files`.
+  static func time(moving staging: URL, into source: URL, until target: URL, files: Int) throws
+    -> Double
+  {
+    let arrived = target.appendingPathComponent("Files")
     var complete = false
-    let quire = try Measurement.milliseconds {
-      try FileManager.default.moveItem(at: staging, to: rig.a.appendingPathComponent("Files"))
-      complete = SyncRig.waitFor(seconds: 600, every: .milliseconds(10)) {
-        Self.count(arrived) >= files
+    let milliseconds = try Measurement.milliseconds {
+      try FileManager.default.moveItem(at: staging, to: source.appendingPathComponent("Files"))
+      complete = SyncRig.waitFor(seconds: 900, every: .milliseconds(10)) {
+        count(arrived) >= files
       }
     }
     guard complete else {
-      throw RawFiles.Failure(description: "only \(Self.count(arrived)) files reached device B")
+      throw RawFiles.Failure(description: "only \(count(arrived)) files reached device B")
     }
-    Measurement.table(
-      ["engine", "ms"],
-      [["Quire Sync", Measurement.format(quire)], ["rsync -a", Measurement.format(rsync)]])
-    print(
-      "RESULT sync-initial files=\(files) quire_ms=\(Measurement.format(quire)) rsync_ms=\(Measurement.format(rsync))"
-    )
+    return milliseconds
   }
 
   /// `count` files of 4 KiB in `folder`, 100 to a subfolder.

@@ -21,34 +21,50 @@ struct SyncLargeEditBenchmark: ParsableCommand {
     let staging = scratch.appendingPathComponent("staging")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     let size = mib << 20
-    var bytes = Self.bytes(size)
+    let bytes = Self.bytes(size)
     let file = staging.appendingPathComponent("Large.bin")
     try bytes.write(to: file)
 
-    let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
-    defer { rig.stop() }
-    try FileManager.default.copyItem(at: file, to: rig.a.appendingPathComponent("Large.bin"))
-    let target = rig.b.appendingPathComponent("Large.bin")
-    guard SyncRig.waitFor(seconds: 600, { Self.tail(of: target, equals: bytes) }) else {
-      throw RawFiles.Failure(description: "the member never reached device B")
-    }
-    rig.waitQuiet()
     let middle = size / 2
     let edit = Data((0..<100).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) })
-    bytes.replaceSubrange(middle..<middle + 100, with: edit)
-    try bytes.write(to: rig.a.appendingPathComponent("Large.bin"), options: .atomic)
-    guard SyncRig.waitFor(seconds: 120, { Self.read(target, at: middle, count: 100) == edit })
-    else { throw RawFiles.Failure(description: "the edit never reached device B") }
-    let quire = rig.bytesUntilQuiet()
-
+    var edited = bytes
+    edited.replaceSubrange(middle..<middle + 100, with: edit)
+    let place = { (folder: URL) in
+      try FileManager.default.copyItem(at: file, to: folder.appendingPathComponent("Large.bin"))
+    }
+    let placed = { (folder: URL) in
+      Self.tail(of: folder.appendingPathComponent("Large.bin"), equals: bytes)
+    }
+    let change = { (folder: URL) in
+      try edited.write(to: folder.appendingPathComponent("Large.bin"), options: .atomic)
+    }
+    let changed = { (folder: URL) in
+      Self.read(folder.appendingPathComponent("Large.bin"), at: middle, count: 100) == edit
+    }
+    let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
+    let quire = try WireBytes.count(
+      a: rig.a, b: rig.b, proxy: rig.proxy, place: place, placed: placed, change: change,
+      changed: changed)
+    rig.stop()
+    var rows = [["Quire Sync", "\(quire)"]]
+    var result = "RESULT sync-large-edit mib=\(mib) quire_bytes=\(quire)"
+    if SyncthingPeer.isInstalled {
+      let peer = try SyncthingPeer(
+        scratch: scratch.appendingPathComponent("syncthing"), watcherDelay: 1)
+      defer { peer.stop() }
+      let bytes = try WireBytes.count(
+        a: peer.a, b: peer.b, proxy: peer.proxy, place: place, placed: placed, change: change,
+        changed: changed)
+      rows.append(["Syncthing", "\(bytes)"])
+      result += " syncthing_bytes=\(bytes)"
+    }
     let copy = scratch.appendingPathComponent("rsync-copy")
     try RsyncPeer.copy(staging, to: copy)
-    try bytes.write(to: file, options: .atomic)
+    try edited.write(to: file, options: .atomic)
     let rsync = try RsyncPeer.bytes(from: staging, to: copy, arguments: ["--no-whole-file"])
-    Measurement.table(
-      ["engine", "bytes"],
-      [["Quire Sync", "\(quire)"], ["rsync -a --no-whole-file", "\(rsync)"]])
-    print("RESULT sync-large-edit mib=\(mib) quire_bytes=\(quire) rsync_bytes=\(rsync)")
+    rows.append(["rsync -a --no-whole-file", "\(rsync)"])
+    Measurement.table(["engine", "bytes"], rows)
+    print(result + " rsync_bytes=\(rsync)")
   }
 
   /// `count` pseudo-random bytes that do not compress or repeat (so no chunk is shared).

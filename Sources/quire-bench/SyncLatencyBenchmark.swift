@@ -1,36 +1,73 @@
 import ArgumentParser
 import Foundation
 
-/// How soon a small edit of a text document on device A is in device B's file, through a
-/// `quire server` on loopback: paced edits, each timed from A's save to B's file holding it.
+/// How soon a small edit of a text document on device A is in device B's file: through a
+/// `quire server` on loopback, and through the peers — Syncthing with its default watcher delay
+/// and with `fsWatcherDelayS=1`, and Unison with `-repeat 1` — each edit timed from A's save to
+/// B's file holding it, paced (the next edit once the last arrived).
 struct SyncLatencyBenchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sync-latency",
-    abstract: "Time a small edit from device A's save to device B's file.")
+    abstract:
+      "Time a small edit from device A's save to device B's file, beside Syncthing and Unison.")
 
-  @Option(help: "Edits to time.") var edits = 200
+  @Option(help: "Edits to time through Quire Sync.") var edits = 200
+  @Option(help: "Edits to time through each peer (they take seconds each).") var peerEdits = 10
   @Option(help: "Folder for the server's and devices' files (default: the temporary folder).")
   var directory: String?
 
   func run() throws {
     let scratch = try Measurement.scratch(directory, "sync-latency")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let rig = try SyncRig(scratch: scratch)
-    defer { rig.stop() }
-    let source = rig.a.appendingPathComponent("Note.txt")
-    let target = rig.b.appendingPathComponent("Note.txt")
-    try SyncRig.save("edit 0", to: source)
+    let rig = try SyncRig(scratch: scratch.appendingPathComponent("quire"))
+    let quire = try Self.latencies(from: rig.a, to: rig.b, edits: edits, timeout: 10)
+    rig.stop()
+    var rows = [Self.row("Quire Sync", quire)]
+    var result =
+      "RESULT sync-latency edits=\(edits) quire_p50_ms=\(Measurement.format(Measurement.percentile(quire, 0.5))) quire_p99_ms=\(Measurement.format(Measurement.percentile(quire, 0.99)))"
+    if SyncthingPeer.isInstalled {
+      for (name, key, delay) in [
+        ("Syncthing (fsWatcherDelayS=10)", "syncthing", 10),
+        ("Syncthing (fsWatcherDelayS=1)", "syncthing_fast", 1),
+      ] {
+        let peer = try SyncthingPeer(
+          scratch: scratch.appendingPathComponent(key), watcherDelay: delay)
+        defer { peer.stop() }
+        let times = try Self.latencies(from: peer.a, to: peer.b, edits: peerEdits, timeout: 60)
+        rows.append(Self.row(name, times))
+        result += " \(key)_p50_ms=\(Measurement.format(Measurement.percentile(times, 0.5)))"
+      }
+    }
+    if UnisonPeer.isInstalled {
+      let peer = try UnisonPeer(scratch: scratch.appendingPathComponent("unison"))
+      defer { peer.stop() }
+      let times = try Self.latencies(from: peer.a, to: peer.b, edits: peerEdits, timeout: 60)
+      rows.append(Self.row("Unison (-repeat 1)", times))
+      result += " unison_p50_ms=\(Measurement.format(Measurement.percentile(times, 0.5)))"
+    }
+    Measurement.table(["engine", "edits", "p50 ms", "p99 ms"], rows)
+    print(result + " peer_edits=\(peerEdits)")
+  }
+
+  /// Each edit's milliseconds from the save in `source` to `target` holding it.
+  static func latencies(from source: URL, to target: URL, edits: Int, timeout: Double) throws
+    -> [Double]
+  {
+    let from = source.appendingPathComponent("Note.txt")
+    let to = target.appendingPathComponent("Note.txt")
+    try SyncRig.save("edit 0", to: from)
     guard
-      SyncRig.waitFor({ FileManager.default.contents(atPath: target.path) == Data("edit 0".utf8) })
+      SyncRig.waitFor(
+        seconds: 120, { FileManager.default.contents(atPath: to.path) == Data("edit 0".utf8) })
     else { throw RawFiles.Failure(description: "the first edit never reached device B") }
     var latencies: [Double] = []
     for edit in 1...edits {
       let text = Data("edit \(edit)".utf8)
       var arrived = false
       let milliseconds = try Measurement.milliseconds {
-        try text.write(to: source, options: .atomic)
-        arrived = SyncRig.waitFor(seconds: 10) {
-          FileManager.default.contents(atPath: target.path) == text
+        try text.write(to: from, options: .atomic)
+        arrived = SyncRig.waitFor(seconds: timeout) {
+          FileManager.default.contents(atPath: to.path) == text
         }
       }
       guard arrived else {
@@ -38,16 +75,13 @@ struct SyncLatencyBenchmark: ParsableCommand {
       }
       latencies.append(milliseconds)
     }
-    let p50 = Measurement.percentile(latencies, 0.5)
-    let p99 = Measurement.percentile(latencies, 0.99)
-    Measurement.table(
-      ["engine", "p50 ms", "p99 ms"],
-      [
-        ["Quire Sync", Measurement.format(p50), Measurement.format(p99)],
-        ["Syncthing", "not measured", ""], ["Unison", "not measured", ""],
-      ])
-    print(
-      "RESULT sync-latency edits=\(edits) quire_p50_ms=\(Measurement.format(p50)) quire_p99_ms=\(Measurement.format(p99))"
-    )
+    return latencies
+  }
+
+  private static func row(_ name: String, _ times: [Double]) -> [String] {
+    [
+      name, "\(times.count)", Measurement.format(Measurement.percentile(times, 0.5)),
+      Measurement.format(Measurement.percentile(times, 0.99)),
+    ]
   }
 }

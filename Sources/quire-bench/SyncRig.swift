@@ -56,25 +56,6 @@ final class SyncRig {
     }
   }
 
-  /// Waits until nothing crosses the proxy for a second (the sync in progress is over).
-  func waitQuiet() {
-    repeat {
-      proxy.reset()
-      usleep(1_000_000)  // a quiet second, measured by the proxy's counts
-    } while proxy.bytes.up + proxy.bytes.down > 0
-  }
-
-  /// The bytes both ways since the last reset, once a second passes with none more: a sync's
-  /// last requests (the echo to the sender, the receiver's own scan) count too.
-  func bytesUntilQuiet() -> Int {
-    var total = 0
-    repeat {
-      total = proxy.bytes.up + proxy.bytes.down
-      usleep(1_000_000)
-    } while proxy.bytes.up + proxy.bytes.down != total
-    return total
-  }
-
   /// Waits (polling every `every`, 200 µs unless a costly condition asks for less, up to
   /// `seconds`) until `condition` holds; false on timeout.
   static func waitFor(

@@ -21,12 +21,23 @@ enum QuireDesktop {
 struct InstallDesktop: QuireSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "install-desktop",
-    abstract: "Register Quire's document types and its desktop entry (freedesktop.org).")
+    abstract:
+      "Register Quire's document types and desktop entry (freedesktop.org), and the sync agent's systemd user unit."
+  )
 
   func execute() throws {
     let integration = QuireDesktop.integration()
     for url in try integration.install() { print("wrote \(url.path)") }
     print("registered: \(integration.mimeTypes.joined(separator: ", "))")
+    let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    do {
+      let unit = try SyncServiceUnit.install(executable: executable)
+      print("wrote \(unit.path) (sync in the background: systemctl --user enable --now quire-sync)")
+    } catch {
+      throw QuireError(
+        .ioError, "Could not write \(SyncServiceUnit.url.path). Check that the folder is writable.",
+        path: SyncServiceUnit.url.path, cause: error)
+    }
   }
 }
 
@@ -36,7 +47,8 @@ struct UninstallDesktop: QuireSubcommand {
     commandName: "uninstall-desktop", abstract: "Remove what install-desktop registered.")
 
   func execute() throws {
-    let removed = QuireDesktop.integration().uninstall()
+    let removed =
+      QuireDesktop.integration().uninstall() + [SyncServiceUnit.uninstall()].compactMap { $0 }
     if removed.isEmpty { print("nothing was installed") }
     for url in removed { print("removed \(url.path)") }
   }

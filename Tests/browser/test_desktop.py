@@ -16,7 +16,8 @@ from support import QUIRE, App
 class DesktopTests(unittest.TestCase):
     def test_install_registers_types_and_uninstall_removes_them(self):
         home = tempfile.mkdtemp(prefix="quire-desktop-")
-        env = dict(os.environ, XDG_DATA_HOME=home)
+        config = tempfile.mkdtemp(prefix="quire-config-")
+        env = dict(os.environ, XDG_DATA_HOME=home, XDG_CONFIG_HOME=config)
         subprocess.run([QUIRE, "install-desktop"], env=env, check=True, capture_output=True)
         with open(os.path.join(home, "mime", "packages", "quire.xml")) as handle:
             mime = handle.read()
@@ -28,9 +29,16 @@ class DesktopTests(unittest.TestCase):
             entry = handle.read()
         self.assertIn("MimeType=application/x-mydoc;text/plain;application/x-quire-album;", entry)
         self.assertRegex(entry, r'Exec=".*quire" open %f')
+        unit_path = os.path.join(config, "systemd", "user", "quire-sync.service")
+        with open(unit_path) as handle:
+            unit = handle.read()
+        self.assertRegex(unit, r'ExecStart=".*quire" sync run')
+        self.assertIn("Restart=on-failure", unit)
+        self.assertIn("WantedBy=default.target", unit)
         subprocess.run([QUIRE, "uninstall-desktop"], env=env, check=True, capture_output=True)
         self.assertFalse(os.path.exists(os.path.join(home, "mime", "packages", "quire.xml")))
         self.assertFalse(os.path.exists(os.path.join(home, "applications", "quire.desktop")))
+        self.assertFalse(os.path.exists(unit_path))
 
     def test_open_uses_the_running_app_or_starts_one_in_place(self):
         app = App()

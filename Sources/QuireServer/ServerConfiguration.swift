@@ -4,7 +4,8 @@ import Foundation
 public struct ServerConfiguration: Sendable {
   /// The folder of the server's database and blobs.
   public var data: URL
-  /// The address to listen on (`127.0.0.1` by default; put a TLS proxy in front to go public).
+  /// The address to listen on (`127.0.0.1` by default; to go public, serve TLS with
+  /// ``tlsCertificate`` and ``tlsKey`` or put a TLS proxy in front).
   public var host: String
   /// The port (0: any free port).
   public var port: Int
@@ -18,6 +19,10 @@ public struct ServerConfiguration: Sendable {
   public var commitBurst = 200
   /// See ``commitBurst``.
   public var commitsPerSecond = 50.0
+  /// A PEM certificate chain to serve HTTPS with (with ``tlsKey``); nil serves plain HTTP.
+  public var tlsCertificate: URL?
+  /// The PEM private key of ``tlsCertificate``.
+  public var tlsKey: URL?
   /// How often an idle event stream sends a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
 

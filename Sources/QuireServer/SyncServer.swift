@@ -1,7 +1,10 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 import QuireSyncProtocol
 import Synchronization
 
@@ -38,7 +41,10 @@ public final class SyncServer: Sendable {
 
   /// The address it serves (with the bound port once running).
   public var url: URL {
-    URL(string: "http://\(configuration.host):\(boundPort.withLock { $0 })")!
+    URL(
+      string:
+        "\(configuration.tlsCertificate == nil ? "http" : "https")://\(configuration.host):\(boundPort.withLock { $0 })"
+    )!
   }
 
   /// Serves until the task is cancelled or the process gets SIGTERM or SIGINT (requests in
@@ -54,7 +60,7 @@ public final class SyncServer: Sendable {
       signal: JournalSignal()
     ).add(to: router)
     let application = Application(
-      router: router,
+      router: router, server: try serverBuilder(),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port),
         serverName: "Quire Sync"),
@@ -70,6 +76,32 @@ public final class SyncServer: Sendable {
       throw SyncError(
         .unavailable,
         "Port \(configuration.port) on \(configuration.host) is taken. Choose another with --port N.",
+        cause: error)
+    }
+  }
+
+  /// Plain HTTP/1.1, or HTTPS with the configured certificate and key.
+  private func serverBuilder() throws(SyncError) -> HTTPServerBuilder {
+    guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else {
+      if configuration.tlsCertificate != nil || configuration.tlsKey != nil {
+        throw SyncError(
+          .malformed, "HTTPS needs both a certificate (--tls-cert) and its key (--tls-key).")
+      }
+      return .http1()
+    }
+    do {
+      let chain = try NIOSSLCertificate.fromPEMFile(certificate.path).map {
+        NIOSSLCertificateSource.certificate($0)
+      }
+      let privateKey = try NIOSSLPrivateKey(file: key.path, format: .pem)
+      return try .tls(
+        .http1(),
+        tlsConfiguration: .makeServerConfiguration(
+          certificateChain: chain, privateKey: .privateKey(privateKey)))
+    } catch {
+      throw SyncError(
+        .malformed,
+        "The TLS certificate “\(certificate.path)” or key “\(key.path)” could not be read: \(error). Both must be PEM files, the key unencrypted.",
         cause: error)
     }
   }

@@ -35,10 +35,16 @@ struct RunServer: QuireDocumentSubcommand {
   @OptionGroup var data: ServerDataOption
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
   @Option(help: "The port (0: any free port).") var port = 8620
+  @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key).") var tlsCert:
+    String?
+  @Option(help: "The PEM private key of --tls-cert.") var tlsKey: String?
 
   @MainActor
   func execute() async throws {
-    let server = try SyncServer(ServerConfiguration(data: data.folder, host: host, port: port))
+    var configuration = ServerConfiguration(data: data.folder, host: host, port: port)
+    configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
+    configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
+    let server = try SyncServer(configuration)
     try await server.run { url in
       FileHandle.standardOutput.write(
         Data("Quire server listening on \(url.absoluteString)\n".utf8))

@@ -31,6 +31,8 @@ struct SyncLogin: QuireDocumentSubcommand {
   @Option(help: "The account name.") var user: String
   @Option(help: "The container to sync.") var container = "iCloud.net.gacha.quire"
   @Option(help: "This device's name on the server (default: the host name).") var device: String?
+  @Option(help: "A PEM certificate to trust for the server's HTTPS (a self-signed server's).")
+  var caFile: String?
 
   @MainActor
   func execute() async throws {
@@ -40,10 +42,13 @@ struct SyncLogin: QuireDocumentSubcommand {
     try SyncIdentifier.checkContainer(container)
     let password = try PasswordPrompt.read("Password for \(user) on \(server): ")
     let name = device ?? ProcessInfo.processInfo.hostName
+    let authority = caFile.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     let answer = try await SyncClient.signIn(
-      server: url, user: user, password: password, device: name)
+      server: url, user: user, password: password, device: name,
+      http: try TrustedHTTPClient.trusting(authority))
     try SyncSettings(
-      server: url, user: user, device: answer.device, token: answer.token, container: container
+      server: url, user: user, device: answer.device, token: answer.token, container: container,
+      certificateAuthority: authority
     ).save()
     print("Signed in to \(server) as \(user) (device \(answer.device)).")
   }

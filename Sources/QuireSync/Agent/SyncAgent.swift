@@ -40,7 +40,8 @@ public actor SyncAgent {
     self.folder = folder.standardizedFileURL
     self.settings = settings
     client = SyncClient(
-      server: settings.server, token: settings.token, container: settings.container)
+      server: settings.server, token: settings.token, container: settings.container,
+      http: try TrustedHTTPClient.trusting(settings.certificateAuthority))
     state = try SyncState(file: stateFile)
     self.trash = trash
   }

@@ -14,9 +14,16 @@ public struct SyncSettings: Codable, Sendable, Equatable {
   public var token: String
   /// The container synced, such as `iCloud.net.gacha.quire`.
   public var container: String
+  /// A PEM certificate to trust for the server's HTTPS besides the system's (a self-signed
+  /// server's own certificate, or a private certificate authority's); nil trusts the system's.
+  public var certificateAuthority: String?
 
   /// Settings for a signed-in device.
-  public init(server: URL, user: String, device: String, token: String, container: String) {
+  public init(
+    server: URL, user: String, device: String, token: String, container: String,
+    certificateAuthority: String? = nil
+  ) {
+    self.certificateAuthority = certificateAuthority
     self.server = server
     self.user = user
     self.device = device

@@ -36,6 +36,12 @@ extension SyncClient {
       response = try await http.execute(request, timeout: .seconds(60))
       bytes = try await response.body.collect(upTo: limit)
     } catch {
+      if "\(error)".contains("CERTIFICATE_VERIFY_FAILED") {
+        throw SyncError(
+          .unavailable,
+          "The Quire server at \(server.absoluteString) has a certificate this device does not trust. Sign in with --ca-file and the server's certificate, or give the server a trusted one.",
+          cause: error)
+      }
       throw SyncError(
         .unavailable,
         "Could not reach the Quire server at \(server.absoluteString): \(error). Check that it runs and the address is right.",

@@ -9,7 +9,9 @@ final class SyncDevice {
   let environment: [String: String]
   private(set) var agent: HelperProcess?
 
-  init(_ name: String, server: SyncServerProcess, user: String = "alice") throws {
+  init(
+    _ name: String, server: SyncServerProcess, user: String = "alice", login: [String] = []
+  ) throws {
     home = try TemporaryDirectory()
     folder = home.url.appendingPathComponent("Documents")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -19,7 +21,8 @@ final class SyncDevice {
       "XDG_DATA_HOME": home.url.appendingPathComponent("data").path,
     ]  // XDG_RUNTIME_DIR is shared, as in one user's session: coordination reaches the test's presenters
     let login = try Executables.run(
-      "quire", ["sync", "login", server.url.absoluteString, "--user", user, "--device", name],
+      "quire",
+      ["sync", "login", server.url.absoluteString, "--user", user, "--device", name] + login,
       environment: environment, input: "\(user)-password\n")
     guard login.status == 0 else { throw SyncServerProcess.Failure("login: \(login.stderr)") }
   }

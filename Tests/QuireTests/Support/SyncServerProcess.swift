@@ -8,20 +8,28 @@ final class SyncServerProcess {
   let data: TemporaryDirectory
   private(set) var process: HelperProcess
   private(set) var url: URL
+  private let arguments: [String]
 
-  /// Starts a server with the accounts `users` (name: password).
-  init(users: [String: String] = ["alice": "alice-password", "bob": "bob-password"]) throws {
+  /// Starts a server with the accounts `users` (name: password) and more `arguments` for
+  /// `quire server` (such as `--tls-cert`).
+  init(
+    users: [String: String] = ["alice": "alice-password", "bob": "bob-password"],
+    arguments: [String] = []
+  ) throws {
+    self.arguments = arguments
     data = try TemporaryDirectory()
     for (name, password) in users {
       let added = try Executables.run(
         "quire", ["server", "add-user", name, "--data", data.url.path], input: password + "\n")
       guard added.status == 0 else { throw Failure("add-user \(name): \(added.stderr)") }
     }
-    (process, url) = try Self.start(data.url)
+    (process, url) = try Self.start(data.url, arguments: arguments)
   }
 
   /// Starts the server again over the same data and port (after ``kill()``).
-  func restart() throws { (process, url) = try Self.start(data.url, port: url.port ?? 0) }
+  func restart() throws {
+    (process, url) = try Self.start(data.url, port: url.port ?? 0, arguments: arguments)
+  }
 
   /// SIGKILL: the server gets no chance to finish anything.
   func kill() { process.kill() }
@@ -38,9 +46,11 @@ final class SyncServerProcess {
     return SyncClient(server: url, token: answer.token, container: container)
   }
 
-  private static func start(_ data: URL, port: Int = 0) throws -> (HelperProcess, URL) {
+  private static func start(_ data: URL, port: Int = 0, arguments: [String]) throws -> (
+    HelperProcess, URL
+  ) {
     let process = try HelperProcess(
-      ["server", "--data", data.path, "--port", String(port)], executable: "quire")
+      ["server", "--data", data.path, "--port", String(port)] + arguments, executable: "quire")
     while let line = process.lines.nextLine() {
       if line.hasPrefix("Quire server listening on "),
         let url = URL(string: String(line.dropFirst("Quire server listening on ".count)))

@@ -64,6 +64,7 @@ public actor SyncAgent {
   /// item never interleave, and a burst of events costs one scan.
   public func run(ready: @escaping @Sendable () -> Void = {}) async throws {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    removeLeftovers()
     do { synced = try state.syncedItems() } catch {
       throw SyncError(.unavailable, "The sync state could not be read: \(error).", cause: error)
     }
@@ -201,6 +202,18 @@ public actor SyncAgent {
       state.setValue("paused", for: "connection")
     } else {
       request(push: true, pull: true)
+    }
+  }
+
+  /// Removes the temporary files and staging folders (`.quire-sync-…`) of downloads that a kill
+  /// or a crash cut short: no one else writes those names, and none is in use before the agent
+  /// runs. The folder is walked once, at start.
+  private func removeLeftovers() {
+    guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return }
+    while let path = walker.nextObject() as? String {
+      guard (path as NSString).lastPathComponent.hasPrefix(".quire-sync-") else { continue }
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
+      walker.skipDescendants()
     }
   }
 

@@ -10,7 +10,8 @@ final class SyncDevice {
   private(set) var agent: HelperProcess?
 
   init(
-    _ name: String, server: SyncServerProcess, user: String = "alice", login: [String] = []
+    _ name: String, server: SyncServerProcess, user: String = "alice", login: [String] = [],
+    via proxy: NetworkProxy? = nil
   ) throws {
     home = try TemporaryDirectory()
     folder = home.url.appendingPathComponent("Documents")
@@ -22,7 +23,10 @@ final class SyncDevice {
     ]  // XDG_RUNTIME_DIR is shared, as in one user's session: coordination reaches the test's presenters
     let login = try Executables.run(
       "quire",
-      ["sync", "login", server.url.absoluteString, "--user", user, "--device", name] + login,
+      [
+        "sync", "login", proxy.map { "http://127.0.0.1:\($0.port)" } ?? server.url.absoluteString,
+        "--user", user, "--device", name,
+      ] + login,
       environment: environment, input: "\(user)-password\n")
     guard login.status == 0 else { throw SyncServerProcess.Failure("login: \(login.stderr)") }
   }
@@ -74,6 +78,13 @@ final class SyncDevice {
     defer { try? handle.close() }
     try? handle.seek(toOffset: UInt64(offset))
     return try? handle.read(upToCount: count)
+  }
+
+  /// The agent's temporary files left anywhere in the folder (names starting `.quire-sync-`).
+  func hiddenLeftovers() throws -> [String] {
+    try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {
+      ($0 as NSString).lastPathComponent.hasPrefix(".quire-sync-")
+    }
   }
 
   /// This device's `quire sync status --json`, decoded.

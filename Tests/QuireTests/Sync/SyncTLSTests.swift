@@ -32,7 +32,8 @@ struct SyncTLSTests {
       "quire", ["sync", "login", server.url.absoluteString, "--user", "alice"],
       environment: ["XDG_CONFIG_HOME": stranger.url.path], input: "alice-password\n")
     #expect(refused.status != 0, "a device that does not trust the certificate must not sign in")
-    #expect(refused.stderr.contains("has a certificate this device does not trust"), "\(refused.stderr)")
+    #expect(
+      refused.stderr.contains("has a certificate this device does not trust"), "\(refused.stderr)")
     let plain = try Executables.runCommand(
       URL(fileURLWithPath: "/usr/bin/curl"),
       [

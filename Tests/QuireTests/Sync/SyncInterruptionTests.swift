@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// Transfers cut short — the network dropped by a proxy the test controls, an agent SIGKILLed —
+/// in the middle of an upload and of a download: no partial file or revision is ever visible,
+/// and once the network or the agent is back everything converges with nothing lost.
+@Suite("Quire Sync interrupted mid-transfer")
+struct SyncInterruptionTests {
+  static let size = 16 << 20
+  static let rate = 4 << 20  // bytes per second through each device's proxy: 4 s per transfer
+
+  @Test("the network cut mid-upload and mid-download leaves nothing partial and then converges")
+  func networkCut() async throws {
+    let server = try SyncServerProcess()
+    let toA = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
+    let toB = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
+    let a = try SyncDevice("A", server: server, via: toA)
+    let b = try SyncDevice("B", server: server, via: toB)
+    try a.start()
+    try b.start()
+    let bytes = Data(SyncTestSupport.random(Self.size, seed: 16))
+    let downloaded = toB.bytes.down
+    try bytes.write(to: a.url("Large.bin"))
+
+    #expect(await eventually { toA.bytes.up > 2 << 20 }, "the upload is under way")
+    toA.cut()
+    #expect(!b.exists("Large.bin"), "nothing is committed before every chunk is up")
+    toA.restore()
+    #expect(
+      await eventually { toB.bytes.down > downloaded + (2 << 20) }, "the download is under way")
+    toB.cut()
+    #expect(!b.exists("Large.bin"), "a download cut short leaves no partial file")
+    toB.restore()
+    #expect(await eventually { b.size("Large.bin") == Self.size }, "it converges")
+    #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == bytes)
+    #expect(try b.hiddenLeftovers().isEmpty)
+  }
+
+  @Test("agents SIGKILLed mid-upload and mid-download lose nothing and leave nothing behind")
+  func agentsKilled() async throws {
+    let server = try SyncServerProcess()
+    let toA = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
+    let toB = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
+    let a = try SyncDevice("A", server: server, via: toA)
+    let b = try SyncDevice("B", server: server, via: toB)
+    try a.start()
+    try b.start()
+    let bytes = Data(SyncTestSupport.random(Self.size, seed: 17))
+    let downloaded = toB.bytes.down
+    try bytes.write(to: a.url("Large.bin"))
+
+    #expect(await eventually { toA.bytes.up > 2 << 20 }, "the upload is under way")
+    a.kill()
+    #expect(!b.exists("Large.bin"))
+    try a.start()
+    #expect(
+      await eventually { toB.bytes.down > downloaded + (2 << 20) }, "the download is under way")
+    b.kill()
+    #expect(!b.exists("Large.bin"), "a download killed midway leaves no partial file")
+    try b.start()
+    #expect(await eventually { b.size("Large.bin") == Self.size }, "it converges")
+    #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == bytes)
+    #expect(try b.hiddenLeftovers().isEmpty, "the killed download's temporary file is cleaned up")
+    #expect(FileManager.default.contents(atPath: a.url("Large.bin").path) == bytes)
+  }
+}

@@ -73,7 +73,7 @@ let package = Package(
     .target(
       name: "QuireApp",
       dependencies: [
-        "Quire", .product(name: "Hummingbird", package: "hummingbird"),
+        "Quire", "QuireSync", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
       ],

@@ -43,6 +43,8 @@ class App:
             XDG_DATA_HOME=os.path.join(self.home, "data"),
             XDG_CACHE_HOME=os.path.join(self.home, "cache"),
             XDG_RUNTIME_DIR=self.home,
+            XDG_CONFIG_HOME=os.path.join(self.home, "config"),
+            XDG_STATE_HOME=os.path.join(self.home, "state"),
         )
         self.env = env
         self.process = subprocess.Popen(

@@ -61,6 +61,7 @@ public final class AppServer: Sendable {
       library: library, documents: documents, recents: recents,
       maxUploadBytes: configuration.maxUploadBytes
     ).add(to: router)
+    SyncStatusRoutes(library: library.root).add(to: router)
     WebAssets().add(to: router)
     let application = Application(
       router: router,

@@ -1,0 +1,118 @@
+"""Two devices in real processes — two `quire app`s, two `quire sync run` agents beside them (each
+sharing its app's XDG folders, so file coordination reaches the app) and one `quire server`, on
+loopback — with a real headless Chromium on each app: text typed in one page's editor appears
+in the other page's open editor, with no reload, and the header's sync line says so."""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from selenium.webdriver.common.by import By
+
+from support import QUIRE, App, chromium, wait_for
+
+
+class Server:
+    """`quire server` on a free port, with the account alice."""
+
+    def __init__(self):
+        self.data = tempfile.mkdtemp(prefix="quire-sync-server-")
+        subprocess.run([QUIRE, "server", "add-user", "alice", "--data", self.data],
+                       input="alice-password\n", text=True, check=True, capture_output=True)
+        self.process = subprocess.Popen([QUIRE, "server", "--data", self.data, "--port", "0"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.url = None
+        for line in self.process.stdout:
+            if line.startswith("Quire server listening on "):
+                self.url = line.split()[-1]
+                break
+        if not self.url:
+            raise AssertionError("quire server did not print its address")
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+        self.process.stdout.close()
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+class Device:
+    """An app and its agent: `quire sync login` then `quire sync run` on the app's library."""
+
+    def __init__(self, name, server):
+        self.app = App("--autosave-delay", "0.3")
+        subprocess.run([QUIRE, "sync", "login", server.url, "--user", "alice", "--device", name],
+                       input="alice-password\n", env=self.app.env, text=True, check=True,
+                       capture_output=True)
+        self.agent = subprocess.Popen([QUIRE, "sync", "run", "--folder", self.app.library],
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      env=self.app.env, text=True)
+        for line in self.agent.stdout:
+            if line.startswith("Syncing "):
+                break
+        self.driver = chromium()
+
+    def text(self):
+        element = self.driver.find_element(By.CSS_SELECTOR, "#text")
+        return element.get_attribute("value") if element.is_displayed() else None
+
+    def sync_line(self):
+        return self.driver.find_element(By.CSS_SELECTOR, "#sync-line").text
+
+    def stop(self):
+        self.driver.quit()
+        self.agent.kill()
+        self.agent.wait()
+        self.agent.stdout.close()
+        self.app.stop()
+
+
+def read(path):
+    """The text of `path`, or None while it is not there."""
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+
+
+class SyncedAppsTests(unittest.TestCase):
+    def test_text_typed_on_one_device_appears_in_the_other_open_editor(self):
+        server = Server()
+        a = Device("A", server)
+        b = Device("B", server)
+        try:
+            with open(a.app.path("Note.txt"), "w") as handle:
+                handle.write("hello")
+            wait_for(lambda: read(b.app.path("Note.txt")) == "hello", seconds=30,
+                     message="the note on device B")
+            for device in (a, b):
+                device.driver.get(device.app.url)  # the address with the token signs the page in
+                device.driver.get(device.app.base + "#/doc/Note.txt")
+                wait_for(lambda: device.text() == "hello", message="the editor")
+            b.driver.execute_script("window.quireMarker = 'not reloaded'")
+
+            field = a.driver.find_element(By.CSS_SELECTOR, "#text")
+            field.click()
+            field.send_keys(" from A")
+            wait_for(lambda: b.text() == "hello from A", seconds=30,
+                     message="A's typing in B's open editor")
+            self.assertEqual(b.driver.execute_script("return window.quireMarker"), "not reloaded")
+            wait_for(lambda: a.sync_line() == "alice · Up to date", seconds=15,
+                     message="A's sync line to say it is up to date")
+            wait_for(lambda: b.sync_line() == "alice · Up to date", seconds=15,
+                     message="B's sync line")
+            for device in (a, b):
+                errors = [entry["message"] for entry in device.driver.get_log("browser")
+                          if entry.get("source") == "javascript"]
+                self.assertEqual(errors, [], "script errors in the page")
+        finally:
+            a.stop()
+            b.stop()
+            server.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()

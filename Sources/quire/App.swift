@@ -35,10 +35,14 @@ struct App: QuireDocumentSubcommand {
       throw QuireError(
         .alreadyExists, "Quire is already serving this library: open \(running.url)")
     }
-    let server = try await AppServer(
-      AppConfiguration(
-        library: folder, port: port, maxUploadBytes: maxUploadMb << 20,
-        autosaveDelay: .milliseconds(Int(autosaveDelay * 1000))))
+    var configuration = AppConfiguration(
+      library: folder, port: port, maxUploadBytes: maxUploadMb << 20,
+      autosaveDelay: .milliseconds(Int(autosaveDelay * 1000)))
+    configuration.syncAgentCommand = [
+      URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, "sync", "run",
+      "--folder", configuration.library.path,
+    ]
+    let server = try await AppServer(configuration)
     try await server.run { url in
       AppRecord.write(url: url, library: server.configuration.library)
       FileHandle.standardOutput.write(

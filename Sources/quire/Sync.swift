@@ -67,6 +67,13 @@ struct SyncRun: QuireDocumentSubcommand {
       throw SyncError(
         .unauthorized, "This device is not signed in: run quire sync login URL --user NAME.")
     }
+    // Started by a program whose thread blocked SIGTERM (Swift concurrency does), the agent
+    // would never hear systemctl stop: take SIGTERM and SIGINT back.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGTERM)
+    sigaddset(&stopSignals, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
     let agent = try SyncAgent(
       settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root))
@@ -84,6 +91,9 @@ struct SyncRun: QuireDocumentSubcommand {
     }
     defer { stop.cancel() }
     try await work.value
+    if (try? SyncSettings.load()) == nil {
+      FileHandle.standardOutput.write(Data("Signed out: stopped syncing \(root.path)\n".utf8))
+    }
   }
 }
 

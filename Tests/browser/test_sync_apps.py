@@ -3,6 +3,8 @@ sharing its app's XDG folders, so file coordination reaches the app) and one `qu
 loopback — with a real headless Chromium on each app: text typed in one page's editor appears
 in the other page's open editor, with no reload, and the header's sync line says so."""
 
+import fcntl
+import glob
 import os
 import shutil
 import subprocess
@@ -112,6 +114,68 @@ class SyncedAppsTests(unittest.TestCase):
             a.stop()
             b.stop()
             server.stop()
+
+
+    def test_signing_in_and_out_from_the_page_starts_and_stops_syncing(self):
+        server = Server()
+        a = Device("A", server)
+        c = App("--autosave-delay", "0.3")
+        driver = chromium()
+        try:
+            with open(a.app.path("From A.txt"), "w") as handle:
+                handle.write("made on A")
+            driver.get(c.url)
+            line = lambda: driver.find_element(By.CSS_SELECTOR, "#sync-line").text
+            wait_for(lambda: line() == "Sync off", message="the sync line of a device not signed in")
+
+            def sign_in(password):
+                driver.find_element(By.CSS_SELECTOR, "#sync-line").click()
+                wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "#sync-dialog").is_displayed(),
+                         message="the sync dialog")
+                for field, value in (("#sync-server", server.url), ("#sync-user", "alice"),
+                                     ("#sync-password", password)):
+                    element = driver.find_element(By.CSS_SELECTOR, field)
+                    element.clear()
+                    element.send_keys(value)
+                driver.find_element(By.CSS_SELECTOR, "#sync-sign-in").click()
+
+            sign_in("wrong password")
+            wait_for(lambda: "password" in driver.find_element(By.CSS_SELECTOR, "#sync-error").text,
+                     message="the wrong password's error in the dialog")
+            self.assertFalse(os.path.exists(os.path.join(c.home, "config", "quire", "sync.json")))
+            driver.find_element(By.CSS_SELECTOR, "#sync-close").click()
+            sign_in("alice-password")
+            wait_for(lambda: read(c.path("From A.txt")) == "made on A", seconds=30,
+                     message="A's document in the library of the device signed in from the page")
+            wait_for(lambda: line() == "alice · Up to date", seconds=15, message="the sync line")
+
+            driver.find_element(By.CSS_SELECTOR, "#sync-line").click()
+            wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "#sync-sign-out").is_displayed(),
+                     message="the sign-out button")
+            driver.find_element(By.CSS_SELECTOR, "#sync-sign-out").click()
+            wait_for(lambda: line() == "Sync off", message="the sync line after signing out")
+            locks = glob.glob(os.path.join(c.home, "state", "quire", "sync", "*.lock"))
+            self.assertEqual(len(locks), 1, locks)
+            wait_for(lambda: free(locks[0]), seconds=15, message="the agent to stop")
+            errors = [entry["message"] for entry in driver.get_log("browser")
+                      if entry.get("source") == "javascript"]
+            self.assertEqual(errors, [], "script errors in the page")
+        finally:
+            driver.quit()
+            c.stop()
+            a.stop()
+            server.stop()
+
+
+def free(lock):
+    """Whether no agent holds the sync lock `lock` (the kernel drops it when the agent ends)."""
+    with open(lock, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return True
 
 
 if __name__ == "__main__":

@@ -204,7 +204,7 @@ package enum Sys {
     }
   }
 
-  static func lock(_ fd: Int32, _ operation: Int32) throws(SystemCallError) {
+  package static func lock(_ fd: Int32, _ operation: Int32) throws(SystemCallError) {
     try check("flock")
     while cquire_flock(fd, operation) != 0 {
       if cquire_errno() != EINTR { throw failure("flock") }

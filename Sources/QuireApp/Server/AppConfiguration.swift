@@ -16,6 +16,10 @@ public struct AppConfiguration: Sendable {
   public var maxUploadBytes: Int
   /// How long an edited document waits before it saves itself.
   public var autosaveDelay: Duration
+  /// The command that syncs the library with a Quire Sync server (`quire sync run --folder
+  /// LIBRARY`), started when the user signs in from the page; nil: signing in only saves the
+  /// settings, and the agent is started otherwise (a systemd unit, a terminal).
+  public var syncAgentCommand: [String]?
 
   /// A configuration with a fresh random token.
   public init(

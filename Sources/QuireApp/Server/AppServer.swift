@@ -61,7 +61,8 @@ public final class AppServer: Sendable {
       library: library, documents: documents, recents: recents,
       maxUploadBytes: configuration.maxUploadBytes
     ).add(to: router)
-    SyncStatusRoutes(library: library.root).add(to: router)
+    SyncStatusRoutes(library: library.root, agentCommand: configuration.syncAgentCommand).add(
+      to: router)
     WebAssets().add(to: router)
     let application = Application(
       router: router,

@@ -2,6 +2,10 @@ import Foundation
 import Quire
 import QuireSyncProtocol
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The device agent (`quire sync run`): keeps a folder and a container of a Quire Sync server
 /// the same, in both directions, the moment either changes.
 ///
@@ -20,6 +24,7 @@ public actor SyncAgent {
   let settings: SyncSettings
   let client: SyncClient
   let state: SyncState
+  let stateFile: URL
   let trash: Trash
   var synced: [String: SyncedItem] = [:]
   var needsPush = false
@@ -43,6 +48,7 @@ public actor SyncAgent {
       server: settings.server, token: settings.token, container: settings.container,
       http: try TrustedHTTPClient.trusting(settings.certificateAuthority))
     state = try SyncState(file: stateFile)
+    self.stateFile = stateFile
     self.trash = trash
   }
 
@@ -62,7 +68,12 @@ public actor SyncAgent {
   /// One worker does all the syncing, one step at a time; the server's event stream and the
   /// folder's monitor only ask it for a pull or a push. So an upload and a download of the same
   /// item never interleave, and a burst of events costs one scan.
+  ///
+  /// - Throws: ``SyncError`` `alreadyExists` if another agent syncs the same folder (two
+  ///   would race each other's uploads and downloads); the agent holds a lock beside its state.
   public func run(ready: @escaping @Sendable () -> Void = {}) async throws {
+    let lock = try lockFolder()
+    defer { close(lock) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     removeLeftovers()
     do { synced = try state.syncedItems() } catch {
@@ -78,7 +89,7 @@ public actor SyncAgent {
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await self.listenToServer() }
       group.addTask { await self.listenToFolder() }
-      group.addTask { await self.listenToPause() }
+      group.addTask { await self.listenToSettings() }
       group.addTask {
         for await _ in requests { await self.work() }
       }
@@ -175,15 +186,20 @@ public actor SyncAgent {
     }
   }
 
-  /// Follows the pause marker's folder: the marker appearing pauses the agent once the step in
-  /// flight is done; its removal resumes it, catching up on everything asked meanwhile.
-  private func listenToPause() async {
+  /// Follows the settings folder: the pause marker appearing pauses the agent once the step in
+  /// flight is done, and its removal resumes it, catching up on everything asked meanwhile. The
+  /// settings themselves removed (`quire sync logout`, or signing out in the app) end the
+  /// agent: this returns, and ``run(ready:)`` with it.
+  private func listenToSettings() async {
     let folder = pauseMarker.deletingLastPathComponent()
-    while !Task.isCancelled {
+    let settingsFile = folder.appendingPathComponent(SyncSettings.defaultLocation.lastPathComponent)
+    let signedIn = { FileManager.default.fileExists(atPath: settingsFile.path) }
+    while !Task.isCancelled && signedIn() {
       try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       do {
         // Any event (the marker's, or a rescan) re-reads it: the folder changes rarely.
         for try await _ in FileMonitor(watching: folder, recursive: false) {
+          if !signedIn() { return }
           setPaused(SyncSettings.isPaused(marker: pauseMarker))
         }
       } catch {
@@ -203,6 +219,26 @@ public actor SyncAgent {
     } else {
       request(push: true, pull: true)
     }
+  }
+
+  /// Takes the lock of this folder's state (`….sqlite.lock`), held while the agent runs and
+  /// released by the kernel if it dies.
+  private func lockFolder() throws(SyncError) -> Int32 {
+    let path = stateFile.path + ".lock"
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      throw SyncError(.unavailable, "Could not open “\(path)” to lock the sync state.")
+    }
+    do {
+      try Sys.lock(fd, LOCK_EX | LOCK_NB)
+    } catch {
+      close(fd)
+      throw SyncError(
+        .alreadyExists,
+        "Another quire sync run is already syncing “\(folder.path)”; stop it first (systemctl --user stop quire-sync, if it runs as a service).",
+        cause: error)
+    }
+    return fd
   }
 
   /// Removes the temporary files and staging folders (`.quire-sync-…`) of downloads that a kill

@@ -67,4 +67,20 @@ struct SyncTransferTests {
     #expect(await eventually { a.text("FromB.txt") == "written on paused B" })
     #expect(await eventually { (try? b.report().connection) == "online" })
   }
+
+  @Test("a second agent on the same folder refuses to run, and signing out stops the agent")
+  func oneAgentPerFolderUntilSignedOut() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    try a.start()
+    let second = try Executables.run(
+      "quire", ["sync", "run", "--folder", a.folder.path], environment: a.environment)
+    #expect(second.status != 0)
+    #expect(second.stderr.contains("already syncing"), "\(second.stderr)")
+
+    let logout = try Executables.run("quire", ["sync", "logout"], environment: a.environment)
+    #expect(logout.status == 0, "\(logout.stderr)")
+    #expect(await eventually { a.agent?.process.isRunning == false }, "the agent stops")
+    #expect(a.agent?.wait() == 0)
+  }
 }

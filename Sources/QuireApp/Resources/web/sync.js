@@ -14,9 +14,14 @@ function syncLine(report) {
   return ["current", "Up to date"];
 }
 
+let lastSyncReport = null;
+
 async function refreshSync() {
-  let report;
-  try { report = await get("api/sync"); } catch { return; }  // the next refresh tries again
+  try { showSync(await get("api/sync")); } catch { /* the next refresh tries again */ }
+}
+
+function showSync(report) {
+  lastSyncReport = report;
   const [name, text] = syncLine(report);
   const line = $("sync-line");
   line.dataset.state = name;
@@ -36,5 +41,41 @@ async function refreshSync() {
     }
   }
 }
+// The dialog: sign this device in to a server (the app starts the agent on its library), or out
+// (every agent of this user stops).
+$("sync-line").onclick = () => {
+  const report = lastSyncReport || {};
+  const signedIn = Boolean(report.server);
+  $("sync-account").textContent = signedIn
+    ? `Signed in to ${report.server} as ${report.user}.` : "Sign in to a Quire Sync server to find your documents on every device.";
+  $("sync-sign-in-fields").hidden = signedIn;
+  $("sync-sign-in").hidden = signedIn;
+  $("sync-sign-out").hidden = !signedIn;
+  for (const id of ["sync-server", "sync-user", "sync-password"]) $(id).required = !signedIn;
+  $("sync-error").textContent = "";
+  $("sync-dialog").showModal();
+};
+$("sync-close").onclick = () => $("sync-dialog").close();
+$("sync-form").onsubmit = async (event) => {
+  event.preventDefault();
+  $("sync-error").textContent = "";
+  try {
+    showSync(await post("api/sync/login", {
+      server: $("sync-server").value, user: $("sync-user").value, password: $("sync-password").value,
+    }));
+    $("sync-password").value = "";
+    $("sync-dialog").close();
+  } catch (error) {
+    $("sync-error").textContent = error.message;
+  }
+};
+$("sync-sign-out").onclick = async () => {
+  try {
+    showSync(await post("api/sync/logout"));
+    $("sync-dialog").close();
+  } catch (error) {
+    $("sync-error").textContent = error.message;
+  }
+};
 setInterval(refreshSync, 2000);
 refreshSync();

@@ -38,23 +38,9 @@ struct SyncBytesBenchmark: ParsableCommand {
       FileManager.default.contents(atPath: folder.appendingPathComponent("Big.mydoc/m7.bin").path)
         == changed
     }
-    let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
-    let quire = try WireBytes.count(
-      a: rig.a, b: rig.b, proxy: rig.proxy, place: place, placed: placed, change: change,
-      changed: arrived)
-    rig.stop()
-    var rows = [["Quire Sync", "\(quire)"]]
-    var result = "RESULT sync-bytes members=\(members) quire_bytes=\(quire)"
-    if SyncthingPeer.isInstalled {
-      let peer = try SyncthingPeer(
-        scratch: scratch.appendingPathComponent("syncthing"), watcherDelay: 1)
-      defer { peer.stop() }
-      let bytes = try WireBytes.count(
-        a: peer.a, b: peer.b, proxy: peer.proxy, place: place, placed: placed, change: change,
-        changed: arrived)
-      rows.append(["Syncthing", "\(bytes)"])
-      result += " syncthing_bytes=\(bytes)"
-    }
+    var (rows, figures) = try WireBytes.quireAndSyncthing(
+      scratch: scratch, place: place, placed: placed, change: change, changed: arrived)
+    let result = "RESULT sync-bytes members=\(members) " + figures
     let rsync = try rsyncBytes(staging: staging, changed: changed, scratch: scratch)
     rows.append(["rsync -a", "\(rsync)"])
     Measurement.table(["engine", "bytes"], rows)

@@ -41,23 +41,9 @@ struct SyncLargeEditBenchmark: ParsableCommand {
     let changed = { (folder: URL) in
       Self.read(folder.appendingPathComponent("Large.bin"), at: middle, count: 100) == edit
     }
-    let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
-    let quire = try WireBytes.count(
-      a: rig.a, b: rig.b, proxy: rig.proxy, place: place, placed: placed, change: change,
-      changed: changed)
-    rig.stop()
-    var rows = [["Quire Sync", "\(quire)"]]
-    var result = "RESULT sync-large-edit mib=\(mib) quire_bytes=\(quire)"
-    if SyncthingPeer.isInstalled {
-      let peer = try SyncthingPeer(
-        scratch: scratch.appendingPathComponent("syncthing"), watcherDelay: 1)
-      defer { peer.stop() }
-      let bytes = try WireBytes.count(
-        a: peer.a, b: peer.b, proxy: peer.proxy, place: place, placed: placed, change: change,
-        changed: changed)
-      rows.append(["Syncthing", "\(bytes)"])
-      result += " syncthing_bytes=\(bytes)"
-    }
+    var (rows, figures) = try WireBytes.quireAndSyncthing(
+      scratch: scratch, place: place, placed: placed, change: change, changed: changed)
+    let result = "RESULT sync-large-edit mib=\(mib) " + figures
     let copy = scratch.appendingPathComponent("rsync-copy")
     try RsyncPeer.copy(staging, to: copy)
     try edited.write(to: file, options: .atomic)

@@ -20,4 +20,30 @@ enum WireBytes {
     }
     return proxy.bytesUntilQuiet()
   }
+
+  /// The change's bytes through Quire Sync and, if it is installed, through Syncthing (with
+  /// `fsWatcherDelayS=1`): table rows and `key=value` figures for the RESULT line.
+  static func quireAndSyncthing(
+    scratch: URL, place: (URL) throws -> Void, placed: (URL) -> Bool,
+    change: (URL) throws -> Void, changed: (URL) -> Bool
+  ) throws -> (rows: [[String]], figures: String) {
+    let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
+    let quire = try count(
+      a: rig.a, b: rig.b, proxy: rig.proxy, place: place, placed: placed, change: change,
+      changed: changed)
+    rig.stop()
+    var rows = [["Quire Sync", "\(quire)"]]
+    var figures = "quire_bytes=\(quire)"
+    if SyncthingPeer.isInstalled {
+      let peer = try SyncthingPeer(
+        scratch: scratch.appendingPathComponent("syncthing"), watcherDelay: 1)
+      defer { peer.stop() }
+      let bytes = try count(
+        a: peer.a, b: peer.b, proxy: peer.proxy, place: place, placed: placed, change: change,
+        changed: changed)
+      rows.append(["Syncthing", "\(bytes)"])
+      figures += " syncthing_bytes=\(bytes)"
+    }
+    return (rows, figures)
+  }
 }

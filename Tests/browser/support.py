@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import time
 import urllib.parse
+import urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 QUIRE = os.environ.get("QUIRE_BIN", os.path.join(ROOT, ".build", "debug", "quire"))
@@ -102,6 +103,38 @@ class App:
         self.process.wait()
         self.process.stdout.close()
         shutil.rmtree(self.home, ignore_errors=True)
+
+
+class SyncServer:
+    """`quire server` on a fresh data folder and a free port, with the account alice."""
+
+    def __init__(self):
+        self.data = tempfile.mkdtemp(prefix="quire-server-test-")
+        subprocess.run([QUIRE, "server", "add-user", "alice", "--data", self.data],
+                       input="alice-password\n", text=True, check=True, capture_output=True)
+        self.process = subprocess.Popen([QUIRE, "server", "--data", self.data, "--port", "0"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.url = None
+        for line in self.process.stdout:
+            if line.startswith("Quire server listening on "):
+                self.url = line.split()[-1]
+                break
+        if not self.url:
+            raise AssertionError("quire server did not print its address")
+
+    def sign_in(self):
+        """A device token of alice's."""
+        request = urllib.request.Request(
+            self.url + "/v1/sign-in", method="POST",
+            data=json.dumps({"user": "alice", "password": "alice-password", "device": "fuzz"}).encode())
+        with urllib.request.urlopen(request) as answer:
+            return json.load(answer)["token"]
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.process.stdout.close()
+        shutil.rmtree(self.data, ignore_errors=True)
 
 
 def chromium():

@@ -2,49 +2,14 @@
 generates requests from the document, valid and invalid, and checks that none gets a 5xx and
 that every answer's status, content type and body conform to the document."""
 
-import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
-import urllib.request
 
-from support import QUIRE, ROOT
+from support import ROOT, SyncServer
 
 SCHEMATHESIS = os.path.join(os.path.dirname(sys.executable), "schemathesis")
-
-
-class SyncServer:
-    """`quire server` on a fresh data folder, with the account alice."""
-
-    def __init__(self):
-        self.data = tempfile.mkdtemp(prefix="quire-server-test-")
-        subprocess.run([QUIRE, "server", "add-user", "alice", "--data", self.data],
-                       input="alice-password\n", text=True, check=True, capture_output=True)
-        self.process = subprocess.Popen([QUIRE, "server", "--data", self.data, "--port", "0"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.url = None
-        for line in self.process.stdout:
-            if line.startswith("Quire server listening on "):
-                self.url = line.split()[-1]
-                break
-        if not self.url:
-            raise AssertionError("quire server did not print its address")
-
-    def sign_in(self):
-        request = urllib.request.Request(
-            self.url + "/v1/sign-in", method="POST",
-            data=json.dumps({"user": "alice", "password": "alice-password", "device": "fuzz"}).encode())
-        with urllib.request.urlopen(request) as answer:
-            return json.load(answer)["token"]
-
-    def close(self):
-        self.process.terminate()
-        self.process.wait(timeout=30)
-        self.process.stdout.close()
-        shutil.rmtree(self.data, ignore_errors=True)
 
 
 class SyncAPITests(unittest.TestCase):

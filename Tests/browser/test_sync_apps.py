@@ -6,38 +6,12 @@ in the other page's open editor, with no reload, and the header's sync line says
 import fcntl
 import glob
 import os
-import shutil
 import subprocess
-import tempfile
 import unittest
 
 from selenium.webdriver.common.by import By
 
-from support import QUIRE, App, chromium, wait_for
-
-
-class Server:
-    """`quire server` on a free port, with the account alice."""
-
-    def __init__(self):
-        self.data = tempfile.mkdtemp(prefix="quire-sync-server-")
-        subprocess.run([QUIRE, "server", "add-user", "alice", "--data", self.data],
-                       input="alice-password\n", text=True, check=True, capture_output=True)
-        self.process = subprocess.Popen([QUIRE, "server", "--data", self.data, "--port", "0"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.url = None
-        for line in self.process.stdout:
-            if line.startswith("Quire server listening on "):
-                self.url = line.split()[-1]
-                break
-        if not self.url:
-            raise AssertionError("quire server did not print its address")
-
-    def stop(self):
-        self.process.kill()
-        self.process.wait()
-        self.process.stdout.close()
-        shutil.rmtree(self.data, ignore_errors=True)
+from support import QUIRE, App, SyncServer, chromium, wait_for
 
 
 class Device:
@@ -82,7 +56,7 @@ def read(path):
 
 class SyncedAppsTests(unittest.TestCase):
     def test_text_typed_on_one_device_appears_in_the_other_open_editor(self):
-        server = Server()
+        server = SyncServer()
         a = Device("A", server)
         b = Device("B", server)
         try:
@@ -113,11 +87,11 @@ class SyncedAppsTests(unittest.TestCase):
         finally:
             a.stop()
             b.stop()
-            server.stop()
+            server.close()
 
 
     def test_signing_in_and_out_from_the_page_starts_and_stops_syncing(self):
-        server = Server()
+        server = SyncServer()
         a = Device("A", server)
         c = App("--autosave-delay", "0.3")
         driver = chromium()
@@ -164,7 +138,7 @@ class SyncedAppsTests(unittest.TestCase):
             driver.quit()
             c.stop()
             a.stop()
-            server.stop()
+            server.close()
 
 
 def free(lock):

@@ -11,13 +11,7 @@ struct SyncInterruptionTests {
 
   @Test("the network cut mid-upload and mid-download leaves nothing partial and then converges")
   func networkCut() async throws {
-    let server = try SyncServerProcess()
-    let toA = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
-    let toB = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
-    let a = try SyncDevice("A", server: server, via: toA)
-    let b = try SyncDevice("B", server: server, via: toB)
-    try a.start()
-    try b.start()
+    let (server, toA, toB, a, b) = try Self.devices()
     let bytes = Data(SyncTestSupport.random(Self.size, seed: 16))
     let downloaded = toB.bytes.down
     try bytes.write(to: a.url("Large.bin"))
@@ -34,17 +28,12 @@ struct SyncInterruptionTests {
     #expect(await eventually { b.size("Large.bin") == Self.size }, "it converges")
     #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == bytes)
     #expect(try b.hiddenLeftovers().isEmpty)
+    withExtendedLifetime(server) {}  // the server runs until the test ends
   }
 
   @Test("agents SIGKILLed mid-upload and mid-download lose nothing and leave nothing behind")
   func agentsKilled() async throws {
-    let server = try SyncServerProcess()
-    let toA = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
-    let toB = try NetworkProxy(to: server.url.port!, bytesPerSecond: Self.rate)
-    let a = try SyncDevice("A", server: server, via: toA)
-    let b = try SyncDevice("B", server: server, via: toB)
-    try a.start()
-    try b.start()
+    let (server, toA, toB, a, b) = try Self.devices()
     let bytes = Data(SyncTestSupport.random(Self.size, seed: 17))
     let downloaded = toB.bytes.down
     try bytes.write(to: a.url("Large.bin"))
@@ -62,5 +51,20 @@ struct SyncInterruptionTests {
     #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == bytes)
     #expect(try b.hiddenLeftovers().isEmpty, "the killed download's temporary file is cleaned up")
     #expect(FileManager.default.contents(atPath: a.url("Large.bin").path) == bytes)
+    withExtendedLifetime(server) {}  // the server runs until the test ends
+  }
+
+  /// A server and two running devices, each reaching it through its own rate-limited proxy.
+  static func devices() throws -> (
+    SyncServerProcess, NetworkProxy, NetworkProxy, SyncDevice, SyncDevice
+  ) {
+    let server = try SyncServerProcess()
+    let toA = try NetworkProxy(to: server.url.port!, bytesPerSecond: rate)
+    let toB = try NetworkProxy(to: server.url.port!, bytesPerSecond: rate)
+    let a = try SyncDevice("A", server: server, via: toA)
+    let b = try SyncDevice("B", server: server, via: toB)
+    try a.start()
+    try b.start()
+    return (server, toA, toB, a, b)
   }
 }

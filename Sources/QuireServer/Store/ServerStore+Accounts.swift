@@ -46,7 +46,12 @@ extension ServerStore {
       throw SyncError(.badCredentials, "The user name or password is wrong.")
     }
     let token = Self.randomToken()
-    let id = String(Self.randomToken().prefix(12))
+    // Hex, so an identifier never starts with "-" (quire server revoke ID would take it for
+    // an option).
+    var generator = SystemRandomNumberGenerator()
+    let id = (0..<6).map { _ in
+      String(format: "%02x", UInt8.random(in: 0...255, using: &generator))
+    }.joined()
     let name = String(device.prefix(128))
     try write { db in
       try db.execute(

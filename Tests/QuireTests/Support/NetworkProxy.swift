@@ -5,28 +5,32 @@ import Synchronization
   import Glibc
 #endif
 
-/// A TCP proxy on loopback the test controls: it counts the bytes it carries, can hold them to
-/// a rate (so a transfer is still in flight when the test acts), and can cut the network —
-/// every open connection reset and new ones refused — and restore it. Thread-based and small:
-/// it carries a test's few connections.
+/// A TCP proxy on loopback the test controls: it counts the bytes it carries, can hold a
+/// transfer once so many bytes have gone one way (so the test acts while it is surely in
+/// flight, whatever the machine's load), and can cut the network — every open connection reset
+/// and new ones refused — and restore it. Thread-based and small: it carries a test's few
+/// connections.
 final class NetworkProxy: Sendable {
   private struct State {
     var up = 0
     var down = 0
     var cut = false
     var sockets: Set<Int32> = []
+    /// Hold what goes up (or down) once that direction's count reaches this.
+    var holdUp: Int?
+    var holdDown: Int?
+    var holding = 0
   }
 
   let port: Int
   private let listener: Int32
   private let upstreamPort: Int
-  private let bytesPerSecond: Int
   private let state = Mutex(State())
+  private let gate = NSCondition()
 
-  /// A proxy to `upstreamPort` on loopback, carrying at most `bytesPerSecond` each way.
-  init(to upstreamPort: Int, bytesPerSecond: Int = .max) throws {
+  /// A proxy to `upstreamPort` on loopback.
+  init(to upstreamPort: Int) throws {
     self.upstreamPort = upstreamPort
-    self.bytesPerSecond = bytesPerSecond
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.listener = listener
     var address = Self.loopback(port: 0)
@@ -45,6 +49,27 @@ final class NetworkProxy: Sendable {
   /// Bytes carried towards the server and back.
   var bytes: (up: Int, down: Int) { state.withLock { ($0.up, $0.down) } }
 
+  /// Stops forwarding once `up` bytes have gone towards the server (or `down` back) in all,
+  /// until ``release()``: the transfer stalls in flight.
+  func hold(up: Int? = nil, down: Int? = nil) {
+    state.withLock {
+      $0.holdUp = up
+      $0.holdDown = down
+    }
+  }
+
+  /// Whether a transfer is stalled at the hold.
+  var isHolding: Bool { state.withLock { $0.holding > 0 } }
+
+  /// Forwards again.
+  func release() {
+    state.withLock {
+      $0.holdUp = nil
+      $0.holdDown = nil
+    }
+    gate.broadcast()
+  }
+
   /// Resets every open connection and refuses new ones until ``restore()``.
   func cut() {
     let open = state.withLock { state in
@@ -57,6 +82,7 @@ final class NetworkProxy: Sendable {
       setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, socklen_t(MemoryLayout<linger>.size))
       shutdown(fd, Int32(SHUT_RDWR))
     }
+    gate.broadcast()  // a held transfer wakes to find its connection gone
   }
 
   /// Lets connections through again.
@@ -94,9 +120,17 @@ final class NetworkProxy: Sendable {
       let n = read(source, &buffer, buffer.count)
       guard n > 0 else { break }
       state.withLock { if up { $0.up += n } else { $0.down += n } }
-      if bytesPerSecond != .max {
-        usleep(useconds_t(Double(n) / Double(bytesPerSecond) * 1e6))  // the rate limit itself
+      gate.lock()
+      while state.withLock({ state in
+        let limit = up ? state.holdUp : state.holdDown
+        let held = limit.map { (up ? state.up : state.down) >= $0 } ?? false
+        return held && !state.cut
+      }) {
+        state.withLock { $0.holding += 1 }
+        gate.wait()
+        state.withLock { $0.holding -= 1 }
       }
+      gate.unlock()
       var offset = 0
       while offset < n {
         let written = buffer.withUnsafeBytes {

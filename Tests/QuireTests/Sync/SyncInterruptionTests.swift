@@ -2,27 +2,29 @@ import Foundation
 import Testing
 
 /// Transfers cut short — the network dropped by a proxy the test controls, an agent SIGKILLed —
-/// in the middle of an upload and of a download: no partial file or revision is ever visible,
-/// and once the network or the agent is back everything converges with nothing lost.
+/// in the middle of an upload and of a download (the proxy holds each transfer once 2 MiB have
+/// gone, so it is surely in flight): no partial file or revision is ever visible, and once the
+/// network or the agent is back everything converges with nothing lost.
 @Suite("Quire Sync interrupted mid-transfer")
 struct SyncInterruptionTests {
   static let size = 16 << 20
-  static let rate = 4 << 20  // bytes per second through each device's proxy: 4 s per transfer
 
   @Test("the network cut mid-upload and mid-download leaves nothing partial and then converges")
   func networkCut() async throws {
     let (server, toA, toB, a, b) = try Self.devices()
     let bytes = Data(SyncTestSupport.random(Self.size, seed: 16))
-    let downloaded = toB.bytes.down
+    toA.hold(up: toA.bytes.up + (2 << 20))
+    toB.hold(down: toB.bytes.down + (2 << 20))
     try bytes.write(to: a.url("Large.bin"))
 
-    #expect(await eventually { toA.bytes.up > 2 << 20 }, "the upload is under way")
+    #expect(await eventually { toA.isHolding }, "the upload is under way")
     toA.cut()
+    toA.release()
     #expect(!b.exists("Large.bin"), "nothing is committed before every chunk is up")
     toA.restore()
-    #expect(
-      await eventually { toB.bytes.down > downloaded + (2 << 20) }, "the download is under way")
+    #expect(await eventually { toB.isHolding }, "the download is under way")
     toB.cut()
+    toB.release()
     #expect(!b.exists("Large.bin"), "a download cut short leaves no partial file")
     toB.restore()
     #expect(await eventually { b.size("Large.bin") == Self.size }, "it converges")
@@ -35,16 +37,18 @@ struct SyncInterruptionTests {
   func agentsKilled() async throws {
     let (server, toA, toB, a, b) = try Self.devices()
     let bytes = Data(SyncTestSupport.random(Self.size, seed: 17))
-    let downloaded = toB.bytes.down
+    toA.hold(up: toA.bytes.up + (2 << 20))
+    toB.hold(down: toB.bytes.down + (2 << 20))
     try bytes.write(to: a.url("Large.bin"))
 
-    #expect(await eventually { toA.bytes.up > 2 << 20 }, "the upload is under way")
+    #expect(await eventually { toA.isHolding }, "the upload is under way")
     a.kill()
+    toA.release()
     #expect(!b.exists("Large.bin"))
     try a.start()
-    #expect(
-      await eventually { toB.bytes.down > downloaded + (2 << 20) }, "the download is under way")
+    #expect(await eventually { toB.isHolding }, "the download is under way")
     b.kill()
+    toB.release()
     #expect(!b.exists("Large.bin"), "a download killed midway leaves no partial file")
     try b.start()
     #expect(await eventually { b.size("Large.bin") == Self.size }, "it converges")
@@ -54,13 +58,13 @@ struct SyncInterruptionTests {
     withExtendedLifetime(server) {}  // the server runs until the test ends
   }
 
-  /// A server and two running devices, each reaching it through its own rate-limited proxy.
+  /// A server and two running devices, each reaching it through its own proxy.
   static func devices() throws -> (
     SyncServerProcess, NetworkProxy, NetworkProxy, SyncDevice, SyncDevice
   ) {
     let server = try SyncServerProcess()
-    let toA = try NetworkProxy(to: server.url.port!, bytesPerSecond: rate)
-    let toB = try NetworkProxy(to: server.url.port!, bytesPerSecond: rate)
+    let toA = try NetworkProxy(to: server.url.port!)
+    let toB = try NetworkProxy(to: server.url.port!)
     let a = try SyncDevice("A", server: server, via: toA)
     let b = try SyncDevice("B", server: server, via: toB)
     try a.start()

@@ -91,4 +91,26 @@ struct PackagePresenterTests {
     #expect(first != nil, "the outside change was not heard")
     #expect(document.text == "marker text", "the document reloaded for its own save")
   }
+
+  @Test("the events still queued for a change the document reloaded for do not reload it again")
+  func queuedEventsOfOneChangeAreNotNewChanges() throws {
+    let folder = try TemporaryDirectory()
+    let package = try makePackage(in: folder, text: "first")
+    let member = "text.txt"
+    // As the document reloads for an event: the member judged, then the load, here in the
+    // same clock tick as the write, where time alone cannot tell the queued events from a new
+    // change.
+    var signatures = MemberSignatures()
+    let (changed, seen) = signatures.isOutsideChange(of: member, in: package.path)
+    #expect(changed, "a member changed after the last load is an outside change")
+    let written = try #require(seen, "the member's signature was not taken")
+    signatures.reset(loadedAt: written.changed, seen: [member: seen])
+    #expect(
+      !signatures.isOutsideChange(of: member, in: package.path).outside,
+      "a queued event of the change already loaded caused a second reload")
+    try writeInPlace("written again, longer", to: package.appendingPathComponent(member))
+    #expect(
+      signatures.isOutsideChange(of: member, in: package.path).outside,
+      "a write after the member was judged was not heard")
+  }
 }

@@ -42,7 +42,8 @@ extension Document {
     fileURL = url.standardizedFileURL
   }
 
-  private func load(from url: URL) async throws(QuireError) {
+  /// Reads the document from `url`. `seenMembers`: see ``MemberSignatures/reset(loadedAt:seen:)``.
+  func load(from url: URL, seenMembers: [String: FileSignature?] = [:]) async throws(QuireError) {
     let loading = Progress(totalUnitCount: 1)
     progress = loading
     let before = documentState
@@ -60,7 +61,7 @@ extension Document {
         try await self.read(from: urls[0])
         return FileSignature.of(urls[0].path)
       }
-      memberSignatures.reset(loadedAt: loadedAt)
+      memberSignatures.reset(loadedAt: loadedAt, seen: seenMembers)
     } catch {
       documentState = before
       let failure = Self.openError(error, url: url)

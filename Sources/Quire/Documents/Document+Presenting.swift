@@ -45,7 +45,11 @@ extension Document: FilePresenter {
   }
 
   /// Another program changed the file: reload, or, with unsaved changes, keep both.
-  private func respondToOutsideChange(_ current: FileSignature) async {
+  /// `seenMembers` are the signatures of the changed members as they were judged: the events
+  /// still queued for that same change do not cause a second reload.
+  private func respondToOutsideChange(
+    _ current: FileSignature, seenMembers: [String: FileSignature?] = [:]
+  ) async {
     if hasUnsavedChanges {
       await keepOtherVersion(signature: current)
     } else {
@@ -53,7 +57,7 @@ extension Document: FilePresenter {
       // gone between listing and reading) is tried again shortly, a few times.
       for attempt in 0..<3 {
         do {
-          try await revert(toContentsOf: fileURL)
+          try await load(from: fileURL, seenMembers: seenMembers)
           return
         } catch {
           if attempt < 2 { try? await Task.sleep(for: .milliseconds(50)) }  // retry pause
@@ -154,10 +158,17 @@ extension Document {
     let judged = await judgeAfterSaves {
       let known = memberSignatures
       return { [members] in
-        (members.contains { known.isOutsideChange(of: $0, in: package) }, FileSignature.of(package))
+        var outside = false
+        var seen: [String: FileSignature?] = [:]
+        for member in members {
+          let (changed, signature) = known.isOutsideChange(of: member, in: package)
+          outside = outside || changed
+          seen[member] = .some(signature)
+        }
+        return (outside, seen, FileSignature.of(package))
       }
     }
-    guard let (outside, current) = judged, outside, let current else { return }
-    await respondToOutsideChange(current)
+    guard let (outside, seen, current) = judged, outside, let current else { return }
+    await respondToOutsideChange(current, seenMembers: seen)
   }
 }

@@ -18,9 +18,11 @@ struct MemberSignatures: Sendable {
   /// The coarse time just before the last load began.
   private var loadedAt: FileSignature.Time = .min
 
-  /// Forgets the members' record at a load that began at `time`.
-  mutating func reset(loadedAt time: FileSignature.Time) {
-    written.removeAll(keepingCapacity: true)
+  /// Forgets the members' record at a load that began at `time`. `seen` holds the signatures,
+  /// taken before the load, of the members whose change caused it: the events still queued for
+  /// that same change are then not changes again (a member changed since has another signature).
+  mutating func reset(loadedAt time: FileSignature.Time, seen: [String: FileSignature?] = [:]) {
+    written = seen
     loadedAt = time
   }
 
@@ -39,16 +41,19 @@ struct MemberSignatures: Sendable {
 
   /// Whether an event for the member at relative path `member` of `package` means another
   /// program changed the document. One `stat` of that member.
-  func isOutsideChange(of member: String, in package: String) -> Bool {
+  /// The member's signature as it was checked is returned with the answer.
+  func isOutsideChange(of member: String, in package: String) -> (
+    outside: Bool, signature: FileSignature?
+  ) {
     let top = member.split(separator: "/", maxSplits: 1).first.map(String.init) ?? member
-    if SaveJournal.isBookkeeping(top) { return false }
+    if SaveJournal.isBookkeeping(top) { return (false, nil) }
     let current = FileSignature.of(package + "/" + member, followLinks: false)
     // A folder inside the package changes its own times whenever a save renames something in
     // it (a new thumbnail in QuickLook/): the events of the files in it decide, not its own.
-    if current?.isFolder == true { return false }
-    if let own = written[member] { return own != current }
-    guard let current else { return true }
-    return current.changed >= loadedAt
+    if current?.isFolder == true { return (false, current) }
+    if let own = written[member] { return (own != current, current) }
+    guard let current else { return (true, nil) }
+    return (current.changed >= loadedAt, current)
   }
 }
 

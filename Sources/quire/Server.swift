@@ -38,10 +38,13 @@ struct RunServer: QuireDocumentSubcommand {
   @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key).") var tlsCert:
     String?
   @Option(help: "The PEM private key of --tls-cert.") var tlsKey: String?
+  @Option(help: "The most members one commit (one package revision) may list.")
+  var maxMembersPerCommit = 200_000
 
   @MainActor
   func execute() async throws {
     var configuration = ServerConfiguration(data: data.folder, host: host, port: port)
+    configuration.maximumMembersPerCommit = maxMembersPerCommit
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
     configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
     let server = try SyncServer(configuration)

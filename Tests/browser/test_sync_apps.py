@@ -6,6 +6,7 @@ in the other page's open editor, with no reload, and the header's sync line says
 import fcntl
 import glob
 import os
+import sqlite3
 import subprocess
 import unittest
 
@@ -43,6 +44,15 @@ class Device:
         self.agent.wait()
         self.agent.stdout.close()
         self.app.stop()
+
+
+def agent_connection(app):
+    """The connection the agent on `app`'s library last recorded in its state."""
+    for state in glob.glob(os.path.join(app.home, "state", "quire", "sync", "*.sqlite")):
+        with sqlite3.connect(f"file:{state}?mode=ro", uri=True) as database:
+            row = database.execute("SELECT value FROM meta WHERE key = 'connection'").fetchone()
+            return row[0] if row else None
+    return None
 
 
 def read(path):
@@ -122,6 +132,22 @@ class SyncedAppsTests(unittest.TestCase):
             wait_for(lambda: read(c.path("From A.txt")) == "made on A", seconds=30,
                      message="A's document in the library of the device signed in from the page")
             wait_for(lambda: line() == "alice · Up to date", seconds=15, message="the sync line")
+
+            # The item's badge comes live with the library's items: a document made while
+            # syncing is paused waits, and once resumed it is uploaded and the badge goes.
+            subprocess.run([QUIRE, "sync", "pause"], env=c.env, check=True, capture_output=True)
+            wait_for(lambda: agent_connection(c) == "paused", message="the agent to pause")
+            with open(c.path("Made on C.txt"), "w") as handle:
+                handle.write("made on C")
+            badge = lambda: driver.execute_script(
+                "const li = [...document.querySelectorAll('#items .item')]"
+                ".find((li) => li.dataset.name === 'Made on C.txt');"
+                "return li ? (li.dataset.sync || 'current') : null")
+            wait_for(lambda: badge() == "waiting", message="the waiting badge while paused")
+            subprocess.run([QUIRE, "sync", "resume"], env=c.env, check=True, capture_output=True)
+            wait_for(lambda: badge() == "current", seconds=30, message="the badge gone once uploaded")
+            wait_for(lambda: read(a.app.path("Made on C.txt")) == "made on C", seconds=30,
+                     message="C's document on A")
 
             driver.find_element(By.CSS_SELECTOR, "#sync-line").click()
             wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "#sync-sign-out").is_displayed(),

@@ -44,6 +44,22 @@ extension DocumentQuery {
     public var percentDownloaded: Double = 100
     /// Whether conflicting versions of it wait to be resolved.
     public var hasUnresolvedConflicts = false
+    /// Where it is in its sync, for an item of a synced folder (the query's
+    /// ``DocumentQuery/ubiquity`` source); nil for a local item.
+    public var ubiquity: UbiquityStatus?
+
+    /// Whether it is in a synced folder.
+    public var isUbiquitous: Bool { ubiquity != nil }
+    /// Whether its current contents are on the server (false for a local item).
+    public var isUploaded: Bool { ubiquity?.isUploaded ?? false }
+    /// Whether its contents are being sent now.
+    public var isUploading: Bool { ubiquity?.isUploading ?? false }
+    /// Whether a newer revision is being written here now.
+    public var isDownloading: Bool { ubiquity?.isDownloading ?? false }
+    /// Why its last upload failed, until one succeeds.
+    public var uploadingError: UbiquityError? { ubiquity?.uploadingError }
+    /// Why its last download failed, until one succeeds.
+    public var downloadingError: UbiquityError? { ubiquity?.downloadingError }
 
     /// The item's path, which identifies it within one set of results.
     public var id: String { path }
@@ -63,6 +79,14 @@ extension DocumentQuery {
       self.creationDate = creationDate
       self.modificationDate = modificationDate
       self.tags = tags
+    }
+
+    /// Takes on `status` (nil: a local item).
+    mutating func apply(_ status: UbiquityStatus?) {
+      ubiquity = status
+      downloadingStatus = status?.downloadingStatus ?? .current
+      hasUnresolvedConflicts = status?.hasUnresolvedConflicts ?? false
+      percentDownloaded = downloadingStatus == .notDownloaded ? 0 : 100
     }
   }
 }

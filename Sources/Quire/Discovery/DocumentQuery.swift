@@ -41,6 +41,9 @@ public final class DocumentQuery: Sendable {
   /// The persistent index the query starts from and keeps up to date (none: every start walks
   /// the scopes).
   public let index: DocumentIndex?
+  /// Where the sync status of the items in a synced folder comes from (``Item/ubiquity``); none:
+  /// every item is local.
+  public let ubiquity: (any UbiquityStatusSource)?
   let scopePaths: [String]
   private let engines = Mutex<[QueryEngine]>([])
   private let presenters = Mutex<[QueryPresenter]>([])
@@ -50,7 +53,8 @@ public final class DocumentQuery: Sendable {
     scopes: [URL], predicate: Predicate = .all,
     sortDescriptors: [SortDescriptor] = [SortDescriptor(.name)],
     groupingKey: GroupingKey? = nil, notificationBatchingInterval: Duration = .zero,
-    registry: TypeRegistry = TypeRegistry(), index: DocumentIndex? = .shared
+    registry: TypeRegistry = TypeRegistry(), index: DocumentIndex? = .shared,
+    ubiquity: (any UbiquityStatusSource)? = nil
   ) {
     self.scopes = scopes.map(\.standardizedFileURL)
     self.predicate = predicate
@@ -59,6 +63,7 @@ public final class DocumentQuery: Sendable {
     self.notificationBatchingInterval = notificationBatchingInterval
     self.registry = registry
     self.index = index
+    self.ubiquity = ubiquity
     scopePaths = self.scopes.map { CoordinationRuntime.canonicalPath($0, resolvingLastLink: true) }
   }
 
@@ -71,9 +76,19 @@ public final class DocumentQuery: Sendable {
     }
     engines.withLock { $0.append(engine) }
     self.presenters.withLock { $0 += presenters }
-    let gathering = Task {
+    // The source's changes are listened to before its first statuses are read: none is missed.
+    let changes = ubiquity?.changes()
+    let gathering = Task { [ubiquity] in
+      if let ubiquity { await engine.ubiquityChanged(await ubiquity.statuses()) }
       await engine.gather {
         for presenter in presenters { try? FileCoordinator.addFilePresenter(presenter) }
+      }
+      guard let ubiquity, let changes else { return }
+      for await _ in changes {
+        await engine.ubiquityChanged(await ubiquity.statuses())
+        // A busy agent records many times a second: its statuses are read at most 50 times a
+        // second (changes meanwhile coalesce into one), each read costing O(items).
+        try? await Task.sleep(for: .milliseconds(20))
       }
     }
     continuation.onTermination = { [weak self] _ in

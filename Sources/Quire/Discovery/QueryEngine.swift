@@ -18,11 +18,18 @@ actor QueryEngine {
   /// in at most one of the two.
   private var indexUpserts: [String: DocumentQuery.Item] = [:]
   private var indexRemovals: Set<String> = []
+  /// The synced folder of the query's ubiquity source, with a trailing slash, and the statuses
+  /// it last gave, by relative path.
+  private let ubiquityPrefix: String?
+  private var statuses: [String: UbiquityStatus]?
 
   init(query: DocumentQuery, continuation: AsyncStream<DocumentQuery.Results>.Continuation) {
     self.query = query
     self.continuation = continuation
     scanner = QueryScanner(registry: query.registry)
+    ubiquityPrefix = query.ubiquity.map {
+      CoordinationRuntime.canonicalPath($0.folder, resolvingLastLink: true) + "/"
+    }
   }
 
   /// The initial gather: the indexed items if every scope is in the index (then a reconcile with
@@ -38,7 +45,7 @@ actor QueryEngine {
           warm = false
           break
         }
-        loaded += items
+        loaded += items.map(decorated)
       }
       if warm {
         report(loaded)
@@ -69,6 +76,7 @@ actor QueryEngine {
       index.enqueue(DocumentIndex.Change(upserts: found))
       for scope in query.scopePaths { index.enqueue(DocumentIndex.Change(gatheredScope: scope)) }
     }
+    if ubiquityPrefix != nil { found = found.map(decorated) }
     // In walk order, neighbours in memory are often neighbours in the sort: that sorts faster.
     report(found)
     all.reserveCapacity(found.count)
@@ -117,7 +125,7 @@ actor QueryEngine {
     for previous in affected {
       let newPath = new + previous.path.dropFirst(old.count)
       forget(previous)
-      guard let now = scanner.item(at: newPath) else { continue }
+      guard let now = scanner.item(at: newPath).map(decorated) else { continue }
       all[newPath] = now
       noteIndexed(now)
       if matches(now) {
@@ -141,6 +149,16 @@ actor QueryEngine {
     scheduleFlush()
   }
 
+  /// The ubiquity source gave `new` statuses: the items whose status differs are updated.
+  func ubiquityChanged(_ new: [String: UbiquityStatus]?) {
+    statuses = new
+    guard let prefix = ubiquityPrefix, gathered else { return }
+    for item in all.values where item.path.hasPrefix(prefix) && decorated(item) != item {
+      upsert(item)
+    }
+    scheduleFlush()
+  }
+
   func disableUpdates() { disabled += 1 }
 
   func enableUpdates() {
@@ -156,6 +174,20 @@ actor QueryEngine {
     query.predicate.evaluate(item, registry: query.registry)
   }
 
+  /// `item` with its sync status, if it is in the synced folder (a folder the agent does not
+  /// know holds nothing to send: it is current).
+  private func decorated(_ item: DocumentQuery.Item) -> DocumentQuery.Item {
+    guard let prefix = ubiquityPrefix, item.path.hasPrefix(prefix) else { return item }
+    var item = item
+    if let statuses {
+      let relative = String(item.path.dropFirst(prefix.count))
+      item.apply(statuses[relative] ?? (item.isFolder ? .current : .waitingToUpload))
+    } else {
+      item.apply(nil)
+    }
+    return item
+  }
+
   private func owningPackage(of path: String) -> String? {
     var current = (path as NSString).deletingLastPathComponent
     var found: String?
@@ -166,7 +198,8 @@ actor QueryEngine {
     return found
   }
 
-  private func upsert(_ item: DocumentQuery.Item) {
+  private func upsert(_ found: DocumentQuery.Item) {
+    let item = decorated(found)
     let old = all[item.path]
     if let old, old == item { return }
     all[item.path] = item

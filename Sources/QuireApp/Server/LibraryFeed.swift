@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireSync
 
 /// The library as the app sees it: a live ``DocumentQuery`` over the library folder, its latest
 /// items grouped by folder, and the event streams (server-sent events) of the open pages.
@@ -16,7 +17,9 @@ actor LibraryFeed {
 
   init(library: LibraryFolder, registry: TypeRegistry, index: DocumentIndex?) {
     self.library = library
-    query = DocumentQuery(scopes: [library.root], registry: registry, index: index)
+    query = DocumentQuery(
+      scopes: [library.root], registry: registry, index: index,
+      ubiquity: SyncStatusSource(folder: library.root))
   }
 
   /// Follows the query until the task is cancelled. Every 15 seconds the event streams carry a

@@ -12,6 +12,13 @@ struct LibraryItem: Encodable {
   var modified: Date
   var tags: [String]
   var id: String
+  /// Where it is in its sync (nil when the library is not synced): `current`, `uploading`,
+  /// `waiting`, `error` (its upload failed), `downloading`, `downloadError` or `notDownloaded`.
+  var sync: String?
+  /// The error of `error` and `downloadError`.
+  var syncError: String?
+  /// Whether a conflict copy of it waits to be resolved.
+  var conflicts: Bool?
 
   init(_ item: DocumentQuery.Item, library: LibraryFolder) {
     path = library.relative(item.url)
@@ -23,5 +30,19 @@ struct LibraryItem: Encodable {
     modified = item.modificationDate
     tags = item.tags
     id = item.identity ?? path
+    if let status = item.ubiquity {
+      sync = Self.syncState(status)
+      syncError = (status.uploadingError ?? status.downloadingError)?.message
+      conflicts = status.hasUnresolvedConflicts
+    }
+  }
+
+  private static func syncState(_ status: UbiquityStatus) -> String {
+    if status.uploadingError != nil { return "error" }
+    if status.downloadingError != nil { return "downloadError" }
+    if status.isUploading { return "uploading" }
+    if status.isDownloading { return "downloading" }
+    if !status.isUploaded { return "waiting" }
+    return status.downloadingStatus == .notDownloaded ? "notDownloaded" : "current"
   }
 }

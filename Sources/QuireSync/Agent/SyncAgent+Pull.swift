@@ -27,7 +27,19 @@ extension SyncAgent {
         if prefetched == nil {
           prefetched = try await prefetch(page.entries, unsynced: unsynced ?? [:])
         }
-        try await apply(entry, local: local, prefetched: prefetched!)
+        do {
+          try await apply(entry, local: local, prefetched: prefetched!)
+        } catch let error as SyncError
+          where ![.unavailable, .rateLimited, .unauthorized].contains(error.code)
+        {
+          // This item cannot be brought here (a path this device refuses, a revision the
+          // server lost): it gets its error, and everything else keeps syncing. Its next
+          // revision is tried again.
+          let path =
+            entry.path.hasPrefix("Documents/")
+            ? String(entry.path.dropFirst("Documents/".count)) : entry.path
+          state.setStatus(entry.item, path: path, state: "downloadError", error: error)
+        }
         state.setCursor(entry.sequence)
       }
       if !page.more { return }

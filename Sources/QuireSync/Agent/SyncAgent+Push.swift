@@ -84,7 +84,7 @@ extension SyncAgent {
     if error.code == .changedWhileSyncing {
       state.setStatus(item.id, path: item.path, state: "waiting", error: nil)
     } else {
-      state.setStatus(item.id, path: item.path, state: "error", error: error.message)
+      state.setStatus(item.id, path: item.path, state: "error", error: error)
     }
   }
 
@@ -168,6 +168,7 @@ extension SyncAgent {
       try FileManager.default.moveItem(at: from, to: to)
       try ItemIdentity.assign(nil, to: to)
     }
+    state.noteConflict(item: item.id, copy: String(copy.path.dropFirst(folder.path.count + 1)))
     try await download(item: item.id, revision: current, base: nil)
   }
 }

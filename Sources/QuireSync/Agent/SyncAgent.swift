@@ -52,9 +52,11 @@ public actor SyncAgent {
     self.trash = trash
   }
 
-  /// The default state file for `folder`: under `$XDG_STATE_HOME/quire/sync/`, one per folder.
-  public static func defaultStateFile(for folder: URL) -> URL {
-    let environment = ProcessInfo.processInfo.environment
+  /// The default state file for `folder`: under `$XDG_STATE_HOME/quire/sync/`, one per folder
+  /// (`XDG_STATE_HOME` as `environment` has it).
+  public static func defaultStateFile(
+    for folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
     let base =
       environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
       ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")

@@ -34,6 +34,15 @@ final class SyncState: Sendable {
               error TEXT);
             """)
       }
+      // v2: an error's code beside its message, and the conflict copies the agent made (for
+      // ``SyncStatusSource``'s `hasUnresolvedConflicts`).
+      migrator.registerMigration("v2") { db in
+        try db.execute(
+          sql: """
+            ALTER TABLE status ADD COLUMN code TEXT;
+            CREATE TABLE conflicts(copy TEXT PRIMARY KEY, item TEXT NOT NULL);
+            """)
+      }
       try migrator.migrate(database)
     } catch {
       throw SyncError(
@@ -133,16 +142,26 @@ final class SyncState: Sendable {
 
   func setCursor(_ cursor: Int64) { setValue(String(cursor), for: "cursor") }
 
-  /// Sets an item's state for `quire sync status` (nil: in sync).
-  func setStatus(_ item: String, path: String, state: String?, error: String? = nil) {
+  /// Sets an item's state for `quire sync status` (nil: in sync): `uploading`, `waiting`,
+  /// `error` (its upload failed), `downloading` or `downloadError`.
+  func setStatus(_ item: String, path: String, state: String?, error: SyncError? = nil) {
     try? database.write { db in
       if let state {
         try db.execute(
-          sql: "INSERT OR REPLACE INTO status(item, path, state, error) VALUES (?, ?, ?, ?)",
-          arguments: [item, path, state, error])
+          sql: """
+            INSERT OR REPLACE INTO status(item, path, state, error, code) VALUES (?, ?, ?, ?, ?)
+            """, arguments: [item, path, state, error?.message, error?.code.rawValue])
       } else {
         try db.execute(sql: "DELETE FROM status WHERE item = ?", arguments: [item])
       }
+    }
+  }
+
+  /// Notes that the agent kept this device's version of `item` as the copy at relative `copy`.
+  func noteConflict(item: String, copy: String) {
+    try? database.write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO conflicts(copy, item) VALUES (?, ?)", arguments: [copy, item])
     }
   }
 }

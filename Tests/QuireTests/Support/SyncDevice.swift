@@ -44,6 +44,18 @@ final class SyncDevice {
     throw SyncServerProcess.Failure("quire sync run exited before syncing")
   }
 
+  /// The agent's state file.
+  var stateFile: URL { SyncAgent.defaultStateFile(for: folder, environment: environment) }
+  /// The device's sign-in.
+  var settingsFile: URL { home.url.appendingPathComponent("config/quire/sync.json") }
+
+  /// `quire sync pause` or `resume` on this device.
+  func pause(_ paused: Bool = true) throws {
+    let run = try Executables.run(
+      "quire", ["sync", paused ? "pause" : "resume"], environment: environment)
+    guard run.status == 0 else { throw SyncServerProcess.Failure("pause: \(run.stderr)") }
+  }
+
   /// SIGKILL: the agent gets no chance to finish anything.
   func kill() { agent?.kill() }
 

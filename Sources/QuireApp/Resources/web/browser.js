@@ -32,6 +32,13 @@ function itemElement(item, withActions) {
   li.className = "item";
   li.dataset.path = item.path;
   li.dataset.name = item.name;
+  // The sync badge: the library query carries each item's sync state (DocumentQuery's
+  // ubiquitous attributes), live.
+  if (item.sync && item.sync !== "current") {
+    li.dataset.sync = item.sync;
+    li.title = item.syncError || item.sync;
+  }
+  if (item.conflicts) li.dataset.conflicts = "true";
   const open = document.createElement("button");
   open.className = "open";
   open.type = "button";
@@ -155,7 +162,7 @@ function render(items, append) {
   const next = append ? state.shown : new Map();
   const fragment = document.createDocumentFragment();
   for (const item of items) {
-    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}`;
+    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}`;
     let element = previous.get(key);
     if (!element || append) {
       element = itemElement(item, true);

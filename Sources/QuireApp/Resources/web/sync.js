@@ -1,7 +1,7 @@
 "use strict";
-// The Quire app's page: the sync line in the header and the per-item badges. The agent
-// (`quire sync run`) is its own process and records its state; the page asks for it every two
-// seconds.
+// The Quire app's page: the sync line in the header. The agent (`quire sync run`) is its own
+// process and records its state; the page asks for it every two seconds. The per-item badges
+// come with the library's items (browser.js), live.
 
 function syncLine(report) {
   if (!report.server) return ["off", "Sync off"];
@@ -29,17 +29,6 @@ function showSync(report) {
   line.title = report.server
     ? `Signed in to ${report.server} as ${report.user}` + (report.lastError ? ` — last error: ${report.lastError}` : "")
     : "Sign this device in with: quire sync login URL --user NAME";
-  const pending = new Map(report.items.map((item) => [item.path, item]));
-  for (const li of document.querySelectorAll("#items .item")) {
-    const item = pending.get(li.dataset.path);
-    if (item) {
-      li.dataset.sync = item.state;
-      li.title = item.error || item.state;
-    } else if (li.dataset.sync) {
-      delete li.dataset.sync;
-      li.removeAttribute("title");
-    }
-  }
 }
 // The dialog: sign this device in to a server (the app starts the agent on its library), or out
 // (every agent of this user stops).

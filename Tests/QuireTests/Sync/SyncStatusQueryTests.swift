@@ -1,0 +1,126 @@
+import Foundation
+import Quire
+import QuireSync
+import Testing
+
+/// A `DocumentQuery` over a synced folder carries the agent's state on each item, as
+/// NSMetadataQuery's ubiquitous attributes do, and updates it live: the agent is another
+/// process, heard through its state file.
+@Suite("Sync state in DocumentQuery items", .timeLimit(.minutes(3)))
+struct SyncStatusQueryTests {
+  @Test(
+    "items show uploading, uploaded, downloading, an upload error and a conflict as they happen")
+  func liveUbiquitousAttributes() async throws {
+    let server = try SyncServerProcess(arguments: ["--max-members-per-commit", "20"])
+    let toA = try NetworkProxy(to: server.url.port!)
+    let a = try SyncDevice("A", server: server, via: toA)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start()
+    let query = DocumentQuery(
+      scopes: [a.folder], index: nil,
+      ubiquity: SyncStatusSource(
+        folder: a.folder, stateFile: a.stateFile, settingsFile: a.settingsFile))
+    let seen = Collector<[DocumentQuery.Item]>()
+    let following = Task {
+      for await results in query.results() where results.phase != .gathering(found: 0) {
+        await seen.append(results.items)
+      }
+    }
+    defer { following.cancel() }
+    func waitFor(
+      _ name: String, _ what: String,
+      _ holds:
+        @escaping @Sendable (DocumentQuery.Item)
+        -> Bool
+    ) async -> DocumentQuery.Item? {
+      let values = await seen.wait(seconds: 60) { values in
+        values.last?.first { $0.name == name }.map(holds) ?? false
+      }
+      let item = values.last?.first { $0.name == name }
+      #expect(
+        item.map(holds) == true,
+        "\(name) never showed \(what); last: \(String(describing: item?.ubiquity))")
+      return item
+    }
+
+    // An upload held in flight by the proxy: uploading, not uploaded; released: uploaded.
+    toA.hold(up: toA.bytes.up + (1 << 20))
+    try Data(SyncTestSupport.random(4 << 20, seed: 31)).write(to: a.url("Large.bin"))
+    _ = await waitFor("Large.bin", "uploading") { $0.isUploading && !$0.isUploaded }
+    toA.release()
+    let uploaded = await waitFor("Large.bin", "uploaded") { $0.isUploaded && !$0.isUploading }
+    #expect(uploaded?.isUbiquitous == true && uploaded?.downloadingStatus == .current)
+
+    // A newer revision from B held in flight: downloading, an older one here; then current.
+    toA.hold(down: toA.bytes.down + (1 << 20))
+    try Data(SyncTestSupport.random(4 << 20, seed: 32)).write(to: b.url("Large.bin"))
+    _ = await waitFor("Large.bin", "downloading") {
+      $0.isDownloading && $0.downloadingStatus == .downloaded
+    }
+    toA.release()
+    _ = await waitFor("Large.bin", "current again") {
+      !$0.isDownloading && $0.downloadingStatus == .current && $0.isUploaded
+    }
+
+    // A package over the server's member limit: its upload error, with the server's code.
+    let package = a.url("Big.mydoc")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    for index in 0..<30 {
+      try "\(index)".write(
+        to: package.appendingPathComponent("m\(index).txt"), atomically: true, encoding: .utf8)
+    }
+    let failed = await waitFor("Big.mydoc", "its upload error") { $0.uploadingError != nil }
+    #expect(failed?.isUploaded == false)
+    #expect(failed?.uploadingError?.message.isEmpty == false)
+
+    // Both devices edit a note while A is paused: A keeps its version as a copy, and the note
+    // has an unresolved conflict until the copy is gone.
+    try a.write("first", to: "Note.txt")
+    _ = await waitFor("Note.txt", "uploaded") { $0.isUploaded }
+    #expect(await eventually { b.text("Note.txt") == "first" })
+    try a.pause()
+    #expect(await eventually { (try? a.report().connection) == "paused" })
+    try a.write("edited on A", to: "Note.txt")
+    try b.write("edited on B", to: "Note.txt")
+    #expect(await eventually { (try? b.report().items.isEmpty) == true })
+    try a.pause(false)
+    _ = await waitFor("Note.txt", "a conflict") { $0.hasUnresolvedConflicts }
+    let copy = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: a.folder.path).first {
+        $0.hasPrefix("Note (conflict")
+      })
+    try FileManager.default.removeItem(at: a.url(copy))
+    _ = await waitFor("Note.txt", "its conflict resolved") { !$0.hasUnresolvedConflicts }
+    withExtendedLifetime(server) {}  // the server runs until the test ends
+  }
+
+  @Test("a folder signed out of sync has local items, and signing in makes them ubiquitous")
+  func signedOutIsLocal() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    try a.write("hello", to: "Note.txt")
+    try FileManager.default.removeItem(at: a.settingsFile)
+    let source = SyncStatusSource(
+      folder: a.folder, stateFile: a.stateFile, settingsFile: a.settingsFile)
+    #expect(await source.statuses() == nil, "signed out, the folder is not synced")
+    let query = DocumentQuery(scopes: [a.folder], index: nil, ubiquity: source)
+    let seen = Collector<[DocumentQuery.Item]>()
+    let following = Task {
+      for await results in query.results() where results.phase != .gathering(found: 0) {
+        await seen.append(results.items)
+      }
+    }
+    defer { following.cancel() }
+    let local = await seen.wait { $0.last?.contains { $0.name == "Note.txt" } == true }
+    #expect(local.last?.first { $0.name == "Note.txt" }?.isUbiquitous == false)
+    let signIn = try SyncDevice("A2", server: server)  // writes a sign-in in its own config
+    try FileManager.default.copyItem(at: signIn.settingsFile, to: a.settingsFile)
+    try a.start()
+    let synced = await seen.wait(seconds: 60) {
+      $0.last?.first { $0.name == "Note.txt" }?.isUploaded == true
+    }
+    #expect(synced.last?.first { $0.name == "Note.txt" }?.isUploaded == true)
+    withExtendedLifetime(server) {}  // the server runs until the test ends
+  }
+}

@@ -40,7 +40,7 @@ extension SyncAgent {
             ? String(entry.path.dropFirst("Documents/".count)) : entry.path
           state.setStatus(entry.item, path: path, state: "downloadError", error: error)
         }
-        state.setCursor(entry.sequence)
+        try state.advance(past: entry)
       }
       if !page.more { return }
     }

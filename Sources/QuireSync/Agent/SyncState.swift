@@ -43,6 +43,16 @@ final class SyncState: Sendable {
             CREATE TABLE conflicts(copy TEXT PRIMARY KEY, item TEXT NOT NULL);
             """)
       }
+      // v3: the remote tree at the cursor — each item's latest revision, path and whether it
+      // is deleted, as the journal said — beside the synced tree, so what the server holds is
+      // known without asking it (the local tree is the folder itself, scanned at start).
+      migrator.registerMigration("v3") { db in
+        try db.execute(
+          sql: """
+            CREATE TABLE remote(item TEXT PRIMARY KEY, path TEXT NOT NULL, kind TEXT NOT NULL,
+              revision INTEGER NOT NULL, deleted INTEGER NOT NULL);
+            """)
+      }
       try migrator.migrate(database)
     } catch {
       throw SyncError(
@@ -140,7 +150,33 @@ final class SyncState: Sendable {
     }
   }
 
-  func setCursor(_ cursor: Int64) { setValue(String(cursor), for: "cursor") }
+  /// Moves the cursor past `entry`, noting in the remote tree, in the same transaction, the
+  /// item's revision it names (a conflict revision is kept aside by the server: not the item's).
+  func advance(past entry: ChangeEntry) throws {
+    try database.write { db in
+      if !entry.conflict {
+        try db.execute(
+          sql: """
+            INSERT INTO remote(item, path, kind, revision, deleted) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(item) DO UPDATE SET path = excluded.path, kind = excluded.kind,
+              revision = excluded.revision, deleted = excluded.deleted
+            WHERE excluded.revision > remote.revision
+            """,
+          arguments: [entry.item, entry.path, entry.kind.rawValue, entry.revision, entry.deleted])
+      }
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('cursor', ?)",
+        arguments: [String(entry.sequence)])
+    }
+  }
+
+  /// How many items the remote tree holds that are not deleted.
+  var remoteItemCount: Int {
+    (try? database.read {
+      try Int.fetchOne($0, sql: "SELECT count(*) FROM remote WHERE NOT deleted")
+    })
+    .flatMap { $0 } ?? 0
+  }
 
   /// Sets an item's state for `quire sync status` (nil: in sync): `uploading`, `waiting`,
   /// `error` (its upload failed), `downloading` or `downloadError`.

@@ -33,6 +33,8 @@ public struct SyncReport: Codable, Sendable {
   public var items: [Item]
   /// The journal cursor reached.
   public var cursor: Int64
+  /// The items the server holds (not deleted), as of the cursor.
+  public var remoteItems: Int
   /// The last error, if the last attempt failed.
   public var lastError: String?
 
@@ -41,11 +43,12 @@ public struct SyncReport: Codable, Sendable {
     var report = SyncReport(
       server: settings?.server.absoluteString, user: settings?.user, connection: "never run",
       paused: SyncSettings.isPaused(), uploadedBytes: 0, downloadedBytes: 0, items: [], cursor: 0,
-      lastError: nil)
+      remoteItems: 0, lastError: nil)
     guard FileManager.default.fileExists(atPath: stateFile.path) else { return report }
     let state = try SyncState(file: stateFile)
     report.connection = state.value("connection") ?? "never run"
     report.cursor = state.cursor
+    report.remoteItems = state.remoteItemCount
     report.uploadedBytes = state.value("uploadedBytes").flatMap { Int($0) } ?? 0
     report.downloadedBytes = state.value("downloadedBytes").flatMap { Int($0) } ?? 0
     if report.paused { report.connection = "paused" }

@@ -58,6 +58,9 @@ struct SyncAgentTests {
     #expect(
       await eventually { b.exists("Holiday.album/2.jpg") && !b.exists("Holiday.album/1.jpg") },
       "members added and removed inside a package")
+    // The remote tree each agent keeps: Trips/Rome.mydoc and Holiday.album (the note deleted).
+    #expect(await eventually { (try? a.report().remoteItems) == 2 }, "A's remote tree")
+    #expect(await eventually { (try? b.report().remoteItems) == 2 }, "B's remote tree")
   }
 
   @Test("an agent killed and restarted, and an offline server, lose nothing and converge")

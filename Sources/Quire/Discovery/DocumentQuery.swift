@@ -86,9 +86,9 @@ public final class DocumentQuery: Sendable {
       guard let ubiquity, let changes else { return }
       for await _ in changes {
         await engine.ubiquityChanged(await ubiquity.statuses())
-        // A busy agent records many times a second: its statuses are read at most 50 times a
+        // A busy agent records many times a second: its statuses are read at most 10 times a
         // second (changes meanwhile coalesce into one), each read costing O(items).
-        try? await Task.sleep(for: .milliseconds(20))
+        try? await Task.sleep(for: .milliseconds(100))
       }
     }
     continuation.onTermination = { [weak self] _ in

@@ -16,5 +16,7 @@ public protocol UbiquityStatusSource: Sendable {
   func statuses() async -> [String: UbiquityStatus]?
 
   /// Yields whenever the statuses may have changed; the stream ends when its iteration does.
+  /// Make it with `bufferingPolicy: .bufferingNewest(1)`: changes that come while the query reads
+  /// the statuses then count as one.
   func changes() -> AsyncStream<Void>
 }

@@ -3,13 +3,15 @@
 actor Collector<Value: Sendable> {
   private(set) var values: [Value] = []
   private var waiters:
-    [(condition: ([Value]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    [Int: (condition: ([Value]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
+  private var nextWaiter = 0
 
   func append(_ value: Value) {
     values.append(value)
-    let ready = waiters.filter { $0.condition(values) }
-    waiters.removeAll { $0.condition(values) }
-    for waiter in ready { waiter.continuation.resume() }
+    for (id, waiter) in waiters where waiter.condition(values) {
+      waiters[id] = nil
+      waiter.continuation.resume()
+    }
   }
 
   /// Waits until `condition` holds of the values, or `seconds` pass; returns the values then.
@@ -17,25 +19,20 @@ actor Collector<Value: Sendable> {
     -> [Value]
   {
     if condition(values) { return values }
-    let arrived = Task { await self.suspend(until: condition) }
-    _ = await withTaskGroup(of: Void.self) { group in
-      group.addTask { await arrived.value }
-      group.addTask { try? await Task.sleep(for: .seconds(seconds)) }  // the deadline only
-      await group.next()
-      group.cancelAll()
+    let id = nextWaiter
+    nextWaiter += 1
+    // The deadline ends only this wait: the waiter is resumed by the arrival or by the timer,
+    // whichever comes first.
+    let deadline = Task {
+      try? await Task.sleep(for: .seconds(seconds))  // the deadline only
+      self.release(id)
     }
-    releaseAll()
+    await withCheckedContinuation { waiters[id] = (condition, $0) }
+    deadline.cancel()
     return values
   }
 
-  private func suspend(until condition: @escaping ([Value]) -> Bool) async {
-    if condition(values) { return }
-    await withCheckedContinuation { waiters.append((condition, $0)) }
-  }
-
-  private func releaseAll() {
-    let all = waiters
-    waiters.removeAll()
-    for waiter in all { waiter.continuation.resume() }
+  private func release(_ id: Int) {
+    waiters.removeValue(forKey: id)?.continuation.resume()
   }
 }

@@ -64,12 +64,13 @@ struct SyncStatusQueryTests {
     }
 
     // A package over the server's member limit: its upload error, with the server's code.
-    let package = a.url("Big.mydoc")
-    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    // Made aside and moved in whole, so the agent never sees it with fewer members.
+    let staging = a.home.url.appendingPathComponent("Big.mydoc")
+    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     for index in 0..<30 {
-      try "\(index)".write(
-        to: package.appendingPathComponent("m\(index).txt"), atomically: true, encoding: .utf8)
+      try Data("\(index)".utf8).write(to: staging.appendingPathComponent("m\(index).txt"))
     }
+    try FileManager.default.moveItem(at: staging, to: a.url("Big.mydoc"))
     let failed = await waitFor("Big.mydoc", "its upload error") { $0.uploadingError != nil }
     #expect(failed?.isUploaded == false)
     #expect(failed?.uploadingError?.message.isEmpty == false)
@@ -83,7 +84,17 @@ struct SyncStatusQueryTests {
     #expect(await eventually { (try? a.report().connection) == "paused" })
     try a.write("edited on A", to: "Note.txt")
     try b.write("edited on B", to: "Note.txt")
-    #expect(await eventually { (try? b.report().items.isEmpty) == true })
+    // B's edit is in the server's journal before A resumes: A's edit is then the conflict.
+    let journal = try await server.client(
+      "alice", device: "witness", container: "iCloud.net.gacha.quire")
+    var committedOnB = false
+    for _ in 0..<600 where !committedOnB {
+      let entries = try await journal.changes(since: 0).entries
+      // A's first version, then B's edit (A, paused, commits nothing).
+      committedOnB = entries.filter { $0.path == "Documents/Note.txt" && !$0.conflict }.count >= 2
+      if !committedOnB { try await Task.sleep(for: .milliseconds(50)) }  // polling, bounded
+    }
+    #expect(committedOnB, "B's edit was never committed")
     try a.pause(false)
     _ = await waitFor("Note.txt", "a conflict") { $0.hasUnresolvedConflicts }
     let copy = try #require(

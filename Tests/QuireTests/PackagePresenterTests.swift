@@ -30,22 +30,35 @@ struct PackagePresenterTests {
     try handle.close()
   }
 
-  /// Writes members of `package` in place until `document` reloads (its watch starts in the
+  /// Writes `text` over the start of `file` with one `pwrite` (no truncation): one change, so
+  /// the member never shows a state between two.
+  private func overwrite(_ text: String, in file: URL) throws {
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.write(contentsOf: Data(text.utf8))
+    try handle.close()
+  }
+
+  /// Overwrites `text.txt` of `package` (5 bytes, "first") with one write at a time until
+  /// `document` has reloaded and shows the last one written (its watch starts in the
   /// background, so the first writes may come before it listens); true once it did.
   private func reloadAfterOutsideWrites(_ document: MyDocDocument, _ package: URL) async throws
     -> Bool
   {
     var attempt = 0
-    let reloaded = try await withDeadline(seconds: 30) { @MainActor () async throws -> Bool in
+    let reloaded = try await withDeadline(seconds: 60) { @MainActor () async throws -> Bool in
       while !Task.isCancelled {
         attempt += 1
         let events = document.events()
-        try self.writeInPlace(
-          "written in place \(attempt)", to: package.appendingPathComponent("text.txt"))
-        let event = await waitForEvent(events, seconds: 2) {
-          if case .loaded = $0 { true } else { false }
+        let text = "p" + String(1000 + attempt).suffix(4)  // the same 5 bytes long as "first"
+        try self.overwrite(text, in: package.appendingPathComponent("text.txt"))
+        // The reload shows this write, not only an earlier one heard late.
+        let shown = try? await withDeadline(seconds: 10) { @MainActor () async -> Bool in
+          for await event in events {
+            if case .loaded = event, document.text == text { return true }
+          }
+          return false
         }
-        if event != nil { return true }
+        if shown == true { return true }
       }
       return false
     }
@@ -62,7 +75,7 @@ struct PackagePresenterTests {
     #expect(
       try await reloadAfterOutsideWrites(document, package),
       "the document never reloaded after text.txt was written in place")
-    #expect(document.text?.hasPrefix("written in place") == true)
+    #expect(document.text?.hasPrefix("p") == true)
   }
 
   @Test("the document's own saves of a package do not make it reload")
@@ -84,7 +97,7 @@ struct PackagePresenterTests {
     // size differs from "mine 5": an in-place write of the same size within the kernel's
     // timestamp tick (about 4 ms) of the last save has the same signature and cannot be told
     // from it by `stat`, which is not what this test is about.
-    try writeInPlace("marker text", to: package.appendingPathComponent("text.txt"))
+    try overwrite("marker text", in: package.appendingPathComponent("text.txt"))
     let first = await waitForEvent(events, seconds: 10) { event in
       if case .loaded = event { true } else { false }
     }

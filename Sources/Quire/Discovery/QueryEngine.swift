@@ -45,7 +45,7 @@ actor QueryEngine {
           warm = false
           break
         }
-        loaded += items.map(decorated)
+        loaded += ubiquityPrefix == nil ? items : items.map(decorated)
       }
       if warm {
         report(loaded)

@@ -100,6 +100,19 @@ struct SyncRoutes: Sendable {
           item: try context.parameters.require("item"), revision: revision, since: since,
           user: device.user))
     }
+    router.post("/v1/containers/:container/manifests") { request, context in
+      let device = try reading.device(request)
+      let batch = try await reading.json(ManifestBatch.self, from: request)
+      guard batch.revisions.count <= ManifestBatch.maximumCount else {
+        throw SyncError(
+          .tooLarge, "A batch asks for at most \(ManifestBatch.maximumCount) manifests; split it.")
+      }
+      return ServerResponse.json(
+        ManifestBatchResponse(
+          manifests: try store.manifests(
+            container: try context.parameters.require("container"), revisions: batch.revisions,
+            user: device.user)))
+    }
     EventStream(store: store, reading: reading, signal: signal, configuration: configuration)
       .add(to: router)
   }

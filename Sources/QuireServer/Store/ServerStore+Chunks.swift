@@ -20,10 +20,10 @@ extension ServerStore {
     for frame in frames { try blobs.write(frame.hash, body[frame.range]) }
     try blobs.sync()
     try write { db in
+      let insert = try db.cachedStatement(
+        sql: "INSERT OR IGNORE INTO chunks(user, hash, size) VALUES (?, ?, ?)")
       for frame in frames {
-        try db.execute(
-          sql: "INSERT OR IGNORE INTO chunks(user, hash, size) VALUES (?, ?, ?)",
-          arguments: [user, frame.hash.hex, frame.range.count])
+        try insert.execute(arguments: [user, frame.hash.hex, frame.range.count])
       }
     }
     return frames.count
@@ -43,7 +43,8 @@ extension ServerStore {
       let batch = all[start..<min(start + 500, all.count)]
       let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
       let known = try String.fetchSet(
-        db, sql: "SELECT hash FROM chunks WHERE user = ? AND hash IN (\(marks))",
+        try db.cachedStatement(
+          sql: "SELECT hash FROM chunks WHERE user = ? AND hash IN (\(marks))"),
         arguments: StatementArguments([user] + batch.map { $0.hex }))
       for hash in batch where !known.contains(hash.hex) { missing.insert(hash) }
     }

@@ -8,7 +8,7 @@ extension ServerStore {
     -> Int64?
   {
     if let id = try Int64.fetchOne(
-      db, sql: "SELECT id FROM containers WHERE user = ? AND identifier = ?",
+      try db.cachedStatement(sql: "SELECT id FROM containers WHERE user = ? AND identifier = ?"),
       arguments: [user, identifier])
     {
       return id
@@ -75,7 +75,8 @@ extension ServerStore {
       )
     }
     let item = try Row.fetchOne(
-      db, sql: "SELECT kind, current FROM items WHERE container = ? AND item = ?",
+      try db.cachedStatement(
+        sql: "SELECT kind, current FROM items WHERE container = ? AND item = ?"),
       arguments: [container, request.item])
     if let item, item["kind"] != request.kind.rawValue {
       throw SyncError(
@@ -85,7 +86,8 @@ extension ServerStore {
     }
     if let base = request.base {
       let known = try Bool.fetchOne(
-        db, sql: "SELECT 1 FROM revisions WHERE id = ? AND container = ? AND item = ?",
+        try db.cachedStatement(
+          sql: "SELECT 1 FROM revisions WHERE id = ? AND container = ? AND item = ?"),
         arguments: [base, container, request.item])
       guard known == true else {
         throw SyncError(
@@ -95,11 +97,12 @@ extension ServerStore {
     let current: Int64? = item?["current"]
     let isCurrent = current == request.base
     let change = isCurrent ? nil : try JSONEncoder().encode(request.change)
-    try db.execute(
+    try db.cachedStatement(
       sql: """
         INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
           committed, commitID, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
+        """
+    ).execute(
       arguments: [
         container, request.item, request.base, request.kind.rawValue, request.path,
         request.deleted, !isCurrent, device.id, Date().timeIntervalSince1970, request.commit,
@@ -109,8 +112,7 @@ extension ServerStore {
     if isCurrent {
       try Self.apply(request, revision: revision, container: container, db)
     }
-    try db.execute(
-      sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
+    try db.cachedStatement(sql: "INSERT INTO journal(container, revision) VALUES (?, ?)").execute(
       arguments: [container, revision])
     return CommitResponse(
       revision: revision, status: isCurrent ? .current : .conflict,
@@ -128,14 +130,14 @@ extension ServerStore {
         sql: "UPDATE members SET until = ? WHERE container = ? AND item = ? AND until IS NULL",
         arguments: key)
     } else {
-      let close = try db.makeStatement(
+      let close = try db.cachedStatement(
         sql:
           "UPDATE members SET until = ? WHERE container = ? AND item = ? AND path = ? AND until IS NULL"
       )
       for path in request.change.removed + request.change.upserted.map(\.path) {
         try close.execute(arguments: key + [path])
       }
-      let insert = try db.makeStatement(
+      let insert = try db.cachedStatement(
         sql: """
           INSERT INTO members(container, item, path, since, size, mode, modified, hash, chunks)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -147,12 +149,13 @@ extension ServerStore {
         ])
       }
     }
-    try db.execute(
+    try db.cachedStatement(
       sql: """
         INSERT INTO items(container, item, kind, path, current, deleted) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT(container, item) DO UPDATE SET path = excluded.path,
           current = excluded.current, deleted = excluded.deleted
-        """,
+        """
+    ).execute(
       arguments: [
         container, request.item, request.kind.rawValue, request.path, revision, request.deleted,
       ])
@@ -163,13 +166,13 @@ extension ServerStore {
   {
     guard
       let row = try Row.fetchOne(
-        db,
-        sql: """
-          SELECT r.id, r.conflict, i.current, j.sequence FROM revisions r
-          JOIN items i ON i.container = r.container AND i.item = r.item
-          JOIN journal j ON j.revision = r.id
-          WHERE r.container = ? AND r.commitID = ?
-          """, arguments: [container, commit])
+        try db.cachedStatement(
+          sql: """
+            SELECT r.id, r.conflict, i.current, j.sequence FROM revisions r
+            JOIN items i ON i.container = r.container AND i.item = r.item
+            JOIN journal j ON j.revision = r.id
+            WHERE r.container = ? AND r.commitID = ?
+            """), arguments: [container, commit])
     else { return nil }
     let conflict: Bool = row["conflict"]
     return CommitResponse(

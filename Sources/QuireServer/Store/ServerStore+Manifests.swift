@@ -10,38 +10,62 @@ extension ServerStore {
     container identifier: String, item: String, revision: Int64, since: Int64?, user: Int64
   ) throws(SyncError) -> RevisionManifest {
     try read { db throws in
-      guard
-        let container = try Self.container(db, user: user, identifier: identifier, create: false),
-        let row = try Row.fetchOne(
-          db, sql: "SELECT * FROM revisions WHERE id = ? AND container = ? AND item = ?",
-          arguments: [revision, container, item])
-      else {
-        throw SyncError(
-          .notFound, "There is no revision \(revision) of item \(item) in \(identifier).")
-      }
-      let kind = ItemKind(rawValue: row["kind"]) ?? .package
-      let conflict: Bool = row["conflict"]
-      var since = since
-      if let earlier = since {
-        let onChain = try Bool.fetchOne(
-          db,
-          sql: "SELECT conflict = 0 FROM revisions WHERE id = ? AND container = ? AND item = ?",
-          arguments: [earlier, container, item])
-        if onChain != true || earlier > revision || conflict { since = nil }
-      }
-      let change: ManifestChange
-      if conflict {
-        change = try Self.conflictManifest(db, row: row, container: container, item: item)
-      } else if let since {
-        change = try Self.changes(db, container: container, item: item, from: since, to: revision)
-      } else {
-        change = ManifestChange(
-          upserted: try Self.members(db, container: container, item: item, at: revision))
-      }
-      return RevisionManifest(
-        item: item, revision: revision, since: since, kind: kind, path: row["path"],
-        deleted: row["deleted"], conflict: conflict, change: change)
+      let container = try Self.container(db, user: user, identifier: identifier, create: false)
+      return try Self.manifest(
+        db, container: container, identifier: identifier, item: item, revision: revision,
+        since: since)
     }
+  }
+
+  /// The whole manifests of `revisions`, read in one transaction, in their order; `notFound` if
+  /// one of them is not a revision of its item in the container.
+  func manifests(
+    container identifier: String, revisions: [ManifestBatch.Wanted], user: Int64
+  ) throws(SyncError) -> [RevisionManifest] {
+    try read { db throws in
+      let container = try Self.container(db, user: user, identifier: identifier, create: false)
+      return try revisions.map { wanted in
+        try Self.manifest(
+          db, container: container, identifier: identifier, item: wanted.item,
+          revision: wanted.revision, since: nil)
+      }
+    }
+  }
+
+  private static func manifest(
+    _ db: Database, container: Int64?, identifier: String, item: String, revision: Int64,
+    since: Int64?
+  ) throws -> RevisionManifest {
+    guard let container,
+      let row = try Row.fetchOne(
+        db, sql: "SELECT * FROM revisions WHERE id = ? AND container = ? AND item = ?",
+        arguments: [revision, container, item])
+    else {
+      throw SyncError(
+        .notFound, "There is no revision \(revision) of item \(item) in \(identifier).")
+    }
+    let kind = ItemKind(rawValue: row["kind"]) ?? .package
+    let conflict: Bool = row["conflict"]
+    var since = since
+    if let earlier = since {
+      let onChain = try Bool.fetchOne(
+        db,
+        sql: "SELECT conflict = 0 FROM revisions WHERE id = ? AND container = ? AND item = ?",
+        arguments: [earlier, container, item])
+      if onChain != true || earlier > revision || conflict { since = nil }
+    }
+    let change: ManifestChange
+    if conflict {
+      change = try Self.conflictManifest(db, row: row, container: container, item: item)
+    } else if let since {
+      change = try Self.changes(db, container: container, item: item, from: since, to: revision)
+    } else {
+      change = ManifestChange(
+        upserted: try Self.members(db, container: container, item: item, at: revision))
+    }
+    return RevisionManifest(
+      item: item, revision: revision, since: since, kind: kind, path: row["path"],
+      deleted: row["deleted"], conflict: conflict, change: change)
   }
 
   private static func members(_ db: Database, container: Int64, item: String, at revision: Int64)

@@ -133,6 +133,27 @@ public struct SyncClient: Sendable {
       .GET, "/v1/containers/\(container)/items/\(item)/revisions/\(revision)\(query)")
   }
 
+  /// The whole manifests of `revisions`, in their order, a thousand per request.
+  public func manifests(_ revisions: [ManifestBatch.Wanted]) async throws(SyncError)
+    -> [RevisionManifest]
+  {
+    var manifests: [RevisionManifest] = []
+    for start in stride(from: 0, to: revisions.count, by: ManifestBatch.maximumCount) {
+      let part = revisions[start..<min(start + ManifestBatch.maximumCount, revisions.count)]
+      let answer: ManifestBatchResponse = try await send(
+        .POST, "/v1/containers/\(container)/manifests",
+        json: ManifestBatch(revisions: Array(part)))
+      guard answer.manifests.count == part.count else {
+        throw SyncError(
+          .internalError,
+          "The server answered a batch of \(part.count) manifests with \(answer.manifests.count)."
+        )
+      }
+      manifests += answer.manifests
+    }
+    return manifests
+  }
+
   private func sendFrames(_ body: [UInt8]) async throws(SyncError) {
     _ = try await raw(.POST, "/v1/chunks", body: body, limit: 1 << 16)
   }

@@ -46,6 +46,11 @@ struct SyncServerSafetyTests {
     await #expect { _ = try await bob.manifest(item: "a", revision: made.revision) } throws: {
       ($0 as? SyncError)?.code == .notFound
     }
+    let wanted = ManifestBatch.Wanted(item: "a", revision: made.revision)
+    #expect(try await alice.manifests([wanted]).map(\.revision) == [made.revision])
+    await #expect { _ = try await bob.manifests([wanted]) } throws: {
+      ($0 as? SyncError)?.code == .notFound
+    }
     await #expect { _ = try await bob.fetchChunks([hash]) } throws: {
       ($0 as? SyncError)?.code == .notFound
     }
@@ -145,6 +150,12 @@ struct SyncServerSafetyTests {
     await #expect {
       _ = try await a.commit(S.commit("i", path: "Documents/A", base: 12345))
     } throws: { ($0 as? SyncError)?.code == .notFound }
+    let tooMany = ManifestBatch(
+      revisions: (0...ManifestBatch.maximumCount).map { .init(item: "i\($0)", revision: 1) })
+    #expect(
+      try await S.raw(
+        .POST, base + "/v1/containers/iCloud.a/manifests", token: signIn.token,
+        body: Array(try JSONEncoder().encode(tooMany))) == (413, "tooLarge"))
     #expect(try await S.raw(.GET, base + "/v1/nothing", token: signIn.token) == (404, "notFound"))
     #expect(try await a.changes(since: 0).entries.isEmpty)
   }

@@ -92,7 +92,7 @@ package enum Sys {
 
   /// Makes the file's data and metadata durable. Quire calls this before any rename that
   /// publishes the file, so a crash can never expose a name pointing at unwritten data.
-  static func fsync(_ fd: Int32) throws(SystemCallError) {
+  package static func fsync(_ fd: Int32) throws(SystemCallError) {
     try check("fsync")
     while Glibc.fsync(fd) != 0 {
       if cquire_errno() != EINTR { throw failure("fsync") }
@@ -123,7 +123,7 @@ package enum Sys {
   }
 
   /// Renames without replacing: fails with `EEXIST` if `new` exists.
-  static func renameNoReplace(_ old: String, _ new: String) throws(SystemCallError) {
+  package static func renameNoReplace(_ old: String, _ new: String) throws(SystemCallError) {
     try check("renameat2")
     if cquire_rename_noreplace(AT_FDCWD, old, AT_FDCWD, new) != 0 { throw failure("renameat2") }
   }
@@ -249,7 +249,7 @@ package enum Sys {
   }
 
   /// Flushes the whole file system holding `fd`: one call to make a large import durable.
-  static func syncFileSystem(_ fd: Int32) throws(SystemCallError) {
+  package static func syncFileSystem(_ fd: Int32) throws(SystemCallError) {
     try check("syncfs")
     if cquire_syncfs(fd) != 0 { throw failure("syncfs") }
   }

@@ -108,9 +108,12 @@ struct DownloadWriter {
   }
 
   /// Writes one member's file: `fill` writes its bytes into the open file, then its mode and
-  /// time are set and it is fsynced (and, `atomically`, renamed over `url`).
-  private func writeFile(
-    _ member: ManifestMember, at url: URL, atomically: Bool = true, fill: (Int32) throws -> Void
+  /// time are set and it is fsynced unless not `durable` (and, `atomically`, renamed over
+  /// `url`). A file written not `durable` must be made durable by its caller (a batch's one
+  /// `syncfs`) before anything names it as synced.
+  func writeFile(
+    _ member: ManifestMember, at url: URL, atomically: Bool = true, durable: Bool = true,
+    fill: (Int32) throws -> Void
   ) throws {
     let temporary =
       atomically
@@ -132,7 +135,7 @@ struct DownloadWriter {
       timespec(tv_sec: Int(seconds), tv_nsec: Int((member.modified - seconds) * 1e9)),
     ]
     futimens(fd, &times)
-    let synced = fsync(fd) == 0
+    let synced = !durable || fsync(fd) == 0
     close(fd)
     if let filled {
       unlink(temporary.path)

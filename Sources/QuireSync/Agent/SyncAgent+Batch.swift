@@ -8,8 +8,8 @@ extension SyncAgent {
   /// gets its error and the others sync.
   func uploadBatch(_ items: [LocalItem]) async throws {
     var prepared: [PreparedUpload] = []
+    state.setStatus(items.map { ($0.id, $0.path) }, state: "uploading")
     for item in items {
-      state.setStatus(item.id, path: item.path, state: "uploading")
       do {
         prepared.append(try prepare(item, base: synced[item.id]))
       } catch {
@@ -36,7 +36,15 @@ extension SyncAgent {
       try await uploadEach(prepared, after: error)
       return
     }
-    for (upload, answer) in zip(prepared, answers) {
+    // The committed ones are recorded together, in one transaction; conflicts one by one.
+    var records: [(item: SyncedItem, changed: [String], removed: [String])] = []
+    for (upload, answer) in zip(prepared, answers) where answer.status == .current {
+      records.append(
+        (upload.record(revision: answer.revision), upload.snapshots.map(\.path), upload.removed))
+    }
+    try state.record(records, clearingStatus: true)
+    for record in records { synced[record.item.id] = record.item }
+    for (upload, answer) in zip(prepared, answers) where answer.status != .current {
       do {
         try await finish(upload, answer: answer)
       } catch {

@@ -6,29 +6,33 @@ extension SyncAgent {
   /// Applies every journal entry after the cursor, in order, moving the cursor after each.
   ///
   /// An item this device has not synced yet is looked up in one scan of the folder per page,
-  /// not one per entry: a first sync of many items costs a scan, not a scan per item.
+  /// not one per entry, and the page's new flat documents are placed together
+  /// (``placeNewFiles(_:unsynced:prefetched:)``): a first sync of many items costs a scan and a
+  /// few batches, not a scan, an fsync and several transactions per item.
   func pull() async throws {
     while true {
       let page = try await client.changes(since: state.cursor)
-      var unsynced: [String: LocalItem]?
-      var prefetched: Prefetched?
+      var unsynced: [String: LocalItem] = [:]
+      if page.entries.contains(where: { synced[$0.item] == nil }) {
+        unsynced = Dictionary(
+          LocalScanner.scan(root: folder).filter { synced[$0.id] == nil }.map { ($0.id, $0) }
+        ) { first, _ in first }
+      }
+      let prefetched = try await prefetch(page.entries, unsynced: unsynced)
+      let placed = try await placeNewFiles(
+        page.entries, unsynced: unsynced, prefetched: prefetched)
+      var passed: [ChangeEntry] = []
       for entry in page.entries {
-        var local: LocalItem?
-        if let known = synced[entry.item] {
-          local = locate(entry.item, known: known)
-        } else {
-          if unsynced == nil {
-            unsynced = Dictionary(
-              LocalScanner.scan(root: folder).filter { synced[$0.id] == nil }.map { ($0.id, $0) }
-            ) { first, _ in first }
-          }
-          local = unsynced?[entry.item]
+        if placed.contains(entry.sequence) {
+          passed.append(entry)
+          continue
         }
-        if prefetched == nil {
-          prefetched = try await prefetch(page.entries, unsynced: unsynced ?? [:])
-        }
+        try state.advance(past: passed)
+        passed = []
+        let local =
+          synced[entry.item].map { locate(entry.item, known: $0) } ?? unsynced[entry.item]
         do {
-          try await apply(entry, local: local, prefetched: prefetched!)
+          try await apply(entry, local: local, prefetched: prefetched)
         } catch let error as SyncError
           where ![.unavailable, .rateLimited, .unauthorized].contains(error.code)
         {
@@ -40,14 +44,15 @@ extension SyncAgent {
             ? String(entry.path.dropFirst("Documents/".count)) : entry.path
           state.setStatus(entry.item, path: path, state: "downloadError", error: error)
         }
-        try state.advance(past: entry)
+        try state.advance(past: [entry])
       }
+      try state.advance(past: passed)
       if !page.more { return }
     }
   }
 
   /// The manifests and chunks of a page's items that are new to this device, fetched together
-  /// (manifests several at a time, chunks in one request per thousand): a first sync of many
+  /// (manifests and chunks in one request per thousand): a first sync of many
   /// small documents is a few round trips per page, not two per document. At most
   /// `byteLimit` bytes of chunks are held; the rest are fetched as each item is applied.
   private func prefetch(
@@ -58,15 +63,11 @@ extension SyncAgent {
         && unsynced[$0.item] == nil
     }
     guard wanted.count > 1 else { return Prefetched() }
-    let client = client
     var result = Prefetched()
-    for start in stride(from: 0, to: wanted.count, by: 16) {
-      try await withThrowingTaskGroup(of: RevisionManifest.self) { group in
-        for entry in wanted[start..<min(start + 16, wanted.count)] {
-          group.addTask { try await client.manifest(item: entry.item, revision: entry.revision) }
-        }
-        for try await manifest in group { result.manifests[manifest.item] = manifest }
-      }
+    for manifest in try await client.manifests(
+      wanted.map { ManifestBatch.Wanted(item: $0.item, revision: $0.revision) })
+    {
+      result.manifests[manifest.item] = manifest
     }
     var hashes = Set<ContentHash>()
     var bytes = 0

@@ -118,20 +118,34 @@ final class SyncState: Sendable {
   func record(
     _ item: SyncedItem, changed: [String], removed: [String], cursor: Int64? = nil
   ) throws {
+    try record([(item, changed, removed)], clearingStatus: false, cursor: cursor)
+  }
+
+  /// Records several items as synced in one transaction (a first sync of thousands of small
+  /// documents is a transaction per batch, not several per document); with `clearingStatus`,
+  /// their `quire sync status` rows go in the same transaction.
+  func record(
+    _ items: [(item: SyncedItem, changed: [String], removed: [String])], clearingStatus: Bool,
+    cursor: Int64? = nil
+  ) throws {
+    guard !items.isEmpty || cursor != nil else { return }
     let encoder = JSONEncoder()
     try database.write { db in
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO synced(item, path, kind, revision) VALUES (?, ?, ?, ?)",
-        arguments: [item.id, item.path, item.kind.rawValue, item.revision])
-      for path in removed {
-        try db.execute(
-          sql: "DELETE FROM syncedMembers WHERE item = ? AND path = ?", arguments: [item.id, path])
-      }
-      for path in changed {
-        guard let member = item.members[path] else { continue }
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO syncedMembers(item, path, record) VALUES (?, ?, ?)",
-          arguments: [item.id, path, try encoder.encode(member)])
+      let row = try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO synced(item, path, kind, revision) VALUES (?, ?, ?, ?)")
+      let drop = try db.cachedStatement(
+        sql: "DELETE FROM syncedMembers WHERE item = ? AND path = ?")
+      let put = try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO syncedMembers(item, path, record) VALUES (?, ?, ?)")
+      let clear = try db.cachedStatement(sql: "DELETE FROM status WHERE item = ?")
+      for (item, changed, removed) in items {
+        try row.execute(arguments: [item.id, item.path, item.kind.rawValue, item.revision])
+        for path in removed { try drop.execute(arguments: [item.id, path]) }
+        for path in changed {
+          guard let member = item.members[path] else { continue }
+          try put.execute(arguments: [item.id, path, try encoder.encode(member)])
+        }
+        if clearingStatus { try clear.execute(arguments: [item.id]) }
       }
       if let cursor {
         try db.execute(
@@ -150,23 +164,27 @@ final class SyncState: Sendable {
     }
   }
 
-  /// Moves the cursor past `entry`, noting in the remote tree, in the same transaction, the
-  /// item's revision it names (a conflict revision is kept aside by the server: not the item's).
-  func advance(past entry: ChangeEntry) throws {
+  /// Moves the cursor past `entries` (in journal order), noting in the remote tree, in the same
+  /// transaction, the item revisions they name (a conflict revision is kept aside by the
+  /// server: not the item's).
+  func advance(past entries: [ChangeEntry]) throws {
+    guard let last = entries.last else { return }
     try database.write { db in
-      if !entry.conflict {
-        try db.execute(
-          sql: """
-            INSERT INTO remote(item, path, kind, revision, deleted) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT(item) DO UPDATE SET path = excluded.path, kind = excluded.kind,
-              revision = excluded.revision, deleted = excluded.deleted
-            WHERE excluded.revision > remote.revision
-            """,
-          arguments: [entry.item, entry.path, entry.kind.rawValue, entry.revision, entry.deleted])
+      let remote = try db.cachedStatement(
+        sql: """
+          INSERT INTO remote(item, path, kind, revision, deleted) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT(item) DO UPDATE SET path = excluded.path, kind = excluded.kind,
+            revision = excluded.revision, deleted = excluded.deleted
+          WHERE excluded.revision > remote.revision
+          """)
+      for entry in entries where !entry.conflict {
+        try remote.execute(arguments: [
+          entry.item, entry.path, entry.kind.rawValue, entry.revision, entry.deleted,
+        ])
       }
       try db.execute(
         sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('cursor', ?)",
-        arguments: [String(entry.sequence)])
+        arguments: [String(last.sequence)])
     }
   }
 
@@ -190,6 +208,19 @@ final class SyncState: Sendable {
       } else {
         try db.execute(sql: "DELETE FROM status WHERE item = ?", arguments: [item])
       }
+    }
+  }
+
+  /// Sets the state of several items at once, in one transaction (`uploading` or `downloading`
+  /// for a batch).
+  func setStatus(_ items: [(id: String, path: String)], state: String) {
+    guard !items.isEmpty else { return }
+    try? database.write { db in
+      let put = try db.cachedStatement(
+        sql: """
+          INSERT OR REPLACE INTO status(item, path, state, error, code) VALUES (?, ?, ?, NULL, NULL)
+          """)
+      for (id, path) in items { try put.execute(arguments: [id, path, state]) }
     }
   }
 

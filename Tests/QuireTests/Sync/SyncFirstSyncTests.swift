@@ -1,0 +1,74 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+import Testing
+
+/// A first sync of many new documents: the receiving agent places a page of them together (one
+/// `syncfs`, a few coordinations, one transaction) and must still bring each one whole, with its
+/// identity, mode and time, never over a file already there.
+@Suite("The first sync of many documents")
+struct SyncFirstSyncTests {
+  @Test(
+    "forty new files arrive whole with their identities, modes and times; a name taken on the receiving device is not overwritten"
+  )
+  func manyNewFiles() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    let names = (0..<40).map { "Many/f\($0).txt" }
+    for (index, name) in names.enumerated() {
+      try a.write("from A \(index) " + String(repeating: "x", count: index * 100), to: name)
+    }
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o600], ofItemAtPath: a.url(names[5]).path)
+    // B holds a document of its own at one of the names before it first syncs.
+    try b.write("B's own", to: names[3])
+    try a.start()
+    #expect(await eventually { (try? a.report().remoteItems) == 40 }, "A uploaded all forty")
+    try b.start()
+
+    var arrived: [String: URL] = [:]  // A's identity → where it is on B
+    let complete = await eventually {
+      arrived = [:]
+      let paths = (try? FileManager.default.subpathsOfDirectory(atPath: b.url("Many").path)) ?? []
+      for path in paths where !path.hasPrefix(".") {
+        let url = b.url("Many/" + path)
+        if let id = ItemIdentity.stored(at: url) { arrived[id] = url }
+      }
+      return names.allSatisfy { name in
+        ItemIdentity.stored(at: a.url(name)).map { arrived[$0] != nil } ?? false
+      }
+    }
+    #expect(complete, "only \(arrived.count) of A's forty reached B")
+    for name in names {
+      let source = a.url(name)
+      let id = try #require(ItemIdentity.stored(at: source))
+      let copy = try #require(arrived[id], "\(name) never reached B")
+      #expect(
+        FileManager.default.contents(atPath: copy.path)
+          == FileManager.default.contents(atPath: source.path), "\(name)'s bytes")
+      let sourceInfo = try FileManager.default.attributesOfItem(atPath: source.path)
+      let copyInfo = try FileManager.default.attributesOfItem(atPath: copy.path)
+      // The protocol carries times as seconds in a Double: exact to about a microsecond.
+      let copied = try #require(copyInfo[.modificationDate] as? Date)
+      let original = try #require(sourceInfo[.modificationDate] as? Date)
+      #expect(
+        abs(copied.timeIntervalSince(original)) < 0.000_01,
+        "\(name)'s time: \(copied.timeIntervalSince1970) for \(original.timeIntervalSince1970)")
+      #expect(
+        copyInfo[.posixPermissions] as? Int == sourceInfo[.posixPermissions] as? Int,
+        "\(name)'s mode")
+    }
+    #expect(
+      b.text(names[3]) == "B's own"
+        || arrived[ItemIdentity.stored(at: a.url(names[3]))!] != b.url(names[3]),
+      "B's own file was overwritten")
+    #expect(
+      try FileManager.default.subpathsOfDirectory(atPath: b.url("Many").path).contains {
+        b.text("Many/" + $0) == "B's own"
+      }, "B's own document is kept")
+    #expect(try b.hiddenLeftovers().isEmpty, "no temporary file is left behind")
+    #expect(await eventually { (try? b.report().items.isEmpty) == true }, "B has nothing pending")
+    withExtendedLifetime(server) {}  // the server runs until the test ends
+  }
+}

@@ -43,6 +43,14 @@ enum ServerSchema {
           CREATE INDEX journalByContainer ON journal(container, sequence);
           """)
     }
+    // v2: a chunk's place in a pack (NULL: a loose file of its own, as v1 stored them).
+    migrator.registerMigration("v2") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE chunks ADD COLUMN pack TEXT;
+          ALTER TABLE chunks ADD COLUMN packOffset INTEGER;
+          """)
+    }
     return migrator
   }
 }

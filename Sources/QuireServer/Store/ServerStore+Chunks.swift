@@ -17,13 +17,19 @@ extension ServerStore {
         )
       }
     }
-    for frame in frames { try blobs.write(frame.hash, body[frame.range]) }
+    var unique: [(hash: ContentHash, range: Range<Int>)] = []
+    var seen = Set<ContentHash>()
+    for frame in frames where seen.insert(frame.hash).inserted { unique.append(frame) }
+    let written = try blobs.writePack(unique.map { body[$0.range] })
     try blobs.sync()
     try write { db in
       let insert = try db.cachedStatement(
-        sql: "INSERT OR IGNORE INTO chunks(user, hash, size) VALUES (?, ?, ?)")
-      for frame in frames {
-        try insert.execute(arguments: [user, frame.hash.hex, frame.range.count])
+        sql:
+          "INSERT OR IGNORE INTO chunks(user, hash, size, pack, packOffset) VALUES (?, ?, ?, ?, ?)")
+      for (frame, offset) in zip(unique, written.offsets) {
+        try insert.execute(arguments: [
+          user, frame.hash.hex, frame.range.count, written.pack, offset,
+        ])
       }
     }
     return frames.count
@@ -53,12 +59,41 @@ extension ServerStore {
 
   /// The chunks `hashes`, framed; `notFound` if `user` holds one of them not.
   func fetchChunks(user: Int64, hashes: [ContentHash]) throws(SyncError) -> [UInt8] {
-    let missing = try read { db in try Self.missing(db, user: user, hashes: Set(hashes)) }
-    if let hash = missing.first {
-      throw SyncError(.notFound, "The chunk \(hash) is not stored for this account.")
+    let locations = try read { db in try Self.locations(db, user: user, hashes: hashes) }
+    var wanted: [(hash: ContentHash, location: BlobStore.Location)] = []
+    for hash in hashes {
+      guard let location = locations[hash] else {
+        throw SyncError(.notFound, "The chunk \(hash) is not stored for this account.")
+      }
+      wanted.append((hash, location))
     }
     var body: [UInt8] = []
-    for hash in hashes { ChunkFrames.append(hash: hash, bytes: try blobs.read(hash), to: &body) }
+    for (piece, bytes) in zip(wanted, try blobs.read(wanted)) {
+      ChunkFrames.append(hash: piece.hash, bytes: bytes, to: &body)
+    }
     return body
+  }
+
+  /// Where `user`'s chunks `hashes` are stored (those it holds).
+  private static func locations(_ db: Database, user: Int64, hashes: [ContentHash]) throws
+    -> [ContentHash: BlobStore.Location]
+  {
+    var found: [ContentHash: BlobStore.Location] = [:]
+    let all = Array(Set(hashes))
+    for start in stride(from: 0, to: all.count, by: 500) {
+      let batch = all[start..<min(start + 500, all.count)]
+      let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
+      let rows = try Row.fetchCursor(
+        try db.cachedStatement(
+          sql:
+            "SELECT hash, size, pack, packOffset FROM chunks WHERE user = ? AND hash IN (\(marks))"),
+        arguments: StatementArguments([user] + batch.map { $0.hex }))
+      while let row = try rows.next() {
+        guard let hash = ContentHash(hex: row["hash"]) else { continue }
+        found[hash] = BlobStore.Location(
+          pack: row["pack"], offset: row["packOffset"] ?? 0, size: row["size"])
+      }
+    }
+    return found
   }
 }

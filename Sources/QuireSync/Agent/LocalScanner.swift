@@ -11,9 +11,15 @@ import QuireSyncProtocol
 /// agent's own `.quire-sync`, a package's save bookkeeping) and symbolic links are skipped, so
 /// the agent never follows a link out of its folder.
 enum LocalScanner {
-  static func scan(root: URL) -> [LocalItem] {
+  /// Every document under `root`.
+  ///
+  /// `known` (synced items by path) spares reading identities: a flat file at a synced item's
+  /// path whose stat (size, mode, time to the nanosecond) is still the synced one is that item,
+  /// as ``SyncedItem/matches(_:)`` already assumes for its contents. A scan of a folder of
+  /// thousands of synced files is then a `stat` each, not a `stat` and an extended attribute.
+  static func scan(root: URL, known: [String: SyncedItem] = [:]) -> [LocalItem] {
     var items: [LocalItem] = []
-    walk(root, relative: "", into: &items)
+    walk(root, relative: "", known: known, into: &items)
     return items
   }
 
@@ -38,14 +44,21 @@ enum LocalScanner {
     return !(URL(fileURLWithPath: name).pathExtension.isEmpty)
   }
 
-  private static func walk(_ root: URL, relative: String, into items: inout [LocalItem]) {
+  private static func walk(
+    _ root: URL, relative: String, known: [String: SyncedItem], into items: inout [LocalItem]
+  ) {
     let folder = relative.isEmpty ? root.path : root.path + "/" + relative
     for name in entries(folder) where !name.hasPrefix(".") {
       let child = relative.isEmpty ? name : relative + "/" + name
       var info = stat()
       guard lstat(folder + "/" + name, &info) == 0 else { continue }
       if isDirectory(info) && !isPackageName(child) {
-        walk(root, relative: child, into: &items)
+        walk(root, relative: child, known: known, into: &items)
+      } else if isRegular(info), let synced = known[child], synced.kind == .file,
+        synced.members.count == 1, synced.members[""]?.local == member(info)
+      {
+        items.append(
+          LocalItem(id: synced.id, path: child, kind: .file, members: ["": member(info)]))
       } else if let item = item(at: child, root: root) {
         items.append(item)
       }

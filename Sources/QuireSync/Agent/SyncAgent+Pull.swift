@@ -15,7 +15,8 @@ extension SyncAgent {
       var unsynced: [String: LocalItem] = [:]
       if page.entries.contains(where: { synced[$0.item] == nil }) {
         unsynced = Dictionary(
-          LocalScanner.scan(root: folder).filter { synced[$0.id] == nil }.map { ($0.id, $0) }
+          LocalScanner.scan(root: folder, known: syncedByPath).filter { synced[$0.id] == nil }
+            .map { ($0.id, $0) }
         ) { first, _ in first }
       }
       let prefetched = try await prefetch(page.entries, unsynced: unsynced)
@@ -108,6 +109,11 @@ extension SyncAgent {
       item: entry.item, revision: entry.revision, base: base,
       prefetched: base == nil && manifest?.revision == entry.revision ? manifest : nil,
       chunks: prefetched.chunks)
+  }
+
+  /// The synced items by path, for ``LocalScanner/scan(root:known:)``.
+  var syncedByPath: [String: SyncedItem] {
+    Dictionary(synced.values.map { ($0.path, $0) }) { first, _ in first }
   }
 
   /// Where the item `id` is in the folder now (by identity, so a local move is followed).

@@ -7,9 +7,9 @@ extension SyncAgent {
   /// changed members, renames and moves (metadata only), and deletions. Changed items go in
   /// batches: one question about chunks, one upload and one commit request per batch.
   func pushLocalChanges() async throws {
-    let items = LocalScanner.scan(root: folder)
+    let syncedByPath = syncedByPath
+    let items = LocalScanner.scan(root: folder, known: syncedByPath)
     let scanned = Set(items.map(\.id))
-    let syncedByPath = Dictionary(synced.values.map { ($0.path, $0) }) { first, _ in first }
     var seen = Set<String>()
     var changed: [LocalItem] = []
     for var item in items {

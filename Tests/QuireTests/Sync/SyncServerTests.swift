@@ -135,4 +135,42 @@ struct SyncServerTests {
     #expect(first == again)
     #expect(try await a.changes(since: 0).entries.count == 1)
   }
+
+  @Test(
+    "an upload's chunks go into one pack file, and chunks stored loose by an older server still read"
+  )
+  func packsAndLooseChunks() async throws {
+    let server = try SyncServerProcess()
+    let a = try await server.client("alice")
+    let members = (0..<50).map { ("m\($0).txt", S.random(3000, seed: UInt64($0))) }
+    let manifest = try await S.upload(Dictionary(uniqueKeysWithValues: members), with: a)
+    let blobs = server.data.url.appendingPathComponent("blobs")
+    let packs = try FileManager.default.contentsOfDirectory(
+      atPath: blobs.appendingPathComponent("packs").path)
+    #expect(packs.count == 1, "50 chunks in one upload are one pack, not 50 files: \(packs)")
+    _ = try await a.commit(S.commit("p", path: "Documents/P.mydoc", base: nil, upserted: manifest))
+
+    // Rewrite one chunk as an older server stored it: a file of its own, no pack.
+    server.kill()
+    let loose = try #require(manifest.first { $0.path == "m7.txt" }?.chunks.first?.hash)
+    let folder = blobs.appendingPathComponent(String(loose.hex.prefix(2)))
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(S.random(3000, seed: 7)).write(to: folder.appendingPathComponent(loose.hex))
+    let database = server.data.url.appendingPathComponent("server.sqlite").path
+    try Python.run(
+      """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("UPDATE chunks SET pack = NULL, packOffset = NULL WHERE hash = ?", (sys.argv[2],))
+      db.commit()
+      """, [database, loose.hex])
+    try server.restart()
+    let b = try await server.client("alice", device: "other")
+    let hashes = manifest.flatMap { $0.chunks.map(\.hash) }
+    let fetched = try await b.fetchChunks(hashes)
+    for (path, bytes) in members {
+      let member = try #require(manifest.first { $0.path == path })
+      #expect(member.chunks.flatMap { fetched[$0.hash] ?? [] } == bytes, "\(path)")
+    }
+  }
 }

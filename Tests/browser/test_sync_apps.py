@@ -129,8 +129,13 @@ class SyncedAppsTests(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(c.home, "config", "quire", "sync.json")))
             driver.find_element(By.CSS_SELECTOR, "#sync-close").click()
             sign_in("alice-password")
-            wait_for(lambda: read(c.path("From A.txt")) == "made on A", seconds=30,
-                     message="A's document in the library of the device signed in from the page")
+            try:
+                wait_for(lambda: read(c.path("From A.txt")) == "made on A", seconds=30,
+                         message="A's document in the library of the device signed in from the page")
+            except AssertionError as error:
+                status = subprocess.run([QUIRE, "sync", "status", "--json", "--folder", c.library],
+                                        env=c.env, capture_output=True, text=True)
+                raise AssertionError(f"{error}; the agent's status: {status.stdout}{status.stderr}")
             wait_for(lambda: line() == "alice · Up to date", seconds=15, message="the sync line")
 
             # The item's badge comes live with the library's items: a document made while

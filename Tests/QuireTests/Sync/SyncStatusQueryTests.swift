@@ -87,12 +87,27 @@ struct SyncStatusQueryTests {
     // B's edit is in the server's journal before A resumes: A's edit is then the conflict.
     let journal = try await server.client(
       "alice", device: "witness", container: "iCloud.net.gacha.quire")
-    var committedOnB = false
-    for _ in 0..<600 where !committedOnB {
-      let entries = try await journal.changes(since: 0).entries
-      // A's first version, then B's edit (A, paused, commits nothing).
-      committedOnB = entries.filter { $0.path == "Documents/Note.txt" && !$0.conflict }.count >= 2
-      if !committedOnB { try await Task.sleep(for: .milliseconds(50)) }  // polling, bounded
+    // A's first version, then B's edit (A, paused, commits nothing): heard on the server's
+    // event stream, which replays the journal from the start; the deadline ends the wait.
+    let committedOnB = await withTaskGroup(of: Bool.self) { group in
+      group.addTask {
+        var notes = 0
+        do {
+          for try await entry in journal.events(since: 0)
+          where entry.path == "Documents/Note.txt" && !entry.conflict {
+            notes += 1
+            if notes >= 2 { return true }
+          }
+        } catch {}
+        return false
+      }
+      group.addTask {
+        try? await Task.sleep(for: .seconds(30))  // the deadline only
+        return false
+      }
+      let first = await group.next() ?? false
+      group.cancelAll()
+      return first
     }
     #expect(committedOnB, "B's edit was never committed")
     try a.pause(false)

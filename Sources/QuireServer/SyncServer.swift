@@ -52,13 +52,16 @@ public final class SyncServer: Sendable {
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
     let router = Router(context: BasicRequestContext.self)
     router.middlewares.add(SyncErrorMiddleware<BasicRequestContext>())
+    let reading = RequestReading(store: store, maximumJSONBytes: configuration.maximumJSONBytes)
+    let limiter = CommitRateLimiter(
+      burst: configuration.commitBurst, perSecond: configuration.commitsPerSecond)
+    let signal = JournalSignal()
     SyncRoutes(
-      store: store, configuration: configuration,
-      reading: RequestReading(store: store, maximumJSONBytes: configuration.maximumJSONBytes),
-      limiter: CommitRateLimiter(
-        burst: configuration.commitBurst, perSecond: configuration.commitsPerSecond),
-      signal: JournalSignal()
+      store: store, configuration: configuration, reading: reading, limiter: limiter,
+      signal: signal
     ).add(to: router)
+    VersionRoutes(store: store, reading: reading, limiter: limiter, signal: signal)
+      .add(to: router)
     let application = Application(
       router: router, server: try serverBuilder(),
       configuration: .init(

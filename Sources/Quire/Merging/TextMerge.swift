@@ -61,6 +61,22 @@ public struct TextMerge: Sendable {
       fromMine: hunks.filter { $0.mode == .mine }.count)
   }
 
+  /// Whether a file named `name` holding `bytes` merges line by line: its type conforms to
+  /// `public.plain-text`, or, its type unknown, its first 8000 bytes hold no NUL (git's test for
+  /// a binary file).
+  public static func isText(name: String, bytes: [UInt8], types: TypeRegistry) -> Bool {
+    declaredText(name: name, types: types) ?? !bytes.prefix(8000).contains(0)
+  }
+
+  /// Whether the type of a file named `name` conforms to `public.plain-text`; nil when `types`
+  /// knows no type for its extension.
+  public static func declaredText(name: String, types: TypeRegistry) -> Bool? {
+    guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/"),
+      let type = types.type(forFilenameExtension: String(name[name.index(after: dot)...]))
+    else { return nil }
+    return type.conforms(to: "public.plain-text")
+  }
+
   private init(text: [UInt8], conflicts: Int, fromTheirs: Int, fromMine: Int) {
     self.text = text
     self.conflicts = conflicts

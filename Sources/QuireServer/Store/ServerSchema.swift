@@ -51,6 +51,17 @@ enum ServerSchema {
           ALTER TABLE chunks ADD COLUMN packOffset INTEGER;
           """)
     }
+    // v3: merged revisions (a stale commit merged with the current one), conflict revisions a
+    // user resolved, and the look-up of an item's unresolved conflicts.
+    migrator.registerMigration("v3") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE revisions ADD COLUMN merged INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE revisions ADD COLUMN resolved INTEGER NOT NULL DEFAULT 0;
+          CREATE INDEX revisionsUnresolved ON revisions(container, item)
+            WHERE conflict = 1 AND resolved = 0;
+          """)
+    }
     return migrator
   }
 }

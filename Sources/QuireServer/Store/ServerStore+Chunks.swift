@@ -75,7 +75,7 @@ extension ServerStore {
   }
 
   /// Where `user`'s chunks `hashes` are stored (those it holds).
-  private static func locations(_ db: Database, user: Int64, hashes: [ContentHash]) throws
+  static func locations(_ db: Database, user: Int64, hashes: [ContentHash]) throws
     -> [ContentHash: BlobStore.Location]
   {
     var found: [ContentHash: BlobStore.Location] = [:]

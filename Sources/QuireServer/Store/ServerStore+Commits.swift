@@ -20,8 +20,9 @@ extension ServerStore {
   }
 
   /// Commits `request` from `device` to `container`, in one transaction: the revision, the
-  /// members it changes, the item's current revision (unless its base is stale: then it is kept
-  /// as a conflict revision) and the journal entry. A commit identifier seen before returns the
+  /// members it changes, the item's current revision and the journal entry. A commit on a stale
+  /// base is merged with the current revision (`mergeStale`). A commit identifier seen before
+  /// returns the
   /// first answer.
   func commit(
     _ request: CommitRequest, container identifier: String, device: AuthenticatedDevice,
@@ -45,7 +46,7 @@ extension ServerStore {
       let container = try Self.container(
         db, user: device.user, identifier: identifier, create: true)!
       return try requests.map { request in
-        try Self.commit(request, container: container, device: device, db)
+        try Self.commit(request, container: container, device: device, blobs: blobs, db)
       }
     }
   }
@@ -60,8 +61,9 @@ extension ServerStore {
   }
 
   /// One commit inside the caller's transaction.
-  private static func commit(
-    _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, _ db: Database
+  static func commit(
+    _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, blobs: BlobStore,
+    _ db: Database
   ) throws -> CommitResponse {
     let hashes = Set(request.change.upserted.flatMap { $0.chunks.map(\.hash) })
     if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
@@ -95,33 +97,31 @@ extension ServerStore {
       }
     }
     let current: Int64? = item?["current"]
-    let isCurrent = current == request.base
-    let change = isCurrent ? nil : try JSONEncoder().encode(request.change)
+    if let current, current != request.base {
+      return try mergeStale(
+        request, container: container, current: current, device: device, blobs: blobs, db)
+    }
     try db.cachedStatement(
       sql: """
         INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
-          committed, commitID, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          committed, commitID) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
         """
     ).execute(
       arguments: [
         container, request.item, request.base, request.kind.rawValue, request.path,
-        request.deleted, !isCurrent, device.id, Date().timeIntervalSince1970, request.commit,
-        change,
+        request.deleted, device.id, Date().timeIntervalSince1970, request.commit,
       ])
     let revision = db.lastInsertedRowID
-    if isCurrent {
-      try Self.apply(request, revision: revision, container: container, db)
-    }
+    try Self.apply(request, revision: revision, container: container, db)
     try db.cachedStatement(sql: "INSERT INTO journal(container, revision) VALUES (?, ?)").execute(
       arguments: [container, revision])
     return CommitResponse(
-      revision: revision, status: isCurrent ? .current : .conflict,
-      current: isCurrent ? revision : current!, sequence: db.lastInsertedRowID)
+      revision: revision, status: .current, current: revision, sequence: db.lastInsertedRowID)
   }
 
   /// Makes `revision` the item's current one: closes the members it replaces or removes, adds
   /// the ones it writes.
-  private static func apply(
+  static func apply(
     _ request: CommitRequest, revision: Int64, container: Int64, _ db: Database
   ) throws {
     let key: StatementArguments = [revision, container, request.item]
@@ -168,15 +168,24 @@ extension ServerStore {
       let row = try Row.fetchOne(
         try db.cachedStatement(
           sql: """
-            SELECT r.id, r.conflict, i.current, j.sequence FROM revisions r
+            SELECT r.id, r.conflict, r.merged, i.current, j.sequence FROM revisions r
             JOIN items i ON i.container = r.container AND i.item = r.item
             JOIN journal j ON j.revision = r.id
             WHERE r.container = ? AND r.commitID = ?
             """), arguments: [container, commit])
     else { return nil }
     let conflict: Bool = row["conflict"]
+    let merged: Bool = row["merged"]
+    // A merge's conflict revisions carry its commit identifier with a suffix.
+    let kept =
+      merged
+      ? try Int64.fetchAll(
+        db,
+        sql: "SELECT id FROM revisions WHERE container = ? AND commitID IN (?, ?) ORDER BY id",
+        arguments: [container, commit + "~mine", commit + "~theirs"]) : []
     return CommitResponse(
-      revision: row["id"], status: conflict ? .conflict : .current, current: row["current"],
-      sequence: row["sequence"])
+      revision: row["id"], status: conflict ? .conflict : merged ? .merged : .current,
+      current: row["current"], sequence: row["sequence"],
+      conflictRevisions: kept.isEmpty ? nil : kept)
   }
 }

@@ -18,12 +18,19 @@ extension ServerStore {
           SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
           WHERE j.container = ? AND j.sequence > ? ORDER BY j.sequence LIMIT ?
           """, arguments: [container, cursor, limit + 1])
-      let entries = rows.prefix(limit).map { row in
-        ChangeEntry(
-          sequence: row["sequence"], item: row["item"], revision: row["id"], base: row["base"],
+      let unresolved = try db.cachedStatement(
+        sql: """
+          SELECT id FROM revisions WHERE container = ? AND item = ? AND conflict = 1
+            AND resolved = 0 ORDER BY id
+          """)
+      let entries = try rows.prefix(limit).map { row in
+        let item: String = row["item"]
+        let conflicts = try Int64.fetchAll(unresolved, arguments: [container, item])
+        return ChangeEntry(
+          sequence: row["sequence"], item: item, revision: row["id"], base: row["base"],
           kind: ItemKind(rawValue: row["kind"]) ?? .package, path: row["path"],
           deleted: row["deleted"], conflict: row["conflict"], device: row["device"],
-          committed: row["committed"])
+          committed: row["committed"], unresolvedConflicts: conflicts.isEmpty ? nil : conflicts)
       }
       return ChangesPage(
         entries: entries, cursor: entries.last?.sequence ?? cursor, more: rows.count > limit)

@@ -32,7 +32,7 @@ extension ServerStore {
     }
   }
 
-  private static func manifest(
+  static func manifest(
     _ db: Database, container: Int64?, identifier: String, item: String, revision: Int64,
     since: Int64?
   ) throws -> RevisionManifest {
@@ -68,7 +68,7 @@ extension ServerStore {
       deleted: row["deleted"], conflict: conflict, change: change)
   }
 
-  private static func members(_ db: Database, container: Int64, item: String, at revision: Int64)
+  static func members(_ db: Database, container: Int64, item: String, at revision: Int64)
     throws -> [ManifestMember]
   {
     try Row.fetchAll(

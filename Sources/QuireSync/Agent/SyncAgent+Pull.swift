@@ -140,6 +140,12 @@ extension SyncAgent {
       manifest = try await client.manifest(item: id, revision: revision, since: base?.revision)
     }
     guard manifest.path.hasPrefix("Documents/") else { return }
+    if manifest.deleted {  // deleted here and there
+      if let local = locate(id, known: synced[id]) { _ = try trash.trash(url(local.path)) }
+      try state.forget(id)
+      synced[id] = nil
+      return
+    }
     let relative = String(manifest.path.dropFirst("Documents/".count))
     try SyncPath.check(relative, what: "item path")
     let incremental = base != nil && manifest.since == base?.revision

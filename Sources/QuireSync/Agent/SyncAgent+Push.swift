@@ -60,12 +60,19 @@ extension SyncAgent {
       item: item, base: base, snapshots: try readMembers(changed, of: item), removed: removed)
   }
 
-  /// Records a committed upload as synced, or keeps both versions if the server kept it as a
-  /// conflict.
+  /// Records a committed upload as synced. If the server merged it with changes made meanwhile,
+  /// the merged revision is brought here (only what differs from this device's copy); what did
+  /// not merge is kept on the server as a conflict revision, never lost.
   func finish(_ prepared: PreparedUpload, answer: CommitResponse) async throws {
     let item = prepared.item
     guard answer.status == .current else {
-      try await keepBoth(item, current: answer.current)
+      // The copy on disk is what was sent: its record on the base's revision is the base of
+      // the download, so this device's own changes are read back from disk, not fetched.
+      let merged = answer.status == .merged
+      let sent = prepared.request.base.map { prepared.record(revision: $0) }
+      try await download(
+        item: item.id, revision: merged ? answer.revision : answer.current,
+        base: merged ? sent : nil)
       return
     }
     let record = prepared.record(revision: answer.revision)
@@ -146,29 +153,5 @@ extension SyncAgent {
     if answer.status == .conflict {
       try await download(item: known.id, revision: answer.current, base: nil)
     }
-  }
-
-  /// The server kept this device's edit as a conflict revision: the local version moves to a
-  /// copy beside it (a new item, uploaded next), and the current revision takes its place.
-  private func keepBoth(_ item: LocalItem, current: Int64) async throws {
-    let original = url(item.path)
-    let name = original.deletingPathExtension().lastPathComponent
-    let ext = original.pathExtension
-    var copy: URL
-    var index = 1
-    repeat {
-      let suffix = index == 1 ? "" : " \(index)"
-      copy = original.deletingLastPathComponent().appendingPathComponent(
-        "\(name) (conflict on \(settings.device)\(suffix))" + (ext.isEmpty ? "" : ".\(ext)"))
-      index += 1
-    } while FileManager.default.fileExists(atPath: copy.path)
-    try FileCoordinator().coordinate(
-      writingItemAt: original, options: .forMoving, writingItemAt: copy, options: .forReplacing
-    ) { from, to in
-      try FileManager.default.moveItem(at: from, to: to)
-      try ItemIdentity.assign(nil, to: to)
-    }
-    state.noteConflict(item: item.id, copy: String(copy.path.dropFirst(folder.path.count + 1)))
-    try await download(item: item.id, revision: current, base: nil)
   }
 }

@@ -53,6 +53,11 @@ final class SyncState: Sendable {
               revision INTEGER NOT NULL, deleted INTEGER NOT NULL);
             """)
       }
+      // v4: each remote item's unresolved conflict revisions (comma-separated; NULL: none), as
+      // the journal last reported them.
+      migrator.registerMigration("v4") { db in
+        try db.execute(sql: "ALTER TABLE remote ADD COLUMN conflicts TEXT")
+      }
       try migrator.migrate(database)
     } catch {
       throw SyncError(
@@ -166,7 +171,7 @@ final class SyncState: Sendable {
 
   /// Moves the cursor past `entries` (in journal order), noting in the remote tree, in the same
   /// transaction, the item revisions they name (a conflict revision is kept aside by the
-  /// server: not the item's).
+  /// server: not the item's) and the items' unresolved conflicts.
   func advance(past entries: [ChangeEntry]) throws {
     guard let last = entries.last else { return }
     try database.write { db in
@@ -181,6 +186,14 @@ final class SyncState: Sendable {
         try remote.execute(arguments: [
           entry.item, entry.path, entry.kind.rawValue, entry.revision, entry.deleted,
         ])
+      }
+      // Every entry carries the item's unresolved conflicts as the journal was read: the
+      // latest is the truth.
+      let conflicts = try db.cachedStatement(
+        sql: "UPDATE remote SET conflicts = ? WHERE item = ? AND conflicts IS NOT ?")
+      for entry in entries {
+        let list = entry.unresolvedConflicts?.map(String.init).joined(separator: ",")
+        try conflicts.execute(arguments: [list, entry.item, list])
       }
       try db.execute(
         sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('cursor', ?)",
@@ -224,11 +237,4 @@ final class SyncState: Sendable {
     }
   }
 
-  /// Notes that the agent kept this device's version of `item` as the copy at relative `copy`.
-  func noteConflict(item: String, copy: String) {
-    try? database.write { db in
-      try db.execute(
-        sql: "INSERT OR REPLACE INTO conflicts(copy, item) VALUES (?, ?)", arguments: [copy, item])
-    }
-  }
 }

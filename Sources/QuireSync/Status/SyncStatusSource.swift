@@ -36,7 +36,6 @@ public final class SyncStatusSource: UbiquityStatusSource {
   public func statuses() async -> [String: UbiquityStatus]? {
     guard FileManager.default.fileExists(atPath: settingsFile.path) else { return nil }
     guard let database = open() else { return [:] }
-    let folder = folder
     return try? await database.read { db -> [String: UbiquityStatus] in
       var result: [String: UbiquityStatus] = [:]
       let synced = try String.fetchSet(db, sql: "SELECT path FROM synced")
@@ -59,17 +58,18 @@ public final class SyncStatusSource: UbiquityStatusSource {
         default: continue
         }
       }
-      // A conflict copy the agent made and that is still there is a conflict to resolve.
-      if try db.tableExists("conflicts") {
-        let rows = try Row.fetchAll(
-          db, sql: "SELECT conflicts.copy, synced.path FROM conflicts JOIN synced USING (item)")
-        for row in rows {
-          let copy: String = row[0]
-          let path: String = row[1]
-          guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(copy).path)
-          else { continue }
-          result[path, default: .current].hasUnresolvedConflicts = true
-        }
+      // The server kept conflict revisions of the item that no one has resolved yet.
+      guard try db.columns(in: "remote").contains(where: { $0.name == "conflicts" }) else {
+        return result  // an agent that has not yet upgraded its state
+      }
+      let conflicted = try String.fetchAll(
+        db,
+        sql: """
+          SELECT synced.path FROM remote JOIN synced USING (item)
+          WHERE remote.conflicts IS NOT NULL
+          """)
+      for path in conflicted {
+        result[path, default: .current].hasUnresolvedConflicts = true
       }
       return result
     }

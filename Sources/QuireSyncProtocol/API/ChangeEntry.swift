@@ -20,11 +20,14 @@ public struct ChangeEntry: Codable, Sendable, Equatable {
   public var device: String
   /// When the server committed it, in seconds since 1970.
   public var committed: Double
+  /// The item's conflict revisions not yet resolved, as the journal was read (nil: none).
+  public var unresolvedConflicts: [Int64]?
 
   /// An entry.
   public init(
     sequence: Int64, item: String, revision: Int64, base: Int64?, kind: ItemKind, path: String,
-    deleted: Bool, conflict: Bool, device: String, committed: Double
+    deleted: Bool, conflict: Bool, device: String, committed: Double,
+    unresolvedConflicts: [Int64]? = nil
   ) {
     self.sequence = sequence
     self.item = item
@@ -36,6 +39,7 @@ public struct ChangeEntry: Codable, Sendable, Equatable {
     self.conflict = conflict
     self.device = device
     self.committed = committed
+    self.unresolvedConflicts = unresolvedConflicts
   }
 
   /// Whether the item is in the container's `Documents` scope, which the user's drive shows (the

@@ -2,8 +2,9 @@
 /// revision it was made from.
 ///
 /// The chunks its members name must be on the server first (`POST /v1/chunks`). A commit whose
-/// ``base`` is no longer the item's current revision never overwrites: the server keeps it as a
-/// conflict revision and answers ``CommitResponse/Status/conflict``.
+/// ``base`` is no longer the item's current revision never overwrites: the server merges it with
+/// the current revision and answers ``CommitResponse/Status/merged``, keeping what could not be
+/// merged as conflict revisions (a deletion of a changed item: ``CommitResponse/Status/conflict``).
 public struct CommitRequest: Codable, Sendable {
   /// A identifier the device chose for this commit (a UUID): sending the same commit again, after
   /// a lost answer, returns the first answer instead of committing twice.

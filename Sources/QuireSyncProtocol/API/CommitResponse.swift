@@ -4,9 +4,13 @@ public struct CommitResponse: Codable, Sendable, Equatable {
   public enum Status: String, Codable, Sendable {
     /// It is the item's current revision now.
     case current
-    /// Its base was not current: it is kept as a conflict revision, and ``CommitResponse/current``
-    /// stays the item's revision.
+    /// It deleted an item changed since its base: modification beats deletion, so the deletion
+    /// is kept as a conflict revision and ``CommitResponse/current`` stays the item's revision.
     case conflict
+    /// Its base was not current: the server merged it with the current revision into a new
+    /// current revision (``CommitResponse/revision``). What could not be merged took the later
+    /// modification, and the other side is kept in ``CommitResponse/conflictRevisions``.
+    case merged
   }
 
   /// The new revision's number.
@@ -17,12 +21,19 @@ public struct CommitResponse: Codable, Sendable, Equatable {
   public var current: Int64
   /// The change journal's sequence number of the commit.
   public var sequence: Int64
+  /// The conflict revisions a merge kept (the losing side of what could not be merged); nil or
+  /// empty when everything merged.
+  public var conflictRevisions: [Int64]?
 
   /// An answer.
-  public init(revision: Int64, status: Status, current: Int64, sequence: Int64) {
+  public init(
+    revision: Int64, status: Status, current: Int64, sequence: Int64,
+    conflictRevisions: [Int64]? = nil
+  ) {
     self.revision = revision
     self.status = status
     self.current = current
     self.sequence = sequence
+    self.conflictRevisions = conflictRevisions
   }
 }

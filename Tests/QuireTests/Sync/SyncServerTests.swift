@@ -64,41 +64,6 @@ struct SyncServerTests {
         == ContentHash(of: S.bytes("member 7")))
   }
 
-  @Test("a commit on a stale base never overwrites the newer revision: it is kept as a conflict")
-  func staleBaseIsAConflict() async throws {
-    let server = try SyncServerProcess()
-    let a = try await server.client("alice")
-    let b = try await server.client("alice")
-    let base = try await a.commit(
-      S.commit(
-        "doc", path: "Documents/N.txt", base: nil, kind: .file,
-        upserted: try await S.upload(["": S.bytes("base")], with: a)))
-    let fromA = try await a.commit(
-      S.commit(
-        "doc", path: "Documents/N.txt", base: base.revision, kind: .file,
-        upserted: try await S.upload(["": S.bytes("from A")], with: a)))
-    let fromB = try await b.commit(
-      S.commit(
-        "doc", path: "Documents/N.txt", base: base.revision, kind: .file,
-        upserted: try await S.upload(["": S.bytes("from B")], with: b)))
-    #expect(fromA.status == .current)
-    #expect(fromB.status == .conflict)
-    #expect(fromB.current == fromA.revision, "the newer revision stays current")
-
-    let entries = try await b.changes(since: 0).entries
-    #expect(entries.map(\.conflict) == [false, false, true])
-    let current = try await b.manifest(item: "doc", revision: fromA.revision)
-    #expect(current.change.upserted.first?.hash == ContentHash(of: S.bytes("from A")))
-    let conflict = try await b.manifest(item: "doc", revision: fromB.revision)
-    #expect(conflict.conflict)
-    #expect(conflict.change.upserted.first?.hash == ContentHash(of: S.bytes("from B")))
-    let next = try await a.commit(
-      S.commit(
-        "doc", path: "Documents/N.txt", base: fromA.revision, kind: .file,
-        upserted: try await S.upload(["": S.bytes("after")], with: a)))
-    #expect(next.status == .current, "the chain goes on from the current revision")
-  }
-
   @Test("a rename sends no bytes, and a deletion is a revision that empties the manifest")
   func renameAndDelete() async throws {
     let server = try SyncServerProcess()

@@ -75,14 +75,19 @@ struct SyncStatusQueryTests {
     #expect(failed?.isUploaded == false)
     #expect(failed?.uploadingError?.message.isEmpty == false)
 
-    // Both devices edit a note while A is paused: A keeps its version as a copy, and the note
-    // has an unresolved conflict until the copy is gone.
+    // Both devices edit a note while A is paused: the server keeps the later edit (B's) current
+    // and A's as a conflict version, and the note has an unresolved conflict on both devices
+    // until someone resolves it.
     try a.write("first", to: "Note.txt")
     _ = await waitFor("Note.txt", "uploaded") { $0.isUploaded }
     #expect(await eventually { b.text("Note.txt") == "first" })
     try a.pause()
     #expect(await eventually { (try? a.report().connection) == "paused" })
     try a.write("edited on A", to: "Note.txt")
+    // A's edit is a minute older (A is paused: nothing reads it meanwhile), so B's is the later
+    // one whatever the clock's granularity.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: a.url("Note.txt").path)
     try b.write("edited on B", to: "Note.txt")
     // B's edit is in the server's journal before A resumes: A's edit is then the conflict.
     let journal = try await server.client(
@@ -112,11 +117,20 @@ struct SyncStatusQueryTests {
     #expect(committedOnB, "B's edit was never committed")
     try a.pause(false)
     _ = await waitFor("Note.txt", "a conflict") { $0.hasUnresolvedConflicts }
-    let copy = try #require(
-      try FileManager.default.contentsOfDirectory(atPath: a.folder.path).first {
-        $0.hasPrefix("Note (conflict")
-      })
-    try FileManager.default.removeItem(at: a.url(copy))
+    #expect(await eventually { a.text("Note.txt") == "edited on B" }, "the later edit is current")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: a.folder.path).filter {
+        $0.hasPrefix("Note")
+      } == ["Note.txt"], "no conflict copy beside the document: the other edit is a version")
+    let listed = try Executables.run(
+      "quire", ["versions", a.url("Note.txt").path], environment: a.environment)
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stdout.contains("conflict"), "\(listed.stdout)")
+    #expect(listed.stdout.contains(" A"), "the conflict version names the device that saved it")
+    let resolved = try Executables.run(
+      "quire", ["versions", "resolve", a.url("Note.txt").path, "--keep", "current"],
+      environment: a.environment)
+    #expect(resolved.status == 0, "\(resolved.stderr)")
     _ = await waitFor("Note.txt", "its conflict resolved") { !$0.hasUnresolvedConflicts }
     withExtendedLifetime(server) {}  // the server runs until the test ends
   }

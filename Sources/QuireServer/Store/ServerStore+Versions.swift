@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import QuireSyncProtocol
+
+extension ServerStore {
+  /// `item`'s current revision and its versions, newest first.
+  func versions(container identifier: String, item: String, user: Int64) throws(SyncError)
+    -> VersionList
+  {
+    try read { db in
+      let (container, current) = try Self.existing(db, identifier, item: item, user: user)
+      let rows = try Row.fetchAll(
+        db,
+        sql: """
+          SELECT r.id, r.device, d.name, r.committed, r.path, r.conflict, r.resolved
+          FROM revisions r LEFT JOIN devices d ON d.id = r.device
+          WHERE r.container = ? AND r.item = ? AND r.deleted = 0 ORDER BY r.id DESC
+          """, arguments: [container, item])
+      return VersionList(
+        current: current,
+        versions: rows.map { row in
+          VersionInfo(
+            revision: row["id"], device: row["device"], deviceName: row["name"] ?? row["device"],
+            committed: row["committed"], path: row["path"], conflict: row["conflict"],
+            resolved: row["resolved"])
+        })
+    }
+  }
+
+  /// Marks `revisions` (conflict revisions of `item`) resolved, with a journal entry on the
+  /// item's current revision so every device hears the item's remaining conflicts.
+  func resolve(container identifier: String, item: String, revisions: [Int64], user: Int64)
+    throws(SyncError) -> ResolveResponse
+  {
+    guard revisions.count <= 1000 else {
+      throw SyncError(.tooLarge, "Resolve at most 1000 versions at a time.")
+    }
+    return try write { db in
+      let (container, current) = try Self.existing(db, identifier, item: item, user: user)
+      var changed = 0
+      for revision in revisions {
+        try db.execute(
+          sql: """
+            UPDATE revisions SET resolved = 1
+            WHERE id = ? AND container = ? AND item = ? AND conflict = 1 AND resolved = 0
+            """, arguments: [revision, container, item])
+        changed += db.changesCount
+      }
+      var sequence: Int64?
+      if changed > 0 {
+        try db.execute(
+          sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
+          arguments: [container, current])
+        sequence = db.lastInsertedRowID
+      }
+      let unresolved = try Int64.fetchAll(
+        db,
+        sql: """
+          SELECT id FROM revisions WHERE container = ? AND item = ? AND conflict = 1
+            AND resolved = 0 ORDER BY id
+          """, arguments: [container, item])
+      return ResolveResponse(unresolved: unresolved, sequence: sequence)
+    }
+  }
+
+  /// Makes the contents of `revision` (any version of `item`, a conflict one too) the item's
+  /// new current revision, committed by `device` on top of the current one; the item keeps its
+  /// current path.
+  func restore(
+    container identifier: String, item: String, revision: Int64, device: AuthenticatedDevice
+  ) throws(SyncError) -> CommitResponse {
+    try write { db in
+      let (container, current) = try Self.existing(db, identifier, item: item, user: device.user)
+      let version = try Self.manifest(
+        db, container: container, identifier: identifier, item: item, revision: revision,
+        since: nil)
+      let now = try Self.manifest(
+        db, container: container, identifier: identifier, item: item, revision: current,
+        since: nil)
+      let before = Dictionary(now.change.upserted.map { ($0.path, $0) }) { first, _ in first }
+      let after = Set(version.change.upserted.map(\.path))
+      let request = CommitRequest(
+        commit: UUID().uuidString, item: item, kind: version.kind, path: now.path, base: current,
+        change: ManifestChange(
+          upserted: version.change.upserted.filter { before[$0.path] != $0 },
+          removed: before.keys.filter { !after.contains($0) }.sorted()))
+      return try Self.commit(request, container: container, device: device, blobs: blobs, db)
+    }
+  }
+
+  /// The container's id and `item`'s current revision; `notFound` if either is unknown.
+  private static func existing(_ db: Database, _ identifier: String, item: String, user: Int64)
+    throws -> (Int64, Int64)
+  {
+    guard let container = try container(db, user: user, identifier: identifier, create: false),
+      let current = try Int64.fetchOne(
+        db, sql: "SELECT current FROM items WHERE container = ? AND item = ?",
+        arguments: [container, item])
+    else {
+      throw SyncError(.notFound, "There is no item \(item) in \(identifier).")
+    }
+    return (container, current)
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Two devices editing the same documents while offline, then reconnecting: the server merges,
+/// both agents end with the same merged documents, and nothing is left beside them.
+@Suite("Quire Sync agents merge concurrent edits")
+struct SyncAgentMergeTests {
+  @Test("offline edits of different lines and different members merge on both devices")
+  func offlineEditsMerge() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start()
+    try a.write("one\ntwo\nthree\nfour\nfive\n", to: "Notes.txt")
+    for name in ["1.jpg", "2.jpg", "3.jpg"] {
+      try a.write("image \(name)", to: "Trip.album/\(name)")
+    }
+    #expect(await eventually { b.text("Notes.txt") != nil && b.exists("Trip.album/3.jpg") })
+    #expect(await eventually { (try? a.report().items.isEmpty) == true })
+
+    try a.pause()
+    try b.pause()
+    #expect(await eventually { (try? a.report().connection) == "paused" })
+    #expect(await eventually { (try? b.report().connection) == "paused" })
+    try a.write("ONE\ntwo\nthree\nfour\nfive\n", to: "Notes.txt")
+    try a.write("image 4.jpg", to: "Trip.album/4.jpg")
+    try FileManager.default.removeItem(at: a.url("Trip.album/1.jpg"))
+    try b.write("one\ntwo\nthree\nfour\nFIVE\n", to: "Notes.txt")
+    try b.write("image 5.jpg", to: "Trip.album/5.jpg")
+    try FileManager.default.removeItem(at: b.url("Trip.album/2.jpg"))
+    try a.pause(false)
+    try b.pause(false)
+
+    let merged = "ONE\ntwo\nthree\nfour\nFIVE\n"
+    let members = ["3.jpg", "4.jpg", "5.jpg"]
+    for device in [a, b] {
+      #expect(await eventually { device.text("Notes.txt") == merged }, "the merged note")
+      #expect(
+        await eventually {
+          (try? FileManager.default.contentsOfDirectory(atPath: device.url("Trip.album").path))?
+            .sorted() == members
+        }, "the merged album")
+    }
+    #expect(a.text("Trip.album/5.jpg") == "image 5.jpg")
+    #expect(b.text("Trip.album/4.jpg") == "image 4.jpg")
+    #expect(await eventually { (try? a.report().items.isEmpty) == true })
+    #expect(await eventually { (try? b.report().items.isEmpty) == true })
+    #expect(try a.hiddenLeftovers() == [])
+    #expect(try b.hiddenLeftovers() == [])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: a.folder.path).sorted() == [
+        "Notes.txt", "Trip.album",
+      ], "no conflict copies")
+  }
+}

@@ -17,42 +17,30 @@ struct Versions: AsyncParsableCommand {
     defaultSubcommand: VersionsList.self)
 }
 
-/// What the versions commands share: the signed-in client and the document's identity.
+/// What the versions commands share: the document and the store of its versions.
 struct VersionTarget {
-  let client: SyncClient
-  let item: String
-  let path: String
+  let url: URL
+  let store: SyncVersionStore
 
   init(_ path: String) throws {
-    let url = URL(fileURLWithPath: path).standardizedFileURL
+    url = URL(fileURLWithPath: path).standardizedFileURL
     guard FileManager.default.fileExists(atPath: url.path) else {
       throw QuireError(.notFound, "There is no document at “\(url.path)”.", path: url.path)
     }
-    guard let settings = try SyncSettings.load() else {
-      throw SyncError(
-        .unauthorized,
-        "This device is not signed in, so “\(url.path)” has no synced versions: run quire sync login URL --user NAME."
-      )
-    }
-    guard let item = ItemIdentity.stored(at: url) else {
-      throw SyncError(
-        .notFound, "“\(url.path)” has not been synced yet: it has no versions on the server.")
-    }
-    client = SyncClient(
-      server: settings.server, token: settings.token, container: settings.container,
-      http: try TrustedHTTPClient.trusting(settings.certificateAuthority))
-    self.item = item
-    self.path = url.path
+    store = SyncVersionStore(folder: url.deletingLastPathComponent())
   }
 
-  static func describe(_ version: VersionInfo, current: Int64) -> String {
-    let date = Date(timeIntervalSince1970: version.committed)
-      .formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false))
+  func versions() async throws -> [VersionRecord] { try await store.versions(of: url) }
+
+  static func describe(_ version: VersionRecord) -> String {
+    let date =
+      version.modificationDate?.formatted(
+        .iso8601.year().month().day().time(includingFractionalSeconds: false)) ?? "-"
     let kind =
-      version.revision == current
-      ? "current" : version.conflict ? (version.resolved ? "resolved" : "conflict") : "version"
-    return "\(String(version.revision).padding(toLength: 8, withPad: " ", startingAt: 0))"
-      + "\(kind.padding(toLength: 10, withPad: " ", startingAt: 0))\(date)  \(version.deviceName)"
+      version.isCurrent
+      ? "current" : version.isConflict ? (version.isResolved ? "resolved" : "conflict") : "version"
+    return "\(version.identifier.padding(toLength: 8, withPad: " ", startingAt: 0))"
+      + "\(kind.padding(toLength: 10, withPad: " ", startingAt: 0))\(date)  \(version.deviceName ?? "")"
   }
 }
 
@@ -66,18 +54,16 @@ struct VersionsList: QuireDocumentSubcommand {
 
   @MainActor
   func execute() async throws {
-    let target = try VersionTarget(path)
-    let list = try await target.client.versions(item: target.item)
+    let versions = try await VersionTarget(path).versions()
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      print(String(decoding: try encoder.encode(list), as: UTF8.self))
+      encoder.dateEncodingStrategy = .iso8601
+      print(String(decoding: try encoder.encode(versions), as: UTF8.self))
       return
     }
     print("VERSION KIND      DATE                  DEVICE")
-    for version in list.versions {
-      print(VersionTarget.describe(version, current: list.current))
-    }
+    for version in versions { print(VersionTarget.describe(version)) }
   }
 }
 
@@ -88,13 +74,17 @@ struct VersionsRestore: QuireDocumentSubcommand {
     abstract: "Make a version's contents the current ones (a new version on every device).")
 
   @Argument(help: "The synced document.") var path: String
-  @Argument(help: "The version number (from quire versions PATH).") var version: Int64
+  @Argument(help: "The version number (from quire versions PATH).") var version: String
 
   @MainActor
   func execute() async throws {
     let target = try VersionTarget(path)
-    let answer = try await target.client.restore(item: target.item, revision: version)
-    print("Restored version \(version) of \(target.path) as version \(answer.revision).")
+    guard let record = try await target.versions().first(where: { $0.identifier == version }) else {
+      throw SyncError(
+        .notFound, "“\(version)” is not a version of \(target.url.path): see quire versions.")
+    }
+    try await target.store.restore(record, item: target.url)
+    print("Restored version \(version) of \(target.url.path).")
   }
 }
 
@@ -111,32 +101,32 @@ struct VersionsResolve: QuireDocumentSubcommand {
   @MainActor
   func execute() async throws {
     let target = try VersionTarget(path)
-    let list = try await target.client.versions(item: target.item)
-    let conflicts = list.unresolvedConflicts
-    let kept: Int64
+    let versions = try await target.versions()
+    let conflicts = versions.filter { $0.isConflict && !$0.isResolved }
+    let current = versions.first(where: \.isCurrent)
+    let kept: VersionRecord?
     switch keep {
     case "current":
-      kept = list.current
+      kept = current
     case "latest":
-      let candidates = list.versions.filter { $0.revision == list.current } + conflicts
-      kept = candidates.max { $0.committed < $1.committed }?.revision ?? list.current
+      kept = (versions.filter(\.isCurrent) + conflicts).max {
+        ($0.modificationDate ?? .distantPast) < ($1.modificationDate ?? .distantPast)
+      }
     default:
-      guard let number = Int64(keep), list.versions.contains(where: { $0.revision == number })
-      else {
+      guard let chosen = versions.first(where: { $0.identifier == keep }) else {
         throw SyncError(
           .notFound,
-          "“\(keep)” is not a version of \(target.path): use current, latest or a number from quire versions."
+          "“\(keep)” is not a version of \(target.url.path): use current, latest or a number from quire versions."
         )
       }
-      kept = number
+      kept = chosen
     }
-    if kept != list.current {
-      _ = try await target.client.restore(item: target.item, revision: kept)
+    if let kept, !kept.isCurrent { try await target.store.restore(kept, item: target.url) }
+    if !conflicts.isEmpty {
+      try await target.store.setResolved(true, conflicts, item: target.url)
     }
-    let answer = try await target.client.resolve(
-      item: target.item, revisions: conflicts.map(\.revision))
     print(
-      "Kept version \(kept) of \(target.path); resolved \(conflicts.count - answer.unresolved.count) conflicts."
+      "Kept version \(kept?.identifier ?? "current") of \(target.url.path); resolved \(conflicts.count) conflicts."
     )
   }
 }

@@ -76,6 +76,20 @@ final class CoordinatedAccess {
   }
 
   /// Tells presenters that `old` moved to `new` (``FileCoordinator/item(at:didMoveTo:)``).
+  /// Tells the presenters of the item at `url` (in every process) that it gained, lost or
+  /// resolved the version `version`.
+  static func announceVersion(
+    _ kind: PresenterMessage.Kind, of url: URL, version: String,
+    excluding presenter: (any FilePresenter)?
+  ) {
+    let messenger = PresenterMessenger(excluding: presenter)
+    messenger.send(messenger.matches(of: CoordinationRuntime.canonicalPath(url))) { match in
+      match.relation == .same
+        ? PresenterMessage(kind: kind, presenter: match.number, version: version) : nil
+    }
+    messenger.finish()
+  }
+
   static func announceMove(from old: URL, to new: URL, excluding presenter: (any FilePresenter)?) {
     let oldPath = CoordinationRuntime.canonicalPath(old)
     let newPath = CoordinationRuntime.canonicalPath(new)

@@ -134,6 +134,21 @@ public final class FileCoordinator: Sendable {
     CoordinatedAccess.announceMove(from: oldURL, to: newURL, excluding: filePresenter)
   }
 
+  /// Announces that the item at `url` gained the version `version` (a sync agent's role, as the
+  /// ubiquity daemon's): its presenters, in every process, hear
+  /// ``FilePresenter/presentedItemDidGainVersion(_:)``.
+  public func item(at url: URL, didGainVersion version: String) {
+    CoordinatedAccess.announceVersion(
+      .gainedVersion, of: url, version: version, excluding: filePresenter)
+  }
+
+  /// Announces that the conflict version `version` of the item at `url` was resolved: its
+  /// presenters hear ``FilePresenter/presentedItemDidResolveConflictVersion(_:)``.
+  public func item(at url: URL, didResolveConflictVersion version: String) {
+    CoordinatedAccess.announceVersion(
+      .resolvedVersion, of: url, version: version, excluding: filePresenter)
+  }
+
   /// Stops waiting: a coordination of this coordinator that has not started its accessor yet
   /// throws ``QuireError/Code-swift.struct/cancelled``, now and from now on.
   public func cancel() { cancelled.store(true, ordering: .relaxed) }

@@ -15,13 +15,16 @@ extension Document {
   /// The other programs' versions kept aside while the document is `inConflict`, oldest first.
   public var otherVersionURLs: [URL] { conflictCopies }
 
-  /// Settles the conflict as `resolution` says and clears `inConflict`.
+  /// Settles the conflict as `resolution` says and clears `inConflict`: the other programs'
+  /// versions kept aside, and a synced document's conflict versions (marked resolved on every
+  /// device).
   ///
   /// - Throws: ``QuireError`` if the other version cannot be read or placed; the conflict then
   ///   stays, with every version intact.
   public func resolveConflict(_ resolution: ConflictResolution) async throws(QuireError) {
+    try await resolveConflictVersions(resolution)
     guard let latest = conflictCopies.last else {
-      documentState.remove(.inConflict)
+      if conflictVersions.isEmpty { documentState.remove(.inConflict) }
       return
     }
     switch resolution {

@@ -22,6 +22,7 @@ extension Document {
     documentState = writable ? .normal : .editingDisabled
     DocumentRegistry.shared.add(self)
     startPresenting()
+    await refreshConflictVersions()
   }
 
   /// Saves unsaved changes, then closes the document.

@@ -74,6 +74,8 @@ open class Document {
   /// Counts finished saves, so a judgement made while one ran is made again.
   var saveGeneration = 0
   var conflictCopies: [URL] = []
+  /// The synced document's unresolved conflict versions (from its ``VersionStore``).
+  var conflictVersions: [FileVersion] = []
   let fileAccess = DocumentFileAccess()
   var changeCount = 0
   var savedChangeCount = 0

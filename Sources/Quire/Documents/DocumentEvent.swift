@@ -20,6 +20,10 @@ public enum DocumentEvent: Sendable {
   /// the other version as a copy at the given URL, and the document is `inConflict` until
   /// ``Document/resolveConflict(_:)``.
   case conflict(otherVersion: URL)
+  /// Another device's concurrent edit of the synced document lost to the current version and
+  /// was kept as this conflict version; the document is `inConflict` until it is resolved
+  /// (``Document/resolveConflict(_:)``, or on any device).
+  case conflictVersion(FileVersion)
   /// Another program deleted the document, which closed; unsaved changes were written to the
   /// given URL so they are not lost.
   case deleted(recoveredAt: URL?)

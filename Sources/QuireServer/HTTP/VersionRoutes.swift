@@ -25,6 +25,16 @@ struct VersionRoutes: Sendable {
       let body = try await reading.json(ResolveRequest.self, from: request)
       let answer = try store.resolve(
         container: container, item: try context.parameters.require("item"),
+        revisions: body.revisions, resolved: body.resolved ?? true, user: device.user)
+      if answer.sequence != nil { signal.notify("\(device.user)/\(container)") }
+      return ServerResponse.json(answer)
+    }
+    router.post(RouterPath(item + "/remove")) { request, context in
+      let device = try reading.device(request)
+      let container = try context.parameters.require("container")
+      let body = try await reading.json(VersionSelection.self, from: request)
+      let answer = try store.removeVersions(
+        container: container, item: try context.parameters.require("item"),
         revisions: body.revisions, user: device.user)
       if answer.sequence != nil { signal.notify("\(device.user)/\(container)") }
       return ServerResponse.json(answer)

@@ -62,6 +62,10 @@ enum ServerSchema {
             WHERE conflict = 1 AND resolved = 0;
           """)
     }
+    // v4: versions a user removed (no longer listed).
+    migrator.registerMigration("v4") { db in
+      try db.execute(sql: "ALTER TABLE revisions ADD COLUMN removed INTEGER NOT NULL DEFAULT 0")
+    }
     return migrator
   }
 }

@@ -176,6 +176,15 @@ extension ServerStore {
     else { return nil }
     let conflict: Bool = row["conflict"]
     let merged: Bool = row["merged"]
+    if conflict && merged {
+      // A merge that left the current revision as it was: the commit itself was kept aside.
+      let resolved =
+        try Bool.fetchOne(
+          db, sql: "SELECT resolved FROM revisions WHERE id = ?", arguments: [row["id"]]) ?? true
+      return CommitResponse(
+        revision: row["current"], status: .merged, current: row["current"],
+        sequence: row["sequence"], conflictRevisions: resolved ? nil : [row["id"]])
+    }
     // A merge's conflict revisions carry its commit identifier with a suffix.
     let kept =
       merged

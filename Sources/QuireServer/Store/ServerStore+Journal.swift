@@ -18,19 +18,25 @@ extension ServerStore {
           SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
           WHERE j.container = ? AND j.sequence > ? ORDER BY j.sequence LIMIT ?
           """, arguments: [container, cursor, limit + 1])
-      let unresolved = try db.cachedStatement(
-        sql: """
-          SELECT id FROM revisions WHERE container = ? AND item = ? AND conflict = 1
-            AND resolved = 0 ORDER BY id
-          """)
-      let entries = try rows.prefix(limit).map { row in
+      // The container's unresolved conflicts, read once per page: the partial index holds
+      // only those, so this costs what there is to report, not the page's length.
+      var unresolved: [String: [Int64]] = [:]
+      for row in try Row.fetchAll(
+        try db.cachedStatement(
+          sql: """
+            SELECT item, id FROM revisions WHERE container = ? AND conflict = 1 AND resolved = 0
+            ORDER BY id
+            """), arguments: [container])
+      {
+        unresolved[row["item"], default: []].append(row["id"])
+      }
+      let entries = rows.prefix(limit).map { row in
         let item: String = row["item"]
-        let conflicts = try Int64.fetchAll(unresolved, arguments: [container, item])
         return ChangeEntry(
           sequence: row["sequence"], item: item, revision: row["id"], base: row["base"],
           kind: ItemKind(rawValue: row["kind"]) ?? .package, path: row["path"],
           deleted: row["deleted"], conflict: row["conflict"], device: row["device"],
-          committed: row["committed"], unresolvedConflicts: conflicts.isEmpty ? nil : conflicts)
+          committed: row["committed"], unresolvedConflicts: unresolved[item])
       }
       return ChangesPage(
         entries: entries, cursor: entries.last?.sequence ?? cursor, more: rows.count > limit)

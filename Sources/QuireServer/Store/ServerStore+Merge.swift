@@ -61,6 +61,21 @@ extension ServerStore {
     }
     let currentPath: String = currentRow["path"]
     let path = request.path != basePath && currentPath == basePath ? request.path : currentPath
+    if let theirs, merge.members == theirs, path == currentPath {
+      // Nothing of this commit changes the current revision: it stays, and the commit is kept
+      // aside (a conflict version if some of it lost; else hidden, only to answer a retry).
+      let aside = try insertRevision(
+        request, base: request.base, conflict: true, device: device.id, key: key,
+        commitID: request.commit, change: request.change, merged: true, db)
+      if !merge.mineLost {
+        try db.execute(
+          sql: "UPDATE revisions SET resolved = 1, removed = 1 WHERE id = ?",
+          arguments: [aside.revision])
+      }
+      return CommitResponse(
+        revision: current, status: .merged, current: current, sequence: aside.sequence,
+        conflictRevisions: merge.mineLost ? [aside.revision] : nil)
+    }
     var kept: [Int64] = []
     if merge.mineLost {
       kept.append(

@@ -14,8 +14,9 @@ extension ServerStore {
         sql: """
           SELECT r.id, r.device, d.name, r.committed, r.path, r.conflict, r.resolved
           FROM revisions r LEFT JOIN devices d ON d.id = r.device
-          WHERE r.container = ? AND r.item = ? AND r.deleted = 0 ORDER BY r.id DESC
-          """, arguments: [container, item])
+          WHERE r.container = ? AND r.item = ? AND r.deleted = 0 AND (r.removed = 0 OR r.id = ?)
+          ORDER BY r.id DESC
+          """, arguments: [container, item, current])
       return VersionList(
         current: current,
         versions: rows.map { row in
@@ -29,9 +30,10 @@ extension ServerStore {
 
   /// Marks `revisions` (conflict revisions of `item`) resolved, with a journal entry on the
   /// item's current revision so every device hears the item's remaining conflicts.
-  func resolve(container identifier: String, item: String, revisions: [Int64], user: Int64)
-    throws(SyncError) -> ResolveResponse
-  {
+  func resolve(
+    container identifier: String, item: String, revisions: [Int64], resolved: Bool = true,
+    user: Int64
+  ) throws(SyncError) -> ResolveResponse {
     guard revisions.count <= 1000 else {
       throw SyncError(.tooLarge, "Resolve at most 1000 versions at a time.")
     }
@@ -41,26 +43,65 @@ extension ServerStore {
       for revision in revisions {
         try db.execute(
           sql: """
-            UPDATE revisions SET resolved = 1
-            WHERE id = ? AND container = ? AND item = ? AND conflict = 1 AND resolved = 0
-            """, arguments: [revision, container, item])
+            UPDATE revisions SET resolved = ?
+            WHERE id = ? AND container = ? AND item = ? AND conflict = 1 AND resolved != ?
+              AND removed = 0
+            """, arguments: [resolved, revision, container, item, resolved])
         changed += db.changesCount
       }
-      var sequence: Int64?
-      if changed > 0 {
-        try db.execute(
-          sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
-          arguments: [container, current])
-        sequence = db.lastInsertedRowID
-      }
-      let unresolved = try Int64.fetchAll(
-        db,
-        sql: """
-          SELECT id FROM revisions WHERE container = ? AND item = ? AND conflict = 1
-            AND resolved = 0 ORDER BY id
-          """, arguments: [container, item])
-      return ResolveResponse(unresolved: unresolved, sequence: sequence)
+      return try Self.announce(db, changed: changed, container: container, item: item, current)
     }
+  }
+
+  /// Removes `revisions` of `item` (never the current one) from its versions; a conflict among
+  /// them is resolved by it.
+  func removeVersions(container identifier: String, item: String, revisions: [Int64], user: Int64)
+    throws(SyncError) -> ResolveResponse
+  {
+    guard revisions.count <= 1000 else {
+      throw SyncError(.tooLarge, "Remove at most 1000 versions at a time.")
+    }
+    return try write { db in
+      let (container, current) = try Self.existing(db, identifier, item: item, user: user)
+      var resolvedConflicts = 0
+      for revision in revisions where revision != current {
+        resolvedConflicts +=
+          try Int.fetchOne(
+            db,
+            sql: """
+              SELECT count(*) FROM revisions WHERE id = ? AND container = ? AND item = ?
+                AND conflict = 1 AND resolved = 0
+              """, arguments: [revision, container, item]) ?? 0
+        try db.execute(
+          sql: """
+            UPDATE revisions SET removed = 1, resolved = 1
+            WHERE id = ? AND container = ? AND item = ?
+            """, arguments: [revision, container, item])
+      }
+      return try Self.announce(
+        db, changed: resolvedConflicts, container: container, item: item, current)
+    }
+  }
+
+  /// When `changed` conflicts changed state, a journal entry on the item's current revision
+  /// tells every device; the answer lists the conflicts still unresolved.
+  private static func announce(
+    _ db: Database, changed: Int, container: Int64, item: String, _ current: Int64
+  ) throws -> ResolveResponse {
+    var sequence: Int64?
+    if changed > 0 {
+      try db.execute(
+        sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
+        arguments: [container, current])
+      sequence = db.lastInsertedRowID
+    }
+    let unresolved = try Int64.fetchAll(
+      db,
+      sql: """
+        SELECT id FROM revisions WHERE container = ? AND item = ? AND conflict = 1
+          AND resolved = 0 ORDER BY id
+        """, arguments: [container, item])
+    return ResolveResponse(unresolved: unresolved, sequence: sequence)
   }
 
   /// Makes the contents of `revision` (any version of `item`, a conflict one too) the item's

@@ -48,6 +48,7 @@ extension SyncAgent {
         try state.advance(past: [entry])
       }
       try state.advance(past: passed)
+      announceConflicts(page.entries)
       if !page.more { return }
     }
   }

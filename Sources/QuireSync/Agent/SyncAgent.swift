@@ -16,8 +16,9 @@ import QuireSyncProtocol
 ///   coordinated write, as one crash-safe package save of the changed members: an open
 ///   ``Quire/Document`` reloads and a running ``Quire/DocumentQuery`` updates.
 /// - Its synced tree (what both sides last agreed on) is in SQLite, so it resumes after a kill.
-/// - A rename or move is a metadata commit; a deletion moves the local item to the Trash; a
-///   conflicting edit is kept as a copy beside the document, never lost.
+/// - A rename or move is a metadata commit; a deletion moves the local item to the Trash; an
+///   edit made on a stale revision is merged by the server, and what does not merge is kept
+///   there as a conflict version, which the item's presenters (an open document) hear of.
 public actor SyncAgent {
   /// The synced folder (the container's `Documents` scope).
   public nonisolated let folder: URL
@@ -27,6 +28,8 @@ public actor SyncAgent {
   let stateFile: URL
   let trash: Trash
   var synced: [String: SyncedItem] = [:]
+  /// Each item's unresolved conflict revisions, as last announced to its presenters.
+  var knownConflicts: [String: [Int64]] = [:]
   var needsPush = false
   var needsPull = false
   var wake: AsyncStream<Void>.Continuation?
@@ -78,6 +81,7 @@ public actor SyncAgent {
     defer { close(lock) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     removeLeftovers()
+    knownConflicts = state.unresolvedConflicts()
     do { synced = try state.syncedItems() } catch {
       throw SyncError(.unavailable, "The sync state could not be read: \(error).", cause: error)
     }

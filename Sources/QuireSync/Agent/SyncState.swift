@@ -201,6 +201,20 @@ final class SyncState: Sendable {
     }
   }
 
+  /// Each remote item's unresolved conflict revisions, as the journal last reported them.
+  func unresolvedConflicts() -> [String: [Int64]] {
+    let rows =
+      (try? database.read {
+        try Row.fetchAll($0, sql: "SELECT item, conflicts FROM remote WHERE conflicts IS NOT NULL")
+      }) ?? []
+    var result: [String: [Int64]] = [:]
+    for row in rows {
+      let list: String = row["conflicts"]
+      result[row["item"]] = list.split(separator: ",").compactMap { Int64($0) }
+    }
+    return result
+  }
+
   /// How many items the remote tree holds that are not deleted.
   var remoteItemCount: Int {
     (try? database.read {

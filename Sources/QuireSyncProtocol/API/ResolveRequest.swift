@@ -2,9 +2,14 @@
 /// resolved (`NSFileVersion.isResolved = true`). Every device hears it through the journal, and
 /// the item stops reporting unresolved conflicts once none is left.
 public struct ResolveRequest: Codable, Sendable {
-  /// The conflict revisions resolved.
+  /// The conflict revisions.
   public var revisions: [Int64]
+  /// Whether they are resolved (nil: yes); false marks them unresolved again.
+  public var resolved: Bool?
 
-  /// A request resolving `revisions`.
-  public init(revisions: [Int64]) { self.revisions = revisions }
+  /// A request marking `revisions` resolved, or not.
+  public init(revisions: [Int64], resolved: Bool = true) {
+    self.revisions = revisions
+    self.resolved = resolved
+  }
 }

@@ -1,0 +1,26 @@
+import Foundation
+
+/// Where the versions of some items are kept: the role of the version store behind
+/// NSFileVersion. `QuireSync`'s `SyncVersionStore` keeps a synced folder's versions on the sync
+/// server. Register a store with ``FileVersion/register(_:)``, or pass one to ``FileVersion``'s
+/// functions.
+public protocol VersionStore: Sendable {
+  /// Whether this store keeps the versions of the item at `url`.
+  func keepsVersions(of url: URL) -> Bool
+
+  /// Every version of the item at `url`, the current one included, newest first.
+  func versions(of url: URL) async throws -> [VersionRecord]
+
+  /// A file or package holding `version`'s contents, to read (downloaded first if needed).
+  func contents(of version: VersionRecord, item url: URL) async throws -> URL
+
+  /// Marks the conflict versions `versions` resolved (or not).
+  func setResolved(_ resolved: Bool, _ versions: [VersionRecord], item url: URL) async throws
+
+  /// Removes `versions` (not the current one): they are no longer listed, and their space is
+  /// freed once nothing else refers to it.
+  func remove(_ versions: [VersionRecord], item url: URL) async throws
+
+  /// Makes `version`'s contents the item's current ones, as a new version.
+  func restore(_ version: VersionRecord, item url: URL) async throws
+}

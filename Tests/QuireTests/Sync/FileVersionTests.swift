@@ -1,0 +1,125 @@
+import Foundation
+import Quire
+import QuireSync
+import Testing
+
+/// `FileVersion` over a synced folder: the server's revisions, a conflict made by two real
+/// agents, resolved, restored and removed through the NSFileVersion-shaped API.
+@Suite("FileVersion of synced documents")
+struct FileVersionTests {
+  @Test("current, other and conflict versions; contents, resolve, restore and remove")
+  func versionsOfASyncedDocument() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start()
+    try a.write("first\n", to: "Note.txt")
+    #expect(await eventually { b.text("Note.txt") == "first\n" })
+    try a.write("second\n", to: "Note.txt")
+    #expect(await eventually { b.text("Note.txt") == "second\n" })
+
+    // Both edit the one line while paused; A's edit is older, so B's wins.
+    try a.pause()
+    try b.pause()
+    #expect(await eventually { (try? a.report().connection) == "paused" })
+    #expect(await eventually { (try? b.report().connection) == "paused" })
+    try a.write("from A\n", to: "Note.txt")
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: a.url("Note.txt").path)
+    try b.write("from B\n", to: "Note.txt")
+    try b.pause(false)
+    #expect(await eventually { (try? b.report().items.isEmpty) == true })
+    try a.pause(false)
+    #expect(await eventually { a.text("Note.txt") == "from B\n" }, "B's later edit is current")
+
+    let store = SyncVersionStore(
+      folder: a.folder, settingsFile: a.settingsFile,
+      cache: a.home.url.appendingPathComponent("cache"))
+    let note = a.url("Note.txt")
+    let current = try #require(try await FileVersion.currentVersionOfItem(at: note, store: store))
+    #expect(current.isCurrent && !current.isConflict)
+    #expect(current.localizedNameOfSavingComputer == "B")
+    #expect(try await current.contentsURL() == note)
+    let conflicts = try await FileVersion.unresolvedConflictVersionsOfItem(at: note, store: store)
+    #expect(conflicts.count == 1)
+    let conflict = try #require(conflicts.first)
+    #expect(conflict.localizedNameOfSavingComputer == "A")
+    #expect(!conflict.hasLocalContents)
+    #expect(
+      try String(contentsOf: try await conflict.contentsURL(), encoding: .utf8) == "from A\n")
+    let others = try await FileVersion.otherVersionsOfItem(at: note, store: store)
+    #expect(!others.contains(current), "the current version is never among the others")
+    #expect(others.contains(conflict))
+    let texts = try await others.asyncMap {
+      try String(contentsOf: try await $0.contentsURL(), encoding: .utf8)
+    }
+    #expect(texts.contains("first\n") && texts.contains("second\n"), "\(texts)")
+
+    // Resolving reaches every device: B's item stops reporting the conflict.
+    let statusOfB = SyncStatusSource(
+      folder: b.folder, stateFile: b.stateFile, settingsFile: b.settingsFile)
+    #expect(
+      await eventuallyAsync {
+        await statusOfB.statuses()?["Note.txt"]?.hasUnresolvedConflicts == true
+      })
+    try await conflict.setResolved(true)
+    #expect(conflict.isResolved)
+    #expect(try await FileVersion.unresolvedConflictVersionsOfItem(at: note, store: store).isEmpty)
+    #expect(
+      await eventuallyAsync {
+        await statusOfB.statuses()?["Note.txt"]?.hasUnresolvedConflicts == false
+      })
+
+    // Restoring the first version makes it current on both devices.
+    let first = try #require(
+      try await others.asyncFilter {
+        try String(contentsOf: try await $0.contentsURL(), encoding: .utf8) == "first\n"
+      }.first)
+    #expect(try await first.replaceItem(at: note) == note)
+    #expect(await eventually { a.text("Note.txt") == "first\n" && b.text("Note.txt") == "first\n" })
+
+    // Removing the other versions leaves only the current one.
+    try await FileVersion.removeOtherVersionsOfItem(at: note, store: store)
+    #expect(try await FileVersion.otherVersionsOfItem(at: note, store: store).isEmpty)
+    await #expect(throws: QuireError.self) {
+      try await FileVersion.currentVersionOfItem(at: note, store: store)?.remove()
+    }
+  }
+
+  @Test("a document no store keeps has only its current version")
+  func unsyncedDocument() async throws {
+    let folder = try TemporaryDirectory()
+    try Data("x".utf8).write(to: folder.file("Loose.txt"))
+    let current = try #require(
+      try await FileVersion.currentVersionOfItem(at: folder.file("Loose.txt")))
+    #expect(current.isCurrent && current.hasLocalContents)
+    #expect(try await FileVersion.otherVersionsOfItem(at: folder.file("Loose.txt")).isEmpty)
+    #expect(try await FileVersion.currentVersionOfItem(at: folder.file("Missing.txt")) == nil)
+  }
+}
+
+extension Array {
+  fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+    var result: [T] = []
+    for element in self { result.append(try await transform(element)) }
+    return result
+  }
+
+  fileprivate func asyncFilter(_ keep: (Element) async throws -> Bool) async rethrows -> [Element] {
+    var result: [Element] = []
+    for element in self where try await keep(element) { result.append(element) }
+    return result
+  }
+}
+
+/// Polls an async condition until it holds or `seconds` pass (a bounded wait for another
+/// process's effect).
+private func eventuallyAsync(seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + .seconds(seconds)
+  while ContinuousClock.now < deadline {
+    if await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(20))  // polling interval of a bounded wait
+  }
+  return await condition()
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Quire
+import QuireApp
+import QuireSync
+import Testing
+
+/// A synced document open in an app when another device's concurrent edit loses to the current
+/// version: the open `Document` goes `inConflict`, lists the conflict version, and leaves the
+/// conflict when it is resolved — here, or on another device.
+@Suite("Synced conflicts reach open documents")
+@MainActor
+struct SyncDocumentConflictTests {
+  @Test("an open document goes inConflict on every device, and out of it when resolved")
+  func openDocumentConflict() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start()
+    try a.write("first", to: "Shared.mydoc/text.txt")
+    #expect(await eventually { b.text("Shared.mydoc/text.txt") == "first" })
+    FileVersion.register(SyncVersionStore(folder: a.folder, settingsFile: a.settingsFile))
+    let document = MyDocDocument(fileURL: a.url("Shared.mydoc"))
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    #expect(!document.documentState.contains(.inConflict))
+
+    // Both devices change the one line while paused; A's change is older and loses.
+    try a.pause()
+    try b.pause()
+    #expect(await eventually { (try? a.report().connection) == "paused" })
+    #expect(await eventually { (try? b.report().connection) == "paused" })
+    try a.write("typed on A", to: "Shared.mydoc/text.txt")
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -60)],
+      ofItemAtPath: a.url("Shared.mydoc/text.txt").path)
+    try b.write("typed on B", to: "Shared.mydoc/text.txt")
+    try b.pause(false)
+    #expect(await eventually { (try? b.report().items.isEmpty) == true })
+    try a.pause(false)
+
+    #expect(
+      await eventually { document.documentState.contains(.inConflict) },
+      "the open document never went inConflict")
+    #expect(await eventually { document.text == "typed on B" }, "the current version reloaded")
+    #expect(document.unresolvedConflictVersions.count == 1)
+    #expect(document.unresolvedConflictVersions.first?.localizedNameOfSavingComputer == "A")
+
+    // Resolved on device B, from its command line: A's open document hears it.
+    let resolved = try Executables.run(
+      "quire", ["versions", "resolve", b.url("Shared.mydoc").path, "--keep", "current"],
+      environment: b.environment)
+    #expect(resolved.status == 0, "\(resolved.stderr)")
+    #expect(
+      await eventually { !document.documentState.contains(.inConflict) },
+      "the resolution on B did not reach A's open document")
+    #expect(document.unresolvedConflictVersions.isEmpty)
+
+    // A second conflict, settled in the open document by keeping the other (losing) version:
+    // it becomes current on both devices.
+    try a.pause()
+    try b.pause()
+    #expect(await eventually { (try? a.report().connection) == "paused" })
+    #expect(await eventually { (try? b.report().connection) == "paused" })
+    try a.write("again on A", to: "Shared.mydoc/text.txt")
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -60)],
+      ofItemAtPath: a.url("Shared.mydoc/text.txt").path)
+    try b.write("again on B", to: "Shared.mydoc/text.txt")
+    try b.pause(false)
+    #expect(await eventually { (try? b.report().items.isEmpty) == true })
+    try a.pause(false)
+    #expect(await eventually { document.documentState.contains(.inConflict) })
+    try await document.resolveConflict(.keepOther)
+    #expect(!document.documentState.contains(.inConflict))
+    #expect(
+      await eventually {
+        a.text("Shared.mydoc/text.txt") == "again on A"
+          && b.text("Shared.mydoc/text.txt") == "again on A"
+      }, "the kept version is current everywhere")
+    #expect(await eventually { document.text == "again on A" })
+  }
+}

@@ -5,10 +5,13 @@ in the other page's open editor, with no reload, and the header's sync line says
 
 import fcntl
 import glob
+import json
 import os
 import sqlite3
 import subprocess
+import time
 import unittest
+import urllib.request
 
 from selenium.webdriver.common.by import By
 
@@ -64,7 +67,69 @@ def read(path):
         return None
 
 
+def commits_of(device, path):
+    """How many commits of `path` the server's journal holds, asked with `device`'s sign-in."""
+    with open(os.path.join(device.app.home, "config", "quire", "sync.json")) as handle:
+        settings = json.load(handle)
+    request = urllib.request.Request(
+        f"{settings['server'].rstrip('/')}/v1/containers/{settings['container']}/changes?since=0",
+        headers={"Authorization": f"Bearer {settings['token']}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        entries = json.load(response)["entries"]
+    return sum(1 for entry in entries if entry["path"] == "Documents/" + path and not entry["conflict"])
+
+
+def pause(device, paused=True):
+    subprocess.run([QUIRE, "sync", "pause" if paused else "resume"], env=device.app.env,
+                   check=True, capture_output=True)
+
+
 class SyncedAppsTests(unittest.TestCase):
+    def test_a_conflict_from_another_device_shows_in_the_open_editor_and_resolves(self):
+        server = SyncServer()
+        a = Device("A", server)
+        b = Device("B", server)
+        try:
+            with open(a.app.path("Note.txt"), "w") as handle:
+                handle.write("base\n")
+            wait_for(lambda: read(b.app.path("Note.txt")) == "base\n", seconds=30,
+                     message="the note on device B")
+            a.driver.get(a.app.url)
+            a.driver.get(a.app.base + "#/doc/Note.txt")
+            wait_for(lambda: a.text() == "base\n", message="A's editor")
+            # Both devices change the one line while paused; A's change is older and loses.
+            pause(a)
+            pause(b)
+            wait_for(lambda: agent_connection(a.app) == "paused", seconds=15, message="A paused")
+            wait_for(lambda: agent_connection(b.app) == "paused", seconds=15, message="B paused")
+            with open(a.app.path("Note.txt"), "w") as handle:
+                handle.write("from A\n")
+            past = time.time() - 60
+            os.utime(a.app.path("Note.txt"), (past, past))
+            with open(b.app.path("Note.txt"), "w") as handle:
+                handle.write("from B\n")
+            pause(b, False)
+            wait_for(lambda: commits_of(b, "Note.txt") == 2, seconds=30, message="B's commit")
+            pause(a, False)
+            wait_for(lambda: a.text() == "from B\n", seconds=30, message="the newer edit in A's editor")
+            banner = a.driver.find_element(By.CSS_SELECTOR, "#conflict")
+            wait_for(banner.is_displayed, seconds=30, message="the conflict banner")
+            self.assertIn("A changed this document at the same time",
+                          a.driver.find_element(By.CSS_SELECTOR, "#conflict-message").text)
+            a.driver.find_element(By.CSS_SELECTOR, "#keep-other").click()
+            wait_for(lambda: not banner.is_displayed(), seconds=15, message="the banner to go")
+            wait_for(lambda: read(a.app.path("Note.txt")) == "from A\n"
+                     and read(b.app.path("Note.txt")) == "from A\n", seconds=30,
+                     message="the kept version on both devices")
+            wait_for(lambda: a.text() == "from A\n", seconds=15, message="A's editor to follow")
+            errors = [entry["message"] for entry in a.driver.get_log("browser")
+                      if entry.get("source") == "javascript"]
+            self.assertEqual(errors, [], "script errors in the page")
+        finally:
+            a.stop()
+            b.stop()
+            server.close()
+
     def test_text_typed_on_one_device_appears_in_the_other_open_editor(self):
         server = SyncServer()
         a = Device("A", server)

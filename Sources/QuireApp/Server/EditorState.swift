@@ -19,6 +19,9 @@ struct EditorState: Encodable {
   var canRedo: Bool
   var undoName: String
   var redoName: String
+  /// The devices whose concurrent edits lost to the current version and are kept as conflict
+  /// versions (empty for a conflict with another program on this device).
+  var conflictDevices: [String] = []
 
   @MainActor
   init(
@@ -56,6 +59,9 @@ struct EditorState: Encodable {
       status = "edited"
     } else {
       status = "saved"
+    }
+    conflictDevices = document.unresolvedConflictVersions.map {
+      $0.localizedNameOfSavingComputer ?? "another device"
     }
     readOnly = state.contains(.editingDisabled)
     canUndo = document.undoManager.canUndo

@@ -39,6 +39,10 @@ function apply(doc, force) {
   $("status").dataset.status = status;
   $("retry").hidden = doc.status !== "error";
   $("conflict").hidden = doc.status !== "conflict";
+  const devices = doc.conflictDevices || [];
+  $("conflict-message").textContent = devices.length
+    ? `${devices.join(", ")} changed this document at the same time. The newer edit is shown; the other is kept as a version until you choose.`
+    : "This document changed on disk while you had unsaved edits. Both versions are kept until you choose.";
   const text = $("text");
   if (doc.kind === "mydoc" || doc.kind === "text") {
     text.hidden = false;

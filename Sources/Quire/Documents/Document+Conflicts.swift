@@ -41,13 +41,8 @@ extension Document {
       updateChangeCount(.done)
       try await performSave(to: fileURL, for: .forOverwriting, autosave: false)
     case .keepBoth:
-      let folder = fileURL.deletingLastPathComponent()
       for copy in conflictCopies {
-        let (stem, suffix) = FileName.split(fileURL.lastPathComponent)
-        let name = FileName.unique(stem + " (conflicted copy)" + suffix) {
-          FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-        }
-        let target = folder.appendingPathComponent(name)
+        let target = conflictedCopyURL()
         do {
           try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) {
             try FileManager.default.moveItem(at: copy, to: $0)
@@ -65,5 +60,18 @@ extension Document {
     }
     conflictCopies = []
     documentState.remove(.inConflict)
+  }
+}
+
+extension Document {
+  /// A free place beside the document for a kept version: “Name (conflicted copy).ext”,
+  /// numbered when taken.
+  func conflictedCopyURL() -> URL {
+    let folder = fileURL.deletingLastPathComponent()
+    let (stem, suffix) = FileName.split(fileURL.lastPathComponent)
+    let name = FileName.unique(stem + " (conflicted copy)" + suffix) {
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+    }
+    return folder.appendingPathComponent(name)
   }
 }

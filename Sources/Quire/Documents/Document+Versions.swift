@@ -46,16 +46,13 @@ extension Document {
       case .keepOther:
         try await versions[0].replaceItem(at: fileURL)
       case .keepBoth:
-        let folder = fileURL.deletingLastPathComponent()
         for version in versions {
-          let (stem, suffix) = FileName.split(fileURL.lastPathComponent)
-          let name = FileName.unique(stem + " (conflicted copy)" + suffix) {
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-          }
           let source = try await version.contentsURL()
           try FileCoordinator().coordinate(
-            writingItemAt: folder.appendingPathComponent(name), options: .forReplacing
-          ) { try FileManager.default.copyItem(at: source, to: $0) }
+            writingItemAt: conflictedCopyURL(), options: .forReplacing
+          ) {
+            try FileManager.default.copyItem(at: source, to: $0)
+          }
         }
       }
       try await store.setResolved(true, versions.map(\.record), item: fileURL)

@@ -2,13 +2,19 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import QuireSyncProtocol
+import Synchronization
 
 extension SyncClient {
   /// The container's journal entries after `cursor` as the server pushes them (server-sent
-  /// events), in commit order. The stream ends with an error when the connection drops; call
-  /// again with the last entry's sequence to resume without a gap.
-  public func events(since cursor: Int64) -> AsyncThrowingStream<ChangeEntry, any Error> {
+  /// events), in commit order. The stream ends with an error when the connection drops, or when
+  /// nothing — not even the server's keep-alive — arrives for `idleTimeout` (a connection that
+  /// died without a word, as one through a lost NAT mapping or a dead proxy does); call again
+  /// with the last entry's sequence to resume without a gap.
+  public func events(since cursor: Int64, idleTimeout: Duration = .seconds(45))
+    -> AsyncThrowingStream<ChangeEntry, any Error>
+  {
     AsyncThrowingStream { continuation in
+      let heard = LastHeard()
       let task = Task {
         do {
           var request = HTTPClientRequest(
@@ -23,6 +29,7 @@ extension SyncClient {
           }
           var parser = EventStreamParser()
           for try await buffer in response.body {
+            heard.time.withLock { $0 = .now }
             for data in parser.feed(buffer.readableBytesView) {
               continuation.yield(try JSONDecoder().decode(ChangeEntry.self, from: Data(data.utf8)))
             }
@@ -32,9 +39,29 @@ extension SyncClient {
           continuation.finish(throwing: error)
         }
       }
-      continuation.onTermination = { _ in task.cancel() }
+      let watchdog = Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(for: idleTimeout / 4)  // the watchdog's period, not a wait for an event
+          if ContinuousClock.now - heard.time.withLock({ $0 }) > idleTimeout {
+            continuation.finish(
+              throwing: SyncError(
+                .unavailable, "The event stream went silent for \(idleTimeout); reconnecting."))
+            task.cancel()
+            return
+          }
+        }
+      }
+      continuation.onTermination = { _ in
+        task.cancel()
+        watchdog.cancel()
+      }
     }
   }
+}
+
+/// When an event stream last received bytes (shared by its reader and its watchdog).
+private final class LastHeard: Sendable {
+  let time = Mutex(ContinuousClock.now)
 }
 
 /// Splits a server-sent event stream into the `data` of its `change` events.

@@ -92,6 +92,31 @@ final class SyncDevice {
     return try? handle.read(upToCount: count)
   }
 
+  /// Makes a conflict: this device and `newer` both change `relative` while paused, this one's
+  /// change a minute older; `newer` commits first, then this device resumes, so the server
+  /// merges this device's change made on a stale revision (and this one's loses what
+  /// conflicts).
+  func editAtOnce(_ relative: String, _ text: String, with newer: SyncDevice, _ newerText: String)
+    async throws
+  {
+    try pause()
+    try newer.pause()
+    for device in [self, newer] {
+      guard await eventually({ (try? device.report().connection) == "paused" }) else {
+        throw SyncServerProcess.Failure("an agent did not pause")
+      }
+    }
+    try write(text, to: relative)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: url(relative).path)
+    try newer.write(newerText, to: relative)
+    try newer.pause(false)
+    guard await eventually({ (try? newer.report().items.isEmpty) == true }) else {
+      throw SyncServerProcess.Failure("the newer edit was not uploaded")
+    }
+    try pause(false)
+  }
+
   /// The agent's temporary files left anywhere in the folder (names starting `.quire-sync-`).
   func hiddenLeftovers() throws -> [String] {
     try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter {

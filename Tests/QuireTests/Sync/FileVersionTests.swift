@@ -19,18 +19,8 @@ struct FileVersionTests {
     try a.write("second\n", to: "Note.txt")
     #expect(await eventually { b.text("Note.txt") == "second\n" })
 
-    // Both edit the one line while paused; A's edit is older, so B's wins.
-    try a.pause()
-    try b.pause()
-    #expect(await eventually { (try? a.report().connection) == "paused" })
-    #expect(await eventually { (try? b.report().connection) == "paused" })
-    try a.write("from A\n", to: "Note.txt")
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: a.url("Note.txt").path)
-    try b.write("from B\n", to: "Note.txt")
-    try b.pause(false)
-    #expect(await eventually { (try? b.report().items.isEmpty) == true })
-    try a.pause(false)
+    // Both edit the one line at once; A's edit is older, so B's wins.
+    try await a.editAtOnce("Note.txt", "from A\n", with: b, "from B\n")
     #expect(await eventually { a.text("Note.txt") == "from B\n" }, "B's later edit is current")
 
     let store = SyncVersionStore(

@@ -25,20 +25,8 @@ struct SyncDocumentConflictTests {
     defer { Task { try? await document.close() } }
     #expect(!document.documentState.contains(.inConflict))
 
-    // Both devices change the one line while paused; A's change is older and loses.
-    try a.pause()
-    try b.pause()
-    #expect(await eventually { (try? a.report().connection) == "paused" })
-    #expect(await eventually { (try? b.report().connection) == "paused" })
-    try a.write("typed on A", to: "Shared.mydoc/text.txt")
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSinceNow: -60)],
-      ofItemAtPath: a.url("Shared.mydoc/text.txt").path)
-    try b.write("typed on B", to: "Shared.mydoc/text.txt")
-    try b.pause(false)
-    #expect(await eventually { (try? b.report().items.isEmpty) == true })
-    try a.pause(false)
-
+    // Both devices change the one line at once; A's change is older and loses.
+    try await a.editAtOnce("Shared.mydoc/text.txt", "typed on A", with: b, "typed on B")
     #expect(
       await eventually { document.documentState.contains(.inConflict) },
       "the open document never went inConflict")
@@ -58,18 +46,7 @@ struct SyncDocumentConflictTests {
 
     // A second conflict, settled in the open document by keeping the other (losing) version:
     // it becomes current on both devices.
-    try a.pause()
-    try b.pause()
-    #expect(await eventually { (try? a.report().connection) == "paused" })
-    #expect(await eventually { (try? b.report().connection) == "paused" })
-    try a.write("again on A", to: "Shared.mydoc/text.txt")
-    try FileManager.default.setAttributes(
-      [.modificationDate: Date(timeIntervalSinceNow: -60)],
-      ofItemAtPath: a.url("Shared.mydoc/text.txt").path)
-    try b.write("again on B", to: "Shared.mydoc/text.txt")
-    try b.pause(false)
-    #expect(await eventually { (try? b.report().items.isEmpty) == true })
-    try a.pause(false)
+    try await a.editAtOnce("Shared.mydoc/text.txt", "again on A", with: b, "again on B")
     #expect(await eventually { document.documentState.contains(.inConflict) })
     try await document.resolveConflict(.keepOther)
     #expect(!document.documentState.contains(.inConflict))

@@ -31,6 +31,29 @@ struct SyncJournalTests {
     #expect(resumed.map(\.revision) == Array(revisions.suffix(2)))
   }
 
+  @Test(
+    "an event stream that goes silent (a dead connection) ends, so the device reconnects",
+    .timeLimit(.minutes(1)))
+  func silentStreamEnds() async throws {
+    let server = try SyncServerProcess()
+    let proxy = try NetworkProxy(to: server.url.port!)
+    let direct = try await server.client("alice")
+    let client = SyncClient(
+      server: URL(string: "http://127.0.0.1:\(proxy.port)")!, token: direct.token,
+      container: direct.container)
+    proxy.hold(down: proxy.bytes.down)  // nothing more reaches the device, and no FIN either
+    let started = ContinuousClock.now
+    var ended: (any Error)?
+    do {
+      for try await _ in client.events(since: 0, idleTimeout: .seconds(1)) {}
+    } catch {
+      ended = error
+    }
+    #expect((ended as? SyncError)?.code == .unavailable)
+    #expect(ContinuousClock.now - started < .seconds(10), "the watchdog ended the silent stream")
+    proxy.release()
+  }
+
   @Test("a server killed while devices commit keeps every acknowledged commit, in order")
   func killedServerKeepsCommits() async throws {
     let server = try SyncServerProcess()

@@ -34,7 +34,8 @@ struct DownloadWriter {
   /// file is written a chunk at a time, so a member of any size costs a few chunks of memory.
   func write(
     _ manifest: RevisionManifest, to relative: String,
-    chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool
+    chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool,
+    expecting expected: [String: LocalItem.Member] = [:]
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
     var relative = relative
     var target = folder.appendingPathComponent(relative)
@@ -64,11 +65,15 @@ struct DownloadWriter {
     if manifest.kind == .file {
       guard let member = manifest.change.upserted.first else { return (relative, [:]) }
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
+        try checkUnchanged([""], at: url, expected: expected)
         try writeFile(member, at: url) { try stream(member, $0) }
       }
       written[""] = try stat(target)
     } else if incremental && exists {
       try FileCoordinator().coordinate(writingItemAt: target) { url in
+        try checkUnchanged(
+          manifest.change.upserted.map(\.path) + manifest.change.removed, at: url,
+          expected: expected)
         let package = try FileWrapper(url: url)
         for path in manifest.change.removed { remove(path, in: package) }
         for member in manifest.change.upserted {
@@ -185,6 +190,27 @@ struct DownloadWriter {
       folder = child
     }
     if let child = folder.fileWrappers?[names.last!] { folder.removeFileWrapper(child) }
+  }
+
+  /// Before replacing what is on disk, inside the coordinated write: each of `paths` (members
+  /// of the item at `url`; "" for a flat file) must still be as the agent last saw it. A program
+  /// that wrote it without coordination since then would otherwise lose its write; instead the
+  /// download stops with `changedWhileSyncing`, the write is uploaded, and the server merges.
+  private func checkUnchanged(_ paths: [String], at url: URL, expected: [String: LocalItem.Member])
+    throws
+  {
+    for path in paths {
+      guard let known = expected[path] else { continue }
+      let file = path.isEmpty ? url : url.appendingPathComponent(path)
+      var info = Glibc.stat()
+      guard lstat(file.path, &info) == 0 else { continue }
+      if LocalScanner.member(info) != known {
+        throw SyncError(
+          .changedWhileSyncing,
+          "“\(file.path)” changed while a newer version was downloaded; it is uploaded first and merged."
+        )
+      }
+    }
   }
 
   private func stat(_ url: URL) throws -> LocalItem.Member {

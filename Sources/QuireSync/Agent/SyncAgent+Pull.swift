@@ -176,7 +176,7 @@ extension SyncAgent {
         if let held = try onDisk.bytes(of: hash) { return held }
         throw SyncError(
           .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
-      }, incremental: incremental)
+      }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:])
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }

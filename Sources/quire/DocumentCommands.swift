@@ -74,6 +74,7 @@ struct Edit: QuireDocumentSubcommand {
   @MainActor
   func execute() async throws {
     let url = URL(fileURLWithPath: path)
+    AppConfiguration.registerVersionStores(library: AppConfiguration.defaultLibrary)
     let document = try SampleDocuments.document(at: url)
     try await document.open()
     try? RecentDocuments.shared.noteOpened(document.fileURL)

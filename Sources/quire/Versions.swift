@@ -4,30 +4,40 @@ import Quire
 import QuireSync
 import QuireSyncProtocol
 
-/// `quire versions`: a synced document's versions and conflicts, as `NSFileVersion` shows them.
+/// `quire versions`: a document's versions and conflicts, as `NSFileVersion` shows them.
 struct Versions: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "List, restore and resolve a synced document's versions.",
+    abstract: "List, restore and resolve a document's versions.",
     discussion: """
       Every save a device syncs is a version on the server. When two devices change the same \
       part of a document at once, the later change is current and the other is kept as a \
-      conflict version until it is resolved.
+      conflict version until it is resolved. A document that is not synced keeps its versions \
+      on this device (in $XDG_DATA_HOME/quire/versions), one per save from the app or quire \
+      edit, thinned as they age.
       """,
     subcommands: [VersionsList.self, VersionsRestore.self, VersionsResolve.self],
     defaultSubcommand: VersionsList.self)
 }
 
-/// What the versions commands share: the document and the store of its versions.
+/// What the versions commands share: the document and the store of its versions — the sync
+/// server's when the server knows the document, else the ones kept on this device.
 struct VersionTarget {
   let url: URL
-  let store: SyncVersionStore
+  let store: any VersionStore
 
-  init(_ path: String) throws {
+  init(_ path: String) async throws {
     url = URL(fileURLWithPath: path).standardizedFileURL
     guard FileManager.default.fileExists(atPath: url.path) else {
       throw QuireError(.notFound, "There is no document at “\(url.path)”.", path: url.path)
     }
-    store = SyncVersionStore(folder: url.deletingLastPathComponent())
+    let synced = SyncVersionStore(folder: url.deletingLastPathComponent())
+    if synced.keepsVersions(of: url), ItemIdentity.stored(at: url) != nil,
+      (try? await synced.versions(of: url)) != nil
+    {
+      store = synced
+    } else {
+      store = LocalVersionStore()
+    }
   }
 
   func versions() async throws -> [VersionRecord] { try await store.versions(of: url) }
@@ -39,7 +49,8 @@ struct VersionTarget {
     let kind =
       version.isCurrent
       ? "current" : version.isConflict ? (version.isResolved ? "resolved" : "conflict") : "version"
-    return "\(version.identifier.padding(toLength: 8, withPad: " ", startingAt: 0))"
+    let width = max(8, version.identifier.count + 2)
+    return "\(version.identifier.padding(toLength: width, withPad: " ", startingAt: 0))"
       + "\(kind.padding(toLength: 10, withPad: " ", startingAt: 0))\(date)  \(version.deviceName ?? "")"
   }
 }
@@ -49,7 +60,7 @@ struct VersionsList: QuireDocumentSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "list", abstract: "List the versions: current, others and conflicts.")
 
-  @Argument(help: "The synced document.") var path: String
+  @Argument(help: "The document.") var path: String
   @Flag(help: "Print JSON.") var json = false
 
   @MainActor
@@ -73,12 +84,12 @@ struct VersionsRestore: QuireDocumentSubcommand {
     commandName: "restore",
     abstract: "Make a version's contents the current ones (a new version on every device).")
 
-  @Argument(help: "The synced document.") var path: String
+  @Argument(help: "The document.") var path: String
   @Argument(help: "The version number (from quire versions PATH).") var version: String
 
   @MainActor
   func execute() async throws {
-    let target = try VersionTarget(path)
+    let target = try await VersionTarget(path)
     guard let record = try await target.versions().first(where: { $0.identifier == version }) else {
       throw SyncError(
         .notFound, "“\(version)” is not a version of \(target.url.path): see quire versions.")
@@ -94,13 +105,13 @@ struct VersionsResolve: QuireDocumentSubcommand {
     commandName: "resolve",
     abstract: "Settle a conflict: keep one version and mark every conflict resolved.")
 
-  @Argument(help: "The synced document.") var path: String
+  @Argument(help: "The document.") var path: String
   @Option(help: "current, latest (the newest of current and the conflicts), or a version number.")
   var keep = "current"
 
   @MainActor
   func execute() async throws {
-    let target = try VersionTarget(path)
+    let target = try await VersionTarget(path)
     let versions = try await target.versions()
     let conflicts = versions.filter { $0.isConflict && !$0.isResolved }
     let current = versions.first(where: \.isCurrent)

@@ -95,6 +95,10 @@ extension Document {
       let (signature, written) = try await FileCoordinator(filePresenter: self).coordinate(with: [
         writing
       ]) { urls in
+        if operation == .forOverwriting, let store = FileVersion.store(for: urls[0]) {
+          // History is best effort: a version that cannot be kept never stops the save.
+          try? await store.recordVersion(of: urls[0])
+        }
         try await SaveReport.$current.withValue(report) {
           try await self.writeContents(
             contents, to: urls[0], for: operation, originalContentsURL: original)

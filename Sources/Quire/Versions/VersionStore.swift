@@ -23,4 +23,14 @@ public protocol VersionStore: Sendable {
 
   /// Makes `version`'s contents the item's current ones, as a new version.
   func restore(_ version: VersionRecord, item url: URL) async throws
+
+  /// Keeps what is at `url` as a version: a ``Document`` calls it inside its coordinated write,
+  /// before a save replaces the contents.
+  func recordVersion(of url: URL) async throws
+}
+
+extension VersionStore {
+  /// Keeps what is at `url` as a version before a save replaces it. A store whose versions are
+  /// made elsewhere (a sync server's revisions) does nothing, which is the default.
+  public func recordVersion(of url: URL) async throws {}
 }

@@ -45,9 +45,10 @@ public final class AppServer: Sendable {
   /// address to open once the port is bound.
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
     let feed = LibraryFeed(library: library, registry: registry, index: index)
-    // A synced library's documents have their versions on the sync server: an open document
-    // goes inConflict when another device's edit loses to the current version.
-    FileVersion.register(SyncVersionStore(folder: library.root))
+    // A synced library's documents have their versions on the sync server (an open document
+    // goes inConflict when another device's edit loses to the current version); the others
+    // keep theirs on this device.
+    AppConfiguration.registerVersionStores(library: library.root)
     let documents = await OpenDocuments(autosaveDelay: configuration.autosaveDelay) { handle in
       Task { await feed.broadcast(event: "document", json: "{\"handle\":\"\(handle)\"}") }
     }

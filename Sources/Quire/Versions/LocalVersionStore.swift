@@ -1,0 +1,168 @@
+import Foundation
+
+/// The versions of documents that are not synced, kept on this device: the role of the macOS
+/// version store behind "Browse All Versions". ``FileVersion`` presents them with the same API
+/// as a synced document's.
+///
+/// ```swift
+/// FileVersion.register(LocalVersionStore())   // every document, unless a later store keeps it
+/// ```
+///
+/// Once a store is registered, each save of a ``Document`` first keeps the contents it
+/// replaces as a version. Versions live under `$XDG_DATA_HOME/quire/versions`, one folder per
+/// document identity (so a version list survives renames and moves): a JSON manifest per
+/// version and a blob per member's bytes. A member whose stat did not change since the last
+/// version reuses that version's blob, so keeping a version costs what the save changed.
+///
+/// History thins with age by ``thinning``; removing a version (or thinning it away) frees the
+/// blobs no remaining version names once they are older than ``gracePeriod``.
+public struct LocalVersionStore: VersionStore {
+  /// The folder whose documents it keeps versions of; nil for every document.
+  public let folder: URL?
+  /// Where the versions are kept.
+  public let directory: URL
+  /// Which versions history keeps as they age.
+  public let thinning: VersionThinning
+  /// How old a blob no version names must be before it is removed.
+  public let gracePeriod: Duration
+  /// The name of this device, recorded with each version.
+  public let deviceName: String
+  /// Where a version is written out to be read (by default
+  /// `$XDG_CACHE_HOME/quire/local-versions`).
+  public let cache: URL
+  let now: @Sendable () -> Date
+
+  /// A store of the versions of the documents in `folder` (nil: every document), kept in
+  /// `directory` (by default `$XDG_DATA_HOME/quire/versions`), read through `cache`. `now` gives the time thinning
+  /// measures ages from (tests pass their own clock).
+  public init(
+    folder: URL? = nil, directory: URL? = nil, thinning: VersionThinning = .standard,
+    gracePeriod: Duration = .seconds(3600),
+    deviceName: String = ProcessInfo.processInfo.hostName, cache: URL? = nil,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.folder = folder?.standardizedFileURL
+    self.directory =
+      (directory ?? XDGDirectory.data.appendingPathComponent("versions"))
+      .standardizedFileURL
+    self.thinning = thinning
+    self.gracePeriod = gracePeriod
+    self.deviceName = deviceName
+    self.cache = cache ?? XDGDirectory.cache.appendingPathComponent("local-versions")
+    self.now = now
+  }
+
+  /// Whether `url` is in ``folder`` (any document when it is nil), and not in the store itself.
+  public func keepsVersions(of url: URL) -> Bool {
+    let path = url.standardizedFileURL.path
+    if path.hasPrefix(directory.path + "/") { return false }
+    guard let folder else { return true }
+    return path.hasPrefix(folder.path + "/")
+  }
+
+  /// The document's current version (what is on disk) and its kept versions, newest first.
+  public func versions(of url: URL) async throws -> [VersionRecord] {
+    let current = try walk(url)
+    let modified = current.map { Self.date($0.info.st_mtim) }.max()
+    var records = [
+      VersionRecord(
+        identifier: "current", modificationDate: modified, deviceName: deviceName,
+        isCurrent: true, hasLocalContents: true)
+    ]
+    guard let identity = ItemIdentity.stored(at: url) else { return records }
+    for (index, (name, manifest)) in try manifests(of: identity).enumerated() {
+      if index == 0 && manifest.describes(current) {
+        records[0].identifier = name
+        continue
+      }
+      records.append(
+        VersionRecord(
+          identifier: name, modificationDate: manifest.saved, deviceName: manifest.device,
+          isCurrent: false, hasLocalContents: true))
+    }
+    return records
+  }
+
+  /// The version's contents, written out once into ``cache``.
+  public func contents(of version: VersionRecord, item url: URL) async throws -> URL {
+    let identity = try identity(of: url)
+    let manifest = try manifest(version.identifier, of: identity, item: url)
+    let destination = cache.appendingPathComponent(
+      "\(identity)/\(version.identifier)/\(url.lastPathComponent)")
+    if FileManager.default.fileExists(atPath: destination.path) { return destination }
+    let folder = destination.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let staging = folder.appendingPathComponent(".quire-version-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: staging) }
+    try materialize(manifest, of: identity, at: staging, keepingTimes: true)
+    try FileManager.default.moveItem(at: staging, to: destination)
+    return destination
+  }
+
+  /// Local versions are never conflicts: there is nothing to mark.
+  public func setResolved(_ resolved: Bool, _ versions: [VersionRecord], item url: URL)
+    async throws
+  {}
+
+  /// Removes the versions and frees the blobs no remaining version names.
+  public func remove(_ versions: [VersionRecord], item url: URL) async throws {
+    let identity = try identity(of: url)
+    try withLock(identity) {
+      for version in versions where !version.isCurrent {
+        let file = versionFile(version.identifier, of: identity)
+        if FileManager.default.fileExists(atPath: file.path) {
+          try FileManager.default.removeItem(at: file)
+        }
+      }
+      try collectGarbage(of: identity)
+    }
+  }
+
+  /// Makes the version's contents the document's current ones, inside a coordinated write (an
+  /// open document reloads); the contents it replaces are kept as a version first.
+  public func restore(_ version: VersionRecord, item url: URL) async throws {
+    let identity = try identity(of: url)
+    let manifest = try manifest(version.identifier, of: identity, item: url)
+    let staging = url.deletingLastPathComponent().appendingPathComponent(
+      ".quire-restore-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: staging) }
+    try materialize(manifest, of: identity, at: staging, keepingTimes: false)
+    try ItemIdentity.assign(identity, to: staging)
+    try await FileCoordinator().coordinate(with: [.writingIntent(with: url, options: .forReplacing)]
+    ) { urls in
+      try await self.recordVersion(of: urls[0])
+      try Sys.exchange(staging.path, urls[0].path)  // the replaced copy goes with the staging
+    }
+  }
+
+  /// Keeps what is at `url` as a version, unless the newest version already holds it; then
+  /// thins the document's history.
+  public func recordVersion(of url: URL) async throws {
+    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    let identity = try ItemIdentity.of(url)
+    try withLock(identity) {
+      let newest = try manifests(of: identity, limit: 1).first
+      let previous = newest?.manifest
+      let recorded = try snapshot(url, identity: identity, reusing: previous)
+      if let previous, previous.sameContents(as: recorded) {
+        try collectGarbage(of: identity)  // blobs copied needlessly (a member only touched)
+        return
+      }
+      try write(recorded, of: identity, after: newest?.name)
+      try thin(identity)
+    }
+  }
+
+  static func date(_ time: timespec) -> Date {
+    Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
+  }
+
+  func identity(of url: URL) throws -> String {
+    guard let identity = ItemIdentity.stored(at: url) else {
+      throw QuireError(
+        .notFound, "“\(url.path)” has no kept versions: none was saved since versions were on.",
+        path: url.path)
+    }
+    return identity
+  }
+}

@@ -125,6 +125,14 @@ struct LocalVersionTests {
     let texts = try await Self.texts(
       try await FileVersion.otherVersionsOfItem(at: url, store: store))
     #expect(texts == ["bbbb", "aaaa"])
+
+    // A save that writes the same bytes again (a new file) is not a new version.
+    try await store.recordVersion(of: url)
+    try Disk.write("cccc", to: url)
+    try await store.recordVersion(of: url)
+    let others = try await FileVersion.otherVersionsOfItem(at: url, store: store)
+    #expect(
+      try await Self.texts(others) == ["bbbb", "aaaa"], "the current one is not listed twice")
   }
 
   @Test("history thins with age and removing versions frees their blobs")

@@ -410,6 +410,51 @@ class BrowserTests(BrowserTestCase):
                  message="the last keystrokes saved")
         self.driver.get(self.app.base)
 
+    def test_14_versions_panel_opens_restores_and_copies_a_version(self):
+        self.create("text", "History")
+        text = self.find("#text")
+        for words in ["one", "two", "three"]:
+            text.send_keys(Keys.CONTROL, "a")
+            text.send_keys(words)
+            wait_for(lambda: open(self.app.path("History.txt")).read() == words, message=f"“{words}” saved")
+            self.wait_saved()
+        self.find("#versions-button").click()
+        wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")) >= 3,
+                 message="the versions listed")
+        rows = self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")
+        self.assertIn("current", rows[0].text)
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version img")), len(rows))
+        # Open each older version read-only until the one holding “one”.
+        found = None
+        for row in rows[1:]:
+            row.find_element(By.XPATH, ".//button[text()='Open']").click()
+            wait_for(lambda: self.find("#version-view").is_displayed(), message="the version shown")
+            wait_for(lambda: self.find("#version-view-title").text.endswith("(read-only)"), message="its title")
+            if self.find("#version-view-text").text == "one":
+                found = row.get_attribute("data-id")
+                break
+        self.assertIsNotNone(found, "the first save is among the versions")
+        self.screenshot("versions-panel")
+        row = self.find(f'#versions-list .version[data-id="{found}"]')
+        row.find_element(By.XPATH, ".//button[text()='Save a copy']").click()
+        wait_for(lambda: self.find("#version-view-title").text.startswith("Saved as"), message="the copy saved")
+        copies = [name for name in os.listdir(self.app.library) if name.startswith("History (version of ")]
+        self.assertEqual(len(copies), 1, os.listdir(self.app.library))
+        with open(self.app.path(copies[0])) as handle:
+            self.assertEqual(handle.read(), "one")
+        row.find_element(By.XPATH, ".//button[text()='Restore']").click()
+        wait_for(lambda: not self.find("#versions-dialog").is_displayed(), message="the panel closed")
+        wait_for(lambda: text.get_attribute("value") == "one", message="the editor shows the restored text")
+        self.assertEqual(open(self.app.path("History.txt")).read(), "one")
+        # What the restore replaced is itself a version now.
+        self.find("#versions-button").click()
+        count = len(rows)
+        wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")) > count,
+                 message="the replaced text kept as a version: " + self.find("#message-text").text + " | ".join(
+                     e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")))
+        self.find("#versions-close").click()
+        self.find("#done").click()
+
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")
         with open(path, "w") as handle:
@@ -441,6 +486,14 @@ class ConflictTests(BrowserTestCase):
         subprocess.run(["cp", self.write_file("theirs.txt", b"theirs"), self.app.path("Shared.txt")], check=True)
         wait_for(lambda: self.find("#conflict").is_displayed(), seconds=5, message="the conflict")
         self.screenshot("editor-conflict")
+        # Compared side by side: this window's text beside the other program's.
+        self.find("#compare").click()
+        wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#compare-view .compare-column")) == 2,
+                 message="two columns")
+        columns = [c.text for c in self.driver.find_elements(By.CSS_SELECTOR, "#compare-view .compare-column pre")]
+        self.assertEqual(columns, ["original plus mine", "theirs"])
+        self.screenshot("editor-conflict-compare")
+        self.find("#versions-close").click()
         self.find("#keep-both").click()
         wait_for(lambda: not self.find("#conflict").is_displayed(), message="the resolution")
         wait_for(lambda: os.path.exists(self.app.path("Shared (conflicted copy).txt")), message="the other copy")

@@ -52,11 +52,15 @@ struct LocalVersionManifest: Codable, Sendable, Equatable {
       && zip(members, other.members).allSatisfy { $0.sameContents(as: $1) }
   }
 
-  /// Whether the document on disk, as `current` lists it, is still this version.
-  func describes(_ current: [(path: String, info: stat)]) -> Bool {
+  /// Whether the document on disk, as `current` lists it, is still this version; a member
+  /// whose stat changed is asked of `sameBytes` (a save that rewrote the same bytes).
+  func describes(
+    _ current: [(path: String, info: stat)], sameBytes: (Member) -> Bool
+  ) -> Bool {
     guard current.count == members.count else { return false }
     return zip(members, current).allSatisfy { member, disk in
-      member.path == disk.path && (member.kind != .file || member.isUnchanged(disk.info))
+      member.path == disk.path
+        && (member.kind != .file || member.isUnchanged(disk.info) || sameBytes(member))
     }
   }
 

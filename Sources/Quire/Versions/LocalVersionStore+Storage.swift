@@ -116,8 +116,10 @@ extension LocalVersionStore {
         member.kind = .link
         member.target = try Sys.readlink(file)
       case S_IFREG:
-        if let old = earlier[path], old.kind == .file, old.isUnchanged(info) {
-          member.blob = old.blob
+        if let old = earlier[path], old.kind == .file,
+          old.isUnchanged(info) || sameBytes(file, as: old, of: identity)
+        {
+          member.blob = old.blob  // (a save that rewrote the same bytes keeps no new copy)
         } else {
           member.blob = try copyIntoBlob(file, in: blobs, member: &member)
         }
@@ -128,6 +130,33 @@ extension LocalVersionStore {
     let saved = disk.map { Self.date($0.info.st_mtim) }.max() ?? now()
     return LocalVersionManifest(
       saved: saved, device: deviceName, isPackage: isPackage, members: members)
+  }
+
+  /// Whether the file holds exactly the bytes of `member`'s blob: read only when the sizes
+  /// match, so it costs a read of a member a save rewrote unchanged.
+  func sameBytes(_ path: String, as member: LocalVersionManifest.Member, of identity: String)
+    -> Bool
+  {
+    guard let blob = member.blob, let info = try? Sys.status(path, followLinks: false),
+      Int64(info.st_size) == member.size,
+      let disk = FileHandle(forReadingAtPath: path),
+      let kept = FileHandle(forReadingAtPath: blobFile(blob, of: identity).path)
+    else { return false }
+    defer {
+      try? disk.close()
+      try? kept.close()
+    }
+    do {
+      while true {
+        // (nil at the end of the file, on Linux)
+        let left = try disk.read(upToCount: 1 << 20) ?? Data()
+        let right = try kept.read(upToCount: 1 << 20) ?? Data()
+        if left != right { return false }
+        if left.isEmpty { return true }
+      }
+    } catch {
+      return false
+    }
   }
 
   /// Copies the file into a new blob (in the kernel where it can) and records the stat the

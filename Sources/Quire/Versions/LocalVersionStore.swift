@@ -71,7 +71,15 @@ public struct LocalVersionStore: VersionStore {
     ]
     guard let identity = ItemIdentity.stored(at: url) else { return records }
     for (index, (name, manifest)) in try manifests(of: identity).enumerated() {
-      if index == 0 && manifest.describes(current) {
+      if index == 0
+        && manifest.describes(
+          current,
+          sameBytes: { member in
+            sameBytes(
+              member.path.isEmpty ? url.path : url.path + "/" + member.path, as: member,
+              of: identity)
+          })
+      {
         records[0].identifier = name
         continue
       }

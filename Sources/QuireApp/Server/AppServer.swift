@@ -66,6 +66,7 @@ public final class AppServer: Sendable {
       library: library, documents: documents, recents: recents,
       maxUploadBytes: configuration.maxUploadBytes
     ).add(to: router)
+    VersionRoutes(library: library, documents: documents).add(to: router)
     SyncStatusRoutes(library: library.root, agentCommand: configuration.syncAgentCommand).add(
       to: router)
     WebAssets().add(to: router)

@@ -31,7 +31,8 @@ actor GeneratedThumbnails {
     return made
   }
 
-  private static func make(_ url: URL) -> Thumbnail? {
+  /// Draws the thumbnail of the document at `url` (any place: a kept version too).
+  static func make(_ url: URL) -> Thumbnail? {
     var result: Thumbnail?
     try? FileCoordinator().coordinate(readingItemAt: url) { url in
       switch SampleDocuments.Kind(url: url) {

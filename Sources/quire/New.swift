@@ -9,7 +9,7 @@ struct New: QuireDocumentSubcommand {
     abstract: "Create a new document: mydoc, text, album, or any declared type.",
     discussion: """
       The document is written in a temporary place, then moved to PATH; if that name is taken it \
-      gets a unique one (Document 2.mydoc). TYPE is a sample kind (mydoc, text, album), a type \
+      gets a unique one (Document 2.mydoc). TYPE is a sample kind (mydoc, text, album, sicd), a type \
       identifier (net.gacha.mydoc), a filename extension or a document type name.
       """)
 

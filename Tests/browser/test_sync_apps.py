@@ -8,10 +8,12 @@ import glob
 import json
 import os
 import sqlite3
+import struct
 import subprocess
 import time
 import unittest
 import urllib.request
+import zlib
 
 from selenium.webdriver.common.by import By
 
@@ -235,6 +237,106 @@ class SyncedAppsTests(unittest.TestCase):
             c.stop()
             a.stop()
             server.close()
+
+
+class SimpleICloudDocumentTests(unittest.TestCase):
+    """The SimpleiCloudDocument sample's conflict scenario, on two devices."""
+
+    def conflict_button(self, device):
+        buttons = device.driver.find_elements(
+            By.CSS_SELECTOR, '.simple-doc[data-path="Trip.sicd"] .conflicts')
+        return buttons[0].get_attribute("data-conflict") if buttons else None
+
+    def test_offline_edits_merge_and_a_conflict_resolves_the_samples_way(self):
+        server = SyncServer()
+        a = Device("A", server)
+        b = Device("B", server)
+        try:
+            trip = a.app.path("Trip.sicd")
+            os.makedirs(trip)
+            for name, colour in [("one.png", (200, 0, 0)), ("two.png", (0, 200, 0)),
+                                 ("three.png", (0, 0, 200))]:
+                with open(os.path.join(trip, name), "wb") as handle:
+                    handle.write(png(32, 32, colour))
+            names = lambda device: sorted(os.listdir(device.app.path("Trip.sicd"))) \
+                if os.path.isdir(device.app.path("Trip.sicd")) else None
+            wait_for(lambda: names(b) == ["one.png", "three.png", "two.png"], seconds=30,
+                     message="the document on B")
+            for device in (a, b):
+                device.driver.get(device.app.url)  # the token, as a cookie
+                device.driver.get(device.app.base + "#/sicd")
+                wait_for(lambda: self.conflict_button(device) == "false", seconds=15,
+                         message=f"the document listed on {device.app.library}")
+
+            # Both offline: A adds an image, B removes another; back online, both apply.
+            for device in (a, b):
+                pause(device)
+                wait_for(lambda: agent_connection(device.app) == "paused", seconds=15,
+                         message="paused")
+            with open(os.path.join(trip, "four.png"), "wb") as handle:
+                handle.write(png(32, 32, (90, 90, 90)))
+            os.remove(b.app.path("Trip.sicd/two.png"))
+            pause(a, False)
+            pause(b, False)
+            merged = ["four.png", "one.png", "three.png"]
+            wait_for(lambda: names(a) == merged and names(b) == merged, seconds=30,
+                     message="both changes on both devices")
+            self.assertEqual([self.conflict_button(a), self.conflict_button(b)], ["false", "false"])
+
+            # Both change the same image: B's later change is current, A's is a conflict
+            # version, and both devices' Conflicts buttons turn red.
+            for device in (a, b):
+                pause(device)
+                wait_for(lambda: agent_connection(device.app) == "paused", seconds=15,
+                         message="paused")
+            before = commits_of(b, "Trip.sicd")
+            with open(os.path.join(trip, "one.png"), "wb") as handle:
+                handle.write(png(32, 32, (255, 255, 0)))
+            past = time.time() - 60
+            os.utime(os.path.join(trip, "one.png"), (past, past))
+            latest = png(32, 32, (0, 255, 255))
+            with open(b.app.path("Trip.sicd/one.png"), "wb") as handle:
+                handle.write(latest)
+            pause(b, False)
+            wait_for(lambda: commits_of(b, "Trip.sicd") == before + 1, seconds=30,
+                     message="B's commit")
+            pause(a, False)
+            for device in (a, b):
+                wait_for(lambda: self.conflict_button(device) == "true", seconds=30,
+                         message="the Conflicts button red")
+            a.driver.find_element(
+                By.CSS_SELECTOR, '.simple-doc[data-path="Trip.sicd"] .conflicts').click()
+            for device in (a, b):
+                wait_for(lambda: self.conflict_button(device) == "false", seconds=30,
+                         message="the conflict resolved on every device")
+            def one(device):
+                with open(device.app.path("Trip.sicd/one.png"), "rb") as handle:
+                    return handle.read()
+
+            wait_for(lambda: one(a) == latest and one(b) == latest, seconds=30,
+                     message="the latest image on both devices")
+            self.assertEqual(names(a), merged)
+            self.assertEqual(names(b), merged)
+            for device in (a, b):
+                errors = [entry["message"] for entry in device.driver.get_log("browser")
+                          if entry.get("source") == "javascript"]
+                self.assertEqual(errors, [], "script errors in the page")
+        finally:
+            a.stop()
+            b.stop()
+            server.close()
+
+
+def png(width, height, rgb):
+    """A small solid-colour PNG."""
+    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 def free(lock):

@@ -5,15 +5,20 @@ import Quire
 /// images. Opening it reads the list of images only; an image's bytes are read when asked for
 /// and released after use; adding or removing an image writes or deletes just that member.
 @MainActor
-public final class AlbumDocument: Document {
+public class AlbumDocument: Document {
   /// The content type identifier.
   public nonisolated static let typeIdentifier = "org.quire.album"
 
   private var package = FileWrapper(directoryWithFileWrappers: [:])
 
   /// An album at `fileURL`.
-  public init(fileURL: URL, clock: any Clock<Duration> = ContinuousClock()) {
-    super.init(fileURL: fileURL, fileType: Self.typeIdentifier, clock: clock)
+  public convenience init(fileURL: URL, clock: any Clock<Duration> = ContinuousClock()) {
+    self.init(fileURL: fileURL, fileType: AlbumDocument.typeIdentifier, clock: clock)
+  }
+
+  /// A package of images of another type (``SimpleiCloudDocument``).
+  init(fileURL: URL, fileType: String, clock: any Clock<Duration>) {
+    super.init(fileURL: fileURL, fileType: fileType, clock: clock)
   }
 
   /// The images' names, sorted.

@@ -1,7 +1,8 @@
 import Foundation
 import Quire
 
-/// Quire's sample document types (MyDoc, Text, Album): which class opens which file.
+/// Quire's sample document types (MyDoc, Text, Album, SimpleiCloudDocument): which class opens
+/// which file.
 public enum SampleDocuments {
   /// The sample kinds by the names the CLI accepts.
   public enum Kind: String, CaseIterable, Sendable {
@@ -11,6 +12,8 @@ public enum SampleDocuments {
     case text
     /// An album package (`.album`).
     case album
+    /// A SimpleiCloudDocument package of images (`.sicd`).
+    case sicd
 
     /// The filename extension of new documents.
     public var filenameExtension: String {
@@ -18,6 +21,7 @@ public enum SampleDocuments {
       case .mydoc: "mydoc"
       case .text: "txt"
       case .album: "album"
+      case .sicd: "sicd"
       }
     }
 
@@ -27,6 +31,7 @@ public enum SampleDocuments {
       case .mydoc: MyDocDocument.typeIdentifier
       case .text: TextDocument.typeIdentifier
       case .album: AlbumDocument.typeIdentifier
+      case .sicd: SimpleiCloudDocument.sicdTypeIdentifier
       }
     }
 
@@ -36,6 +41,7 @@ public enum SampleDocuments {
       case "mydoc": self = .mydoc
       case "txt", "text", "md": self = .text
       case "album": self = .album
+      case "sicd": self = .sicd
       default: return nil
       }
     }
@@ -48,6 +54,7 @@ public enum SampleDocuments {
     case .mydoc: MyDocDocument(fileURL: url)
     case .text: TextDocument(fileURL: url)
     case .album: AlbumDocument(fileURL: url)
+    case .sicd: SimpleiCloudDocument(fileURL: url)
     }
   }
 
@@ -57,7 +64,7 @@ public enum SampleDocuments {
     guard let kind = Kind(url: url) else {
       throw QuireError(
         .unknownType,
-        "“\(url.lastPathComponent)” is not a MyDoc (.mydoc), text (.txt) or album (.album) document.",
+        "“\(url.lastPathComponent)” is not a MyDoc (.mydoc), text (.txt), album (.album) or SimpleiCloudDocument (.sicd) document.",
         path: url.path)
     }
     return document(kind, at: url)

@@ -2,7 +2,8 @@ import Quire
 
 /// The document types of Quire's sample apps, declared the way an app ships them.
 public enum SampleTypes {
-  /// The declarations of MyDoc, Album and Text, as an app's Info.plist would carry them.
+  /// The declarations of MyDoc, Album, SimpleiCloudDocument and Text, as an app's Info.plist
+  /// would carry them.
   public static let declarations = TypeDeclarations(
     exportedTypes: [
       ContentTypeDeclaration(
@@ -15,6 +16,11 @@ public enum SampleTypes {
         conformsTo: ["com.apple.package", "public.composite-content"],
         filenameExtensions: ["album"],
         mimeTypes: ["application/x-quire-album"]),
+      ContentTypeDeclaration(
+        identifier: "org.quire.simple-icloud-document", description: "SimpleiCloudDocument",
+        conformsTo: ["com.apple.package", "public.composite-content"],
+        filenameExtensions: ["sicd"],
+        mimeTypes: ["application/x-quire-sicd"]),
     ],
     documentTypes: [
       DocumentTypeDeclaration(
@@ -25,5 +31,8 @@ public enum SampleTypes {
       DocumentTypeDeclaration(
         name: "Album", contentTypes: ["org.quire.album"], role: .editor, rank: .owner,
         isPackage: true),
+      DocumentTypeDeclaration(
+        name: "SimpleiCloudDocument", contentTypes: ["org.quire.simple-icloud-document"],
+        role: .editor, rank: .owner, isPackage: true),
     ])
 }

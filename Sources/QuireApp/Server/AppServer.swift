@@ -67,6 +67,10 @@ public final class AppServer: Sendable {
       maxUploadBytes: configuration.maxUploadBytes
     ).add(to: router)
     VersionRoutes(library: library, documents: documents).add(to: router)
+    let simpleDocuments = SimpleDocumentsFeed(library: library, registry: registry) {
+      await feed.broadcast(event: "sicd", json: "{}")
+    }
+    SimpleDocumentsRoutes(library: library, feed: simpleDocuments).add(to: router)
     SyncStatusRoutes(library: library.root, agentCommand: configuration.syncAgentCommand).add(
       to: router)
     WebAssets().add(to: router)
@@ -81,6 +85,8 @@ public final class AppServer: Sendable {
     )
     let following = Task { await feed.run() }
     defer { following.cancel() }
+    let followingSimple = Task { await simpleDocuments.run() }
+    defer { followingSimple.cancel() }
     do {
       try await application.runService()
     } catch let error as IOError where error.errnoCode == EADDRINUSE {

@@ -44,7 +44,7 @@ actor GeneratedThumbnails {
         {
           result = try? TextPreview.png(text)
         }
-      case .album:
+      case .album, .sicd:
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         for name in names.sorted() where !name.hasPrefix(".") {
           guard let data = try? Data(contentsOf: url.appendingPathComponent(name)),

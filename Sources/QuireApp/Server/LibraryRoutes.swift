@@ -173,7 +173,7 @@ struct LibraryRoutes: Sendable {
 
   private func create(_ body: [String: String]) async throws -> Response {
     guard let kind = SampleDocuments.Kind(rawValue: body["kind"] ?? "") else {
-      throw QuireError(.unknownType, "Choose a document type: mydoc, text or album.")
+      throw QuireError(.unknownType, "Choose a document type: mydoc, text, album or sicd.")
     }
     let folder = try library.url(body["folder"] ?? "")
     var name = try library.name(body["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "Document")
@@ -264,7 +264,7 @@ struct LibraryRoutes: Sendable {
       guard SampleDocuments.Kind(url: upload) != nil else {
         throw QuireError(
           .unknownType,
-          "“\(name)” is neither an archive (.zip) nor a document this app opens (.mydoc, .txt, .album)."
+          "“\(name)” is neither an archive (.zip) nor a document this app opens (.mydoc, .txt, .album, .sicd)."
         )
       }
       imported = try DocumentFiles.move(upload, into: folder)

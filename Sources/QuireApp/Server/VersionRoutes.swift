@@ -173,7 +173,7 @@ struct VersionRoutes: Sendable {
     switch kind {
     case .text: summary.text = text(contents)
     case .mydoc: summary.text = text(contents.appendingPathComponent("text.txt"))
-    case .album:
+    case .album, .sicd:
       summary.images = ((try? FileManager.default.contentsOfDirectory(atPath: contents.path)) ?? [])
         .filter { !$0.hasPrefix(".") && $0 != "QuickLook" }.sorted()
     case nil: break

@@ -6,7 +6,7 @@ const state = {
   folder: "", layout: "grid", offset: 0, total: 0, loading: false, shown: new Map(),
   doc: null, pendingText: null, typingTimer: null, reloadTimer: null,
 };
-const icons = { mydoc: "MyDoc", text: "Text", album: "Album", folder: "Folder", other: "File" };
+const icons = { mydoc: "MyDoc", text: "Text", album: "Album", sicd: "SICD", folder: "Folder", other: "File" };
 
 async function call(method, path, body, raw) {
   const options = { method, headers: {} };

@@ -4,7 +4,10 @@
 
 function route() {
   const hash = decodeURI(location.hash.slice(1));
-  if (hash.startsWith("/doc/")) {
+  $("simple").hidden = true;
+  if (hash === "/sicd") {
+    closeEditor().then(() => showSimple());
+  } else if (hash.startsWith("/doc/")) {
     closeEditor().then(() => showEditor(hash.slice(5)));
   } else if (hash.startsWith("/handle/")) {
     closeEditor().then(() => showEditor(null, hash.slice(8)));
@@ -19,6 +22,9 @@ events.addEventListener("library", () => {
   if ($("browser").hidden) return;
   clearTimeout(state.reloadTimer);
   state.reloadTimer = setTimeout(() => attempt(reload), 100);
+});
+events.addEventListener("sicd", () => {
+  if (!$("simple").hidden) attempt(loadSimple);
 });
 events.addEventListener("document", (event) => {
   const { handle } = JSON.parse(event.data);

@@ -50,7 +50,7 @@ function itemElement(item, withActions) {
   name.textContent = item.name;
   const meta = document.createElement("div");
   meta.className = "meta";
-  const kinds = { mydoc: "MyDoc", text: "Text", album: "Album" };
+  const kinds = { mydoc: "MyDoc", text: "Text", album: "Album", sicd: "SimpleiCloudDocument" };
   meta.textContent = item.isFolder ? "Folder" :
     `${kinds[item.kind] || "File"} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
   const tags = document.createElement("div");

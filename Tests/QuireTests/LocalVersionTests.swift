@@ -80,6 +80,20 @@ struct LocalVersionTests {
     #expect(afterRestore.first == "three\n", "restoring kept what it replaced: \(afterRestore)")
   }
 
+  @Test("a version of a package that carried its QuickLook thumbnail has a thumbnail")
+  func thumbnails() async throws {
+    let folder = try TemporaryDirectory()
+    let store = Self.store(folder)
+    let package = folder.file("Documents/Card.mydoc")
+    try Disk.write("hello", to: package.appendingPathComponent("text.txt"))
+    try await store.recordVersion(of: package)
+    try Disk.write("png", to: package.appendingPathComponent("QuickLook/Thumbnail.png"))
+    try await store.recordVersion(of: package)
+    try Disk.write("bonjour", to: package.appendingPathComponent("text.txt"))
+    let versions = try await FileVersion.otherVersionsOfItem(at: package, store: store)
+    #expect(versions.map(\.hasThumbnail) == [true, false])
+  }
+
   @Test("a save that changes one member of a package keeps one new blob, at any package size")
   func costFollowsTheChange() async throws {
     for members in [10, 300] {

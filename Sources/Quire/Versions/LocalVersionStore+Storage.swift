@@ -127,7 +127,7 @@ extension LocalVersionStore {
       }
       members.append(member)
     }
-    let saved = disk.map { Self.date($0.info.st_mtim) }.max() ?? now()
+    let saved = Self.contentsModified(disk) ?? now()
     return LocalVersionManifest(
       saved: saved, device: deviceName, isPackage: isPackage, members: members)
   }
@@ -214,6 +214,12 @@ extension LocalVersionStore {
           tv_sec: Int(member.modifiedNanos / 1_000_000_000),
           tv_nsec: Int(member.modifiedNanos % 1_000_000_000)))
     }
+  }
+
+  /// When the contents were last modified: the newest of the files' modification times (a
+  /// folder's own time changes with any change to its listing, so it is left out).
+  static func contentsModified(_ members: [(path: String, info: stat)]) -> Date? {
+    members.filter { $0.info.st_mode & S_IFMT != S_IFDIR }.map { date($0.info.st_mtim) }.max()
   }
 
   /// Whether a member path stays inside its package (a manifest is data read back from disk).

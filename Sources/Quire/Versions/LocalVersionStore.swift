@@ -63,7 +63,7 @@ public struct LocalVersionStore: VersionStore {
   /// The document's current version (what is on disk) and its kept versions, newest first.
   public func versions(of url: URL) async throws -> [VersionRecord] {
     let current = try walk(url)
-    let modified = current.map { Self.date($0.info.st_mtim) }.max()
+    let modified = Self.contentsModified(current)
     var records = [
       VersionRecord(
         identifier: "current", modificationDate: modified, deviceName: deviceName,
@@ -86,7 +86,10 @@ public struct LocalVersionStore: VersionStore {
       records.append(
         VersionRecord(
           identifier: name, modificationDate: manifest.saved, deviceName: manifest.device,
-          isCurrent: false, hasLocalContents: true))
+          isCurrent: false, hasLocalContents: true,
+          hasThumbnail: manifest.members.contains {
+            $0.path == "QuickLook/Thumbnail.png" || $0.path == "QuickLook/Thumbnail.svg"
+          }))
     }
     return records
   }

@@ -26,33 +26,13 @@ public final class SimpleiCloudDocument: AlbumDocument {
       let conflicts = try await FileVersion.unresolvedConflictVersionsOfItem(at: item)
       guard !conflicts.isEmpty else { return false }
       let current = try await FileVersion.currentVersionOfItem(at: item)
-      var latest: (version: FileVersion, date: Date)?
-      for version in [current].compactMap({ $0 }) + conflicts {
-        let date = contentsModified(try await version.contentsURL())
-        if latest == nil || date > latest!.date { latest = (version, date) }
+      let latest = ([current].compactMap { $0 } + conflicts).max {
+        ($0.modificationDate ?? .distantPast) < ($1.modificationDate ?? .distantPast)
       }
-      if let latest, !latest.version.isCurrent { try await latest.version.replaceItem(at: item) }
+      if let latest, !latest.isCurrent { try await latest.replaceItem(at: item) }
       for conflict in conflicts { try await conflict.setResolved(true) }
       try await FileVersion.removeOtherVersionsOfItem(at: item)
       return true
     }
-  }
-
-  /// When the contents at `url` were last modified: the file's modification, or the newest of
-  /// the package's files (a folder's own date changes with any listing change, a download's
-  /// included) — the date NSFileVersion reports for a version's file. (A synced version's own
-  /// `modificationDate` is when the server committed it, which for a merge is later than the
-  /// edits it holds.)
-  nonisolated static func contentsModified(_ url: URL) -> Date {
-    let keys: Set<URLResourceKey> = [.contentModificationDateKey, .isRegularFileKey]
-    let members = FileManager.default.enumerator(
-      at: url, includingPropertiesForKeys: Array(keys))
-    var files = [url]
-    while let member = members?.nextObject() as? URL { files.append(member) }
-    return files.compactMap { file -> Date? in
-      guard let values = try? file.resourceValues(forKeys: keys), values.isRegularFile == true
-      else { return nil }
-      return values.contentModificationDate
-    }.max() ?? .distantPast
   }
 }

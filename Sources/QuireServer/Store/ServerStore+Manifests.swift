@@ -101,7 +101,7 @@ extension ServerStore {
   }
 
   /// A conflict revision's whole manifest: its base's, with its own change laid over it.
-  private static func conflictManifest(_ db: Database, row: Row, container: Int64, item: String)
+  static func conflictManifest(_ db: Database, row: Row, container: Int64, item: String)
     throws -> ManifestChange
   {
     let change = try JSONDecoder().decode(

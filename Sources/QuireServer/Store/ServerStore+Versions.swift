@@ -12,20 +12,42 @@ extension ServerStore {
       let rows = try Row.fetchAll(
         db,
         sql: """
-          SELECT r.id, r.device, d.name, r.committed, r.path, r.conflict, r.resolved
+          SELECT r.id, r.device, d.name, r.committed, r.path, r.conflict, r.resolved, r.base,
+            r.change, r.deleted
           FROM revisions r LEFT JOIN devices d ON d.id = r.device
           WHERE r.container = ? AND r.item = ? AND r.deleted = 0 AND (r.removed = 0 OR r.id = ?)
           ORDER BY r.id DESC
           """, arguments: [container, item, current])
       return VersionList(
         current: current,
-        versions: rows.map { row in
+        versions: try rows.map { row in
           VersionInfo(
             revision: row["id"], device: row["device"], deviceName: row["name"] ?? row["device"],
-            committed: row["committed"], path: row["path"], conflict: row["conflict"],
-            resolved: row["resolved"])
+            committed: row["committed"],
+            modified: try Self.modified(db, row: row, container: container, item: item),
+            path: row["path"], conflict: row["conflict"], resolved: row["resolved"])
         })
     }
+  }
+
+  /// The newest modification time among a revision's members: read from the members' validity
+  /// ranges for a revision on the chain, from its whole manifest for a conflict revision.
+  private static func modified(_ db: Database, row: Row, container: Int64, item: String) throws
+    -> Double?
+  {
+    if row["deleted"] as Bool { return nil }
+    if row["conflict"] as Bool {
+      return try conflictManifest(db, row: row, container: container, item: item).upserted.map(
+        \.modified
+      ).max()
+    }
+    let revision: Int64 = row["id"]
+    return try Double.fetchOne(
+      db,
+      sql: """
+        SELECT MAX(modified) FROM members WHERE container = ? AND item = ? AND since <= ?
+          AND (until IS NULL OR until > ?)
+        """, arguments: [container, item, revision, revision])
   }
 
   /// Marks `revisions` (conflict revisions of `item`) resolved, with a journal entry on the

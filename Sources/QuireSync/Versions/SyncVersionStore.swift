@@ -49,7 +49,7 @@ public struct SyncVersionStore: VersionStore {
       let current = version.revision == list.current
       return VersionRecord(
         identifier: String(version.revision),
-        modificationDate: Date(timeIntervalSince1970: version.committed),
+        modificationDate: Date(timeIntervalSince1970: version.modified ?? version.committed),
         deviceName: version.deviceName, isCurrent: current, isConflict: version.conflict,
         isResolved: version.resolved,
         hasLocalContents: current

@@ -9,6 +9,9 @@ public struct VersionInfo: Codable, Sendable, Equatable {
   public var deviceName: String
   /// When the server committed it, in seconds since 1970.
   public var committed: Double
+  /// When its contents were last modified: the newest modification time of its members, in
+  /// seconds since 1970 (nil for a deletion). For a merge this is earlier than ``committed``.
+  public var modified: Double?
   /// The item's path in the container at this revision.
   public var path: String
   /// Whether it is a conflict revision: a concurrent edit that lost to the current one.
@@ -18,13 +21,14 @@ public struct VersionInfo: Codable, Sendable, Equatable {
 
   /// A version.
   public init(
-    revision: Int64, device: String, deviceName: String, committed: Double, path: String,
-    conflict: Bool, resolved: Bool
+    revision: Int64, device: String, deviceName: String, committed: Double,
+    modified: Double? = nil, path: String, conflict: Bool, resolved: Bool
   ) {
     self.revision = revision
     self.device = device
     self.deviceName = deviceName
     self.committed = committed
+    self.modified = modified
     self.path = path
     self.conflict = conflict
     self.resolved = resolved

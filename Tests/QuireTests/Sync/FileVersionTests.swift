@@ -36,6 +36,10 @@ struct FileVersionTests {
     let conflict = try #require(conflicts.first)
     #expect(conflict.localizedNameOfSavingComputer == "A")
     #expect(!conflict.hasLocalContents)
+    // The dates are the contents' (A's older edit), not when the server committed the merge.
+    #expect(
+      try #require(conflict.modificationDate) < (try #require(current.modificationDate)),
+      "the conflict's edit is older than the current one")
     #expect(
       try String(contentsOf: try await conflict.contentsURL(), encoding: .utf8) == "from A\n")
     let others = try await FileVersion.otherVersionsOfItem(at: note, store: store)

@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable {
   public var tlsKey: URL?
   /// How often an idle event stream sends a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
+  /// How often the server frees the chunks no version needs (``ServerStore/collectGarbage(grace:now:)``);
+  /// nil never.
+  public var collectionInterval: Duration? = .seconds(3600)
+  /// How old an unneeded chunk must be before it is freed.
+  public var collectionGrace: Duration = .seconds(3600)
 
   /// The default data folder: `$XDG_DATA_HOME/quire/server` (or `~/.local/share/quire/server`).
   public static var defaultData: URL {

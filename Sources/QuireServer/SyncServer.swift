@@ -73,6 +73,23 @@ public final class SyncServer: Sendable {
       },
       logger: Self.logger
     )
+    let collecting = Task { [store, configuration] in
+      guard let interval = configuration.collectionInterval else { return }
+      while !Task.isCancelled {
+        do { try await Task.sleep(for: interval) } catch { return }  // the collection period
+        do {
+          let report = try store.collectGarbage(grace: configuration.collectionGrace)
+          if report.chunks > 0 || report.files > 0 {
+            Self.logger.info(
+              "Freed \(report.chunks) chunks, \(report.files) files, \(report.bytes) bytes no version needs."
+            )
+          }
+        } catch {
+          Self.logger.error("Garbage collection failed: \(error)")
+        }
+      }
+    }
+    defer { collecting.cancel() }
     do {
       try await application.runService()
     } catch let error as IOError where error.errnoCode == EADDRINUSE {

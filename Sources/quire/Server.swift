@@ -15,7 +15,7 @@ struct Server: AsyncParsableCommand {
       With no subcommand it serves: SQLite and a folder of chunks under --data, nothing to set \
       up. Add an account with `quire server add-user NAME`; devices sign in with `quire sync login`.
       """,
-    subcommands: [RunServer.self, AddUser.self, Devices.self, Revoke.self],
+    subcommands: [RunServer.self, AddUser.self, Devices.self, Revoke.self, CollectGarbage.self],
     defaultSubcommand: RunServer.self)
 }
 
@@ -40,11 +40,14 @@ struct RunServer: QuireDocumentSubcommand {
   @Option(help: "The PEM private key of --tls-cert.") var tlsKey: String?
   @Option(help: "The most members one commit (one package revision) may list.")
   var maxMembersPerCommit = 200_000
+  @Option(help: "Seconds between collections of what no version needs (0: never).")
+  var gcInterval = 3600
 
   @MainActor
   func execute() async throws {
     var configuration = ServerConfiguration(data: data.folder, host: host, port: port)
     configuration.maximumMembersPerCommit = maxMembersPerCommit
+    configuration.collectionInterval = gcInterval > 0 ? .seconds(gcInterval) : nil
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
     configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
     let server = try SyncServer(configuration)
@@ -100,5 +103,21 @@ struct Revoke: QuireSubcommand {
   func execute() throws {
     try ServerStore(folder: data.folder).revoke(device: device)
     print("Revoked \(device).")
+  }
+}
+
+/// `quire server gc`: frees now what the server's hourly collection would.
+struct CollectGarbage: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "gc",
+    abstract: "Free the chunks no version needs (removed conflict versions, crashed uploads).",
+    discussion: "Safe while the server runs: a chunk younger than --grace is always kept.")
+
+  @OptionGroup var data: ServerDataOption
+  @Option(help: "Keep what is younger than this many seconds.") var grace = 3600
+
+  func execute() throws {
+    let report = try ServerStore(folder: data.folder).collectGarbage(grace: .seconds(grace))
+    print("Freed \(report.chunks) chunks in \(report.files) files (\(report.bytes) bytes).")
   }
 }

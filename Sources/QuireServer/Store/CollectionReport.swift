@@ -1,0 +1,16 @@
+/// What one garbage collection of a ``ServerStore`` freed.
+public struct CollectionReport: Sendable, Equatable, Codable {
+  /// Chunks no kept version names any more, removed.
+  public var chunks: Int
+  /// Pack files (and loose chunk files) deleted.
+  public var files: Int
+  /// The bytes those files held.
+  public var bytes: Int64
+
+  /// A report.
+  public init(chunks: Int = 0, files: Int = 0, bytes: Int64 = 0) {
+    self.chunks = chunks
+    self.files = files
+    self.bytes = bytes
+  }
+}

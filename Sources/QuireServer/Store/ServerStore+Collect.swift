@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import QuireSyncProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension ServerStore {
+  /// Frees the chunks no version needs: those of removed conflict versions (a conflict settled
+  /// and its versions removed, as NSFileVersion's `removeOtherVersionsOfItem` asks), and packs a
+  /// crashed upload left that no row names. A chunk or pack younger than `grace` is kept, so an
+  /// upload whose commit is still on its way is never collected under it.
+  ///
+  /// Every revision on an item's chain keeps its chunks, removed or not: a device that was
+  /// offline may still hold one as the base of its next commit, and the server merges against
+  /// that base's bytes. Rows are removed in one transaction; the files after it, so a crash in
+  /// between leaves only files no row names, which the next collection deletes.
+  ///
+  /// The cost is one pass over every member and conflict revision: run it now and then
+  /// (`quire server gc`, or the server's own periodic run), not per request.
+  public func collectGarbage(grace: Duration = .seconds(3600), now: Date = Date())
+    throws(SyncError) -> CollectionReport
+  {
+    let oldest = now.addingTimeInterval(-Double(grace.components.seconds))
+    var report = CollectionReport()
+    var doomed: [String] = []
+    let named: Set<String> = try write { db in
+      let needed = try Self.neededChunks(db)
+      var removed = 0
+      let delete = try db.makeStatement(sql: "DELETE FROM chunks WHERE user = ? AND hash = ?")
+      for row in try Row.fetchAll(db, sql: "SELECT user, hash, pack FROM chunks") {
+        let user: Int64 = row["user"]
+        let hash: String = row["hash"]
+        if needed[user]?.contains(hash) == true { continue }
+        let pack: String? = row["pack"]
+        let path =
+          pack.map { blobs.folder.path + "/packs/" + $0 }
+          ?? blobs.folder.path + "/" + hash.prefix(2) + "/" + hash
+        guard let modified = Self.modified(path), modified <= oldest else { continue }
+        try delete.execute(arguments: [user, hash])
+        removed += 1
+        if pack == nil { doomed.append(path) }
+      }
+      report.chunks = removed
+      return Set(
+        try String.fetchAll(db, sql: "SELECT DISTINCT pack FROM chunks WHERE pack IS NOT NULL"))
+    }
+    let packs = blobs.folder.appendingPathComponent("packs").path
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? []
+    where !named.contains(name) {
+      let path = packs + "/" + name
+      if let modified = Self.modified(path), modified <= oldest { doomed.append(path) }
+    }
+    for path in doomed {
+      var info = stat()
+      guard lstat(path, &info) == 0, unlink(path) == 0 else { continue }
+      report.files += 1
+      report.bytes += Int64(info.st_size)
+    }
+    return report
+  }
+
+  /// The chunks some version needs, by account: every member row's (the chains, removed
+  /// revisions included) and every conflict revision's that is not removed.
+  private static func neededChunks(_ db: Database) throws -> [Int64: Set<String>] {
+    var needed: [Int64: Set<String>] = [:]
+    let members = try Row.fetchCursor(
+      db,
+      sql: "SELECT c.user, m.chunks FROM members m JOIN containers c ON c.id = m.container")
+    while let row = try members.next() {
+      let user: Int64 = row["user"]
+      for chunk in MemberRow.decode([UInt8]((row["chunks"] as Data?) ?? Data())) {
+        needed[user, default: []].insert(chunk.hash.hex)
+      }
+    }
+    let decoder = JSONDecoder()
+    for row in try Row.fetchAll(
+      db,
+      sql: """
+        SELECT c.user, r.change FROM revisions r JOIN containers c ON c.id = r.container
+        WHERE r.conflict = 1 AND r.removed = 0 AND r.change IS NOT NULL
+        """)
+    {
+      let user: Int64 = row["user"]
+      let change = try decoder.decode(ManifestChange.self, from: row["change"] as Data)
+      for member in change.upserted {
+        needed[user, default: []].formUnion(member.chunks.map(\.hash.hex))
+      }
+    }
+    return needed
+  }
+
+  private static func modified(_ path: String) -> Date? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return Date(
+      timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec)
+        / 1e9)
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Quire
+import QuireSync
+import Testing
+
+/// The server frees what no version needs: a settled conflict's removed versions, a crashed
+/// upload's pack; never a chunk a kept version, or a recent upload, still names.
+@Suite("Server garbage collection")
+struct SyncCollectionTests {
+  static func packs(_ server: SyncServerProcess) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(
+      atPath: server.data.url.appendingPathComponent("blobs/packs").path)) ?? []
+  }
+
+  static func collect(_ server: SyncServerProcess, grace: Int) throws -> String {
+    let run = try Executables.run(
+      "quire", ["server", "gc", "--data", server.data.path, "--grace", String(grace)])
+    guard run.status == 0 else { throw SyncServerProcess.Failure(run.stderr) }
+    return run.stdout
+  }
+
+  @Test("removing a settled conflict's versions frees their chunks; every kept version still reads")
+  func removedConflictVersionsAreFreed() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start()
+    try a.write("first\n", to: "Note.txt")
+    #expect(await eventually { b.text("Note.txt") == "first\n" })
+    try await a.editAtOnce("Note.txt", "from A\n", with: b, "from B\n")
+    #expect(await eventually { a.text("Note.txt") == "from B\n" })
+
+    // A crashed upload's pack, no row naming it.
+    let orphan = server.data.url.appendingPathComponent("blobs/packs/orphan")
+    try Data("half an upload".utf8).write(to: orphan)
+
+    let store = SyncVersionStore(
+      folder: a.folder, settingsFile: a.settingsFile,
+      cache: a.home.url.appendingPathComponent("cache"))
+    let note = a.url("Note.txt")
+    let conflicts = try await FileVersion.unresolvedConflictVersionsOfItem(at: note, store: store)
+    #expect(conflicts.count == 1)
+    #expect(
+      try Self.collect(server, grace: 3600).hasPrefix("Freed 0 chunks in 0 files"),
+      "within the grace period nothing goes")
+    #expect(Self.packs(server).contains("orphan"))
+    #expect(
+      try Self.collect(server, grace: 0).hasPrefix("Freed 0 chunks in 1 files"),
+      "a kept conflict version keeps its chunks; only the orphan pack goes")
+    #expect(!Self.packs(server).contains("orphan"))
+
+    let before = Self.packs(server).count
+    for conflict in conflicts {
+      try await conflict.setResolved(true)
+      try await conflict.remove()
+    }
+    let freed = try Self.collect(server, grace: 0)
+    #expect(freed.hasPrefix("Freed 1 chunks in 1 files"), "A's losing edit: \(freed)")
+    #expect(Self.packs(server).count == before - 1)
+
+    // Everything still listed reads, and a new device gets the document whole.
+    var texts: [String] = []
+    for version in try await FileVersion.otherVersionsOfItem(at: note, store: store) {
+      texts.append(try String(contentsOf: try await version.contentsURL(), encoding: .utf8))
+    }
+    #expect(texts == ["first\n"], "\(texts)")
+    let c = try SyncDevice("C", server: server)
+    try c.start()
+    #expect(await eventually { c.text("Note.txt") == "from B\n" })
+  }
+}

@@ -118,6 +118,8 @@ struct CollectGarbage: QuireSubcommand {
 
   func execute() throws {
     let report = try ServerStore(folder: data.folder).collectGarbage(grace: .seconds(grace))
-    print("Freed \(report.chunks) chunks in \(report.files) files (\(report.bytes) bytes).")
+    print(
+      "Freed \(report.chunks) chunks in \(report.files) files (\(report.bytes) bytes); thinned \(report.thinned) old versions."
+    )
   }
 }

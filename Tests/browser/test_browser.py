@@ -4,11 +4,9 @@
 import base64
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
 import unittest
-import zlib
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.common.exceptions import (
@@ -18,21 +16,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 import support
-from support import App, chromium, wait_for
+from support import App, chromium, png, wait_for
 
 SCREENSHOTS = os.environ.get("QUIRE_SCREENSHOTS")
-
-
-def png(width, height, rgb):
-    """A small solid-colour PNG."""
-    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
-
-    def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 class BrowserTestCase(unittest.TestCase):

@@ -8,16 +8,14 @@ import glob
 import json
 import os
 import sqlite3
-import struct
 import subprocess
 import time
 import unittest
 import urllib.request
-import zlib
 
 from selenium.webdriver.common.by import By
 
-from support import QUIRE, App, SyncServer, chromium, wait_for
+from support import QUIRE, App, SyncServer, chromium, png, wait_for
 
 
 class Device:
@@ -39,6 +37,10 @@ class Device:
     def text(self):
         element = self.driver.find_element(By.CSS_SELECTOR, "#text")
         return element.get_attribute("value") if element.is_displayed() else None
+
+    def script_errors(self):
+        return [entry["message"] for entry in self.driver.get_log("browser")
+                if entry.get("source") == "javascript"]
 
     def sync_line(self):
         return self.driver.find_element(By.CSS_SELECTOR, "#sync-line").text
@@ -124,9 +126,7 @@ class SyncedAppsTests(unittest.TestCase):
                      and read(b.app.path("Note.txt")) == "from A\n", seconds=30,
                      message="the kept version on both devices")
             wait_for(lambda: a.text() == "from A\n", seconds=15, message="A's editor to follow")
-            errors = [entry["message"] for entry in a.driver.get_log("browser")
-                      if entry.get("source") == "javascript"]
-            self.assertEqual(errors, [], "script errors in the page")
+            self.assertEqual(a.script_errors(), [], "script errors in the page")
         finally:
             a.stop()
             b.stop()
@@ -158,9 +158,7 @@ class SyncedAppsTests(unittest.TestCase):
             wait_for(lambda: b.sync_line() == "alice · Up to date", seconds=15,
                      message="B's sync line")
             for device in (a, b):
-                errors = [entry["message"] for entry in device.driver.get_log("browser")
-                          if entry.get("source") == "javascript"]
-                self.assertEqual(errors, [], "script errors in the page")
+                self.assertEqual(device.script_errors(), [], "script errors in the page")
         finally:
             a.stop()
             b.stop()
@@ -318,25 +316,11 @@ class SimpleICloudDocumentTests(unittest.TestCase):
             self.assertEqual(names(a), merged)
             self.assertEqual(names(b), merged)
             for device in (a, b):
-                errors = [entry["message"] for entry in device.driver.get_log("browser")
-                          if entry.get("source") == "javascript"]
-                self.assertEqual(errors, [], "script errors in the page")
+                self.assertEqual(device.script_errors(), [], "script errors in the page")
         finally:
             a.stop()
             b.stop()
             server.close()
-
-
-def png(width, height, rgb):
-    """A small solid-colour PNG."""
-    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
-
-    def chunk(kind, data):
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
 
 
 def free(lock):

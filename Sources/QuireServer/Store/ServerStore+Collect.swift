@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Quire
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -17,15 +18,20 @@ extension ServerStore {
   /// that base's bytes. Rows are removed in one transaction; the files after it, so a crash in
   /// between leaves only files no row names, which the next collection deletes.
   ///
+  /// First, history thins with age by `thinning` (by commit time): a thinned revision leaves
+  /// the item's version list (its bytes stay, as above). The current revision and conflict
+  /// revisions are never thinned.
+  ///
   /// The cost is one pass over every member and conflict revision: run it now and then
   /// (`quire server gc`, or the server's own periodic run), not per request.
-  public func collectGarbage(grace: Duration = .seconds(3600), now: Date = Date())
-    throws(SyncError) -> CollectionReport
-  {
+  public func collectGarbage(
+    grace: Duration = .seconds(3600), thinning: VersionThinning? = .standard, now: Date = Date()
+  ) throws(SyncError) -> CollectionReport {
     let oldest = now.addingTimeInterval(-Double(grace.components.seconds))
     var report = CollectionReport()
     var doomed: [String] = []
     let named: Set<String> = try write { db in
+      if let thinning { report.thinned = try Self.thin(db, thinning, now: now) }
       let needed = try Self.neededChunks(db)
       var removed = 0
       let delete = try db.makeStatement(sql: "DELETE FROM chunks WHERE user = ? AND hash = ?")
@@ -59,6 +65,32 @@ extension ServerStore {
       report.bytes += Int64(info.st_size)
     }
     return report
+  }
+
+  /// Marks removed the revisions `thinning` no longer keeps, item by item; returns how many.
+  private static func thin(_ db: Database, _ thinning: VersionThinning, now: Date) throws -> Int {
+    var byItem: [String: [(id: Int64, date: Date)]] = [:]
+    for row in try Row.fetchAll(
+      db,
+      sql: """
+        SELECT r.id, r.container, r.item, r.committed FROM revisions r
+        JOIN items i ON i.container = r.container AND i.item = r.item
+        WHERE r.conflict = 0 AND r.deleted = 0 AND r.removed = 0 AND r.id != i.current
+        """)
+    {
+      let key = "\(row["container"] as Int64)/\(row["item"] as String)"
+      byItem[key, default: []].append(
+        (row["id"], Date(timeIntervalSince1970: row["committed"] as Double)))
+    }
+    let remove = try db.makeStatement(sql: "UPDATE revisions SET removed = 1 WHERE id = ?")
+    var count = 0
+    for revisions in byItem.values {
+      for id in thinning.versionsToRemove(revisions, now: now) {
+        try remove.execute(arguments: [id])
+        count += 1
+      }
+    }
+    return count
   }
 
   /// The chunks some version needs, by account: every member row's (the chains, removed

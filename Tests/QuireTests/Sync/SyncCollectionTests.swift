@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireServer
 import QuireSync
 import Testing
 
@@ -69,4 +70,48 @@ struct SyncCollectionTests {
     try c.start()
     #expect(await eventually { c.text("Note.txt") == "from B\n" })
   }
+
+  @Test("history on the server thins with age; the current version and its bytes stay")
+  func historyThins() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    try a.start()
+    let store = SyncVersionStore(
+      folder: a.folder, settingsFile: a.settingsFile,
+      cache: a.home.url.appendingPathComponent("cache"))
+    let log = a.url("Log.txt")
+    for index in 0..<5 {
+      try a.write("save \(index)\n", to: "Log.txt")
+      // Each save reaches the server before the next (one revision each).
+      #expect(
+        await eventuallyAsync {
+          (try? await FileVersion.otherVersionsOfItem(at: log, store: store).count) == index
+        })
+    }
+
+    // Today every save is kept; forty days on, the saves of one day thin to one.
+    let data = try ServerStore(folder: server.data.url)
+    #expect(try data.collectGarbage(grace: .zero).thinned == 0)
+    let later = try data.collectGarbage(grace: .zero, now: Date().addingTimeInterval(40 * 86_400))
+    #expect(later.thinned == 3 && later.chunks == 0, "\(later)")
+    let others = try await FileVersion.otherVersionsOfItem(at: log, store: store)
+    #expect(others.count == 1)
+    let current = try #require(try await FileVersion.currentVersionOfItem(at: log, store: store))
+    #expect(try String(contentsOf: try await current.contentsURL(), encoding: .utf8) == "save 4\n")
+    let c = try SyncDevice("C", server: server)
+    try c.start()
+    #expect(
+      await eventually { c.text("Log.txt") == "save 4\n" }, "a new device still gets it whole")
+  }
+}
+
+/// Polls an async condition until it holds or `seconds` pass (a bounded wait for another
+/// process's effect).
+private func eventuallyAsync(seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + .seconds(seconds)
+  while ContinuousClock.now < deadline {
+    if await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(20))  // polling interval of a bounded wait
+  }
+  return false
 }

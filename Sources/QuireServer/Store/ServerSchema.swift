@@ -66,6 +66,11 @@ enum ServerSchema {
     migrator.registerMigration("v4") { db in
       try db.execute(sql: "ALTER TABLE revisions ADD COLUMN removed INTEGER NOT NULL DEFAULT 0")
     }
+    // v5: the look-up of the live item at a path (two items never share one).
+    migrator.registerMigration("v5") { db in
+      try db.execute(
+        sql: "CREATE INDEX itemsLiveByPath ON items(container, path) WHERE deleted = 0")
+    }
     return migrator
   }
 }

@@ -65,6 +65,7 @@ extension ServerStore {
     _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, blobs: BlobStore,
     _ db: Database
   ) throws -> CommitResponse {
+    var request = request
     let hashes = Set(request.change.upserted.flatMap { $0.chunks.map(\.hash) })
     if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
       return earlier
@@ -101,6 +102,10 @@ extension ServerStore {
       return try mergeStale(
         request, container: container, current: current, device: device, blobs: blobs, db)
     }
+    // Two devices that create (or rename to) the same name keep both: the later gets "Name 2".
+    if !request.deleted {
+      request.path = try freePath(db, container: container, request.path, for: request.item)
+    }
     try db.cachedStatement(
       sql: """
         INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
@@ -116,7 +121,34 @@ extension ServerStore {
     try db.cachedStatement(sql: "INSERT INTO journal(container, revision) VALUES (?, ?)").execute(
       arguments: [container, revision])
     return CommitResponse(
-      revision: revision, status: .current, current: revision, sequence: db.lastInsertedRowID)
+      revision: revision, status: .current, current: revision, sequence: db.lastInsertedRowID,
+      path: request.path)
+  }
+
+  /// `path` if no other live item of the container has it, else the first free "Stem N.ext"
+  /// beside it (N from 2), as a Finder copy is named.
+  static func freePath(_ db: Database, container: Int64, _ path: String, for item: String)
+    throws -> String
+  {
+    let taken = try db.cachedStatement(
+      sql: "SELECT 1 FROM items WHERE container = ? AND path = ? AND deleted = 0 AND item != ?")
+    guard try Bool.fetchOne(taken, arguments: [container, path, item]) == true else {
+      return path
+    }
+    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    let folder = path[..<slash]
+    let name = path[slash...]
+    let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+    let stem = dot.map { name[..<$0] } ?? name
+    let suffix = dot.map { name[$0...] } ?? ""
+    var number = 2
+    while true {
+      let candidate = "\(folder)\(stem) \(number)\(suffix)"
+      if try Bool.fetchOne(taken, arguments: [container, candidate, item]) != true {
+        return candidate
+      }
+      number += 1
+    }
   }
 
   /// Makes `revision` the item's current one: closes the members it replaces or removes, adds
@@ -168,7 +200,7 @@ extension ServerStore {
       let row = try Row.fetchOne(
         try db.cachedStatement(
           sql: """
-            SELECT r.id, r.conflict, r.merged, i.current, j.sequence FROM revisions r
+            SELECT r.id, r.conflict, r.merged, r.path, i.current, j.sequence FROM revisions r
             JOIN items i ON i.container = r.container AND i.item = r.item
             JOIN journal j ON j.revision = r.id
             WHERE r.container = ? AND r.commitID = ?
@@ -195,6 +227,7 @@ extension ServerStore {
     return CommitResponse(
       revision: row["id"], status: conflict ? .conflict : merged ? .merged : .current,
       current: row["current"], sequence: row["sequence"],
-      conflictRevisions: kept.isEmpty ? nil : kept)
+      conflictRevisions: kept.isEmpty ? nil : kept,
+      path: conflict || merged ? nil : row["path"])
   }
 }

@@ -27,21 +27,36 @@ struct DownloadWriter {
     ) { from, to in try FileManager.default.moveItem(at: from, to: to) }
   }
 
-  /// Writes `manifest`'s members at `relative` (or, if another item holds that name, at a free
-  /// name beside it); returns where it went and the local stat of each member written.
+  /// Writes `manifest`'s members at `relative`; returns where it went and the local stat of each
+  /// member written. If another item holds that name, a new one of this device's that is not
+  /// synced yet (`isUnsynced` of its identity) moves aside to "Name 2", as the server will name
+  /// it when it commits; a synced one keeps the name, and this item goes to a free name.
   ///
   /// `chunk` gives each chunk's bytes (fetched, or copied from the synced copy on disk); a flat
   /// file is written a chunk at a time, so a member of any size costs a few chunks of memory.
   func write(
     _ manifest: RevisionManifest, to relative: String,
     chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool,
-    expecting expected: [String: LocalItem.Member] = [:]
+    expecting expected: [String: LocalItem.Member] = [:],
+    isUnsynced: (String) -> Bool = { _ in false }
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
     var relative = relative
     var target = folder.appendingPathComponent(relative)
     try FileManager.default.createDirectory(
       at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-    if let other = ItemIdentity.stored(at: target), other != identity {
+    let occupant = ItemIdentity.stored(at: target)
+    if occupant != identity, !incremental, FileManager.default.fileExists(atPath: target.path),
+      occupant.map(isUnsynced) ?? false
+    {
+      let aside = freeName(beside: target)
+      let coordinator = FileCoordinator()
+      try coordinator.coordinate(
+        writingItemAt: target, options: .forMoving, writingItemAt: aside, options: .forReplacing
+      ) { from, to in
+        try FileManager.default.moveItem(at: from, to: to)
+        coordinator.item(at: from, didMoveTo: to)
+      }
+    } else if let occupant, occupant != identity {
       target = freeName(beside: target)
       relative = String(target.path.dropFirst(folder.path.count + 1))
     }

@@ -38,13 +38,16 @@ extension SyncAgent {
     }
     // The committed ones are recorded together, in one transaction; conflicts one by one.
     var records: [(item: SyncedItem, changed: [String], removed: [String])] = []
-    for (upload, answer) in zip(prepared, answers) where answer.status == .current {
+    let placedAsAsked = { (upload: PreparedUpload, answer: CommitResponse) in
+      answer.status == .current && (answer.path ?? upload.request.path) == upload.request.path
+    }
+    for (upload, answer) in zip(prepared, answers) where placedAsAsked(upload, answer) {
       records.append(
         (upload.record(revision: answer.revision), upload.snapshots.map(\.path), upload.removed))
     }
     try state.record(records, clearingStatus: true)
     for record in records { synced[record.item.id] = record.item }
-    for (upload, answer) in zip(prepared, answers) where answer.status != .current {
+    for (upload, answer) in zip(prepared, answers) where !placedAsAsked(upload, answer) {
       do {
         try await finish(upload, answer: answer)
       } catch {

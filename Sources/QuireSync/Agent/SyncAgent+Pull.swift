@@ -169,6 +169,7 @@ extension SyncAgent {
     if let base, incremental, base.path != relative {
       try writer.move(from: base.path, to: relative)
     }
+    let syncedItems = Set(synced.keys)
     let (placed, written) = try writer.write(
       manifest, to: relative,
       chunk: { hash in
@@ -176,7 +177,8 @@ extension SyncAgent {
         if let held = try onDisk.bytes(of: hash) { return held }
         throw SyncError(
           .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
-      }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:])
+      }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:],
+      isUnsynced: { !syncedItems.contains($0) })
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }

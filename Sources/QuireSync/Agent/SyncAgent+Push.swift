@@ -79,6 +79,10 @@ extension SyncAgent {
     try state.record(record, changed: prepared.snapshots.map(\.path), removed: prepared.removed)
     synced[item.id] = record
     state.setStatus(item.id, path: item.path, state: nil)
+    if let path = answer.path, path != prepared.request.path {
+      // Another item had the name: the server named this one "Name 2", and so must the folder.
+      try await download(item: item.id, revision: answer.revision, base: record)
+    }
   }
 
   /// Notes a failed item: `waiting` if its writer is still at it (the monitor asks for another

@@ -24,16 +24,20 @@ public struct CommitResponse: Codable, Sendable, Equatable {
   /// The conflict revisions a merge kept (the losing side of what could not be merged); nil or
   /// empty when everything merged.
   public var conflictRevisions: [Int64]?
+  /// The path the revision has: the requested one, or "Name 2" (and so on) when another item
+  /// already had it. The device moves its copy there.
+  public var path: String?
 
   /// An answer.
   public init(
     revision: Int64, status: Status, current: Int64, sequence: Int64,
-    conflictRevisions: [Int64]? = nil
+    conflictRevisions: [Int64]? = nil, path: String? = nil
   ) {
     self.revision = revision
     self.status = status
     self.current = current
     self.sequence = sequence
     self.conflictRevisions = conflictRevisions
+    self.path = path
   }
 }

@@ -53,4 +53,41 @@ struct SyncAgentMergeTests {
         "Notes.txt", "Trip.album",
       ], "no conflict copies")
   }
+
+  @Test(
+    "two devices that create the same name keep both, and every device names them alike",
+    arguments: [true, false])
+  func sameNameOnTwoDevices(bFirst: Bool) async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    let c = try SyncDevice("C", server: server)
+    for device in [a, b, c] { try device.start() }
+    try a.pause()
+    try b.pause()
+    #expect(await eventually { (try? a.report().connection) == "paused" })
+    #expect(await eventually { (try? b.report().connection) == "paused" })
+    try a.write("from A\n", to: "Plan.txt")
+    try b.write("from B\n", to: "Plan.txt")
+    // One device commits first and takes the name; the other's document becomes "Plan 2".
+    let (first, second) = bFirst ? (b, a) : (a, b)
+    try first.pause(false)
+    #expect(await eventually { c.text("Plan.txt") != nil }, "the first one reached C")
+    try second.pause(false)
+    let firstText = bFirst ? "from B\n" : "from A\n"
+    let secondText = bFirst ? "from A\n" : "from B\n"
+    for device in [a, b, c] {
+      #expect(
+        await eventually {
+          device.text("Plan.txt") == firstText && device.text("Plan 2.txt") == secondText
+        }, "\(device.folder.lastPathComponent): the first keeps the name everywhere")
+    }
+    for device in [a, b, c] {
+      #expect(await eventually { (try? device.report().items.isEmpty) == true })
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: device.folder.path).sorted() == [
+          "Plan 2.txt", "Plan.txt",
+        ])
+    }
+  }
 }

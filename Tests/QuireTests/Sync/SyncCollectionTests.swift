@@ -83,13 +83,13 @@ struct SyncCollectionTests {
     for index in 0..<5 {
       try a.write("save \(index)\n", to: "Log.txt")
       // Each save reaches the server before the next (a revision each, or more if the agent
-      // read a write half done).
+      // read a write half done). (No `quire sync status` here: a process run from this async
+      // poll would block one of the test pool's few threads while it runs.)
       #expect(
         await eventuallyAsync {
-          (try? await FileVersion.otherVersionsOfItem(at: log, store: store).count) ?? -1 >= index
-            && a.text("Log.txt") == "save \(index)\n"
-            && (try? a.report().items.isEmpty) == true
-        })
+          (try? await FileVersion.otherVersionsOfItem(at: log, store: store).count) ?? -1
+            >= index
+        }, "save \(index) on the server")
     }
     let kept = try await FileVersion.otherVersionsOfItem(at: log, store: store).count
     #expect(kept >= 4)
@@ -116,7 +116,7 @@ private func eventuallyAsync(seconds: Double = 30, _ condition: () async -> Bool
   let deadline = ContinuousClock.now + .seconds(seconds)
   while ContinuousClock.now < deadline {
     if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(20))  // polling interval of a bounded wait
+    try? await Task.sleep(for: .milliseconds(50))  // polling interval of a bounded wait
   }
   return false
 }

@@ -8,6 +8,20 @@ import QuireSyncProtocol
 final class SyncState: Sendable {
   let database: DatabaseQueue
 
+  /// The state in `file`, opened read-only (no migration, no write lock): what `quire sync
+  /// status` reads while the agent runs.
+  init(readingOnly file: URL) throws(SyncError) {
+    do {
+      var configuration = Configuration()
+      configuration.readonly = true
+      configuration.busyMode = .timeout(10)
+      database = try DatabaseQueue(path: file.path, configuration: configuration)
+    } catch {
+      throw SyncError(
+        .unavailable, "Could not read the sync state in “\(file.path)”: \(error).", cause: error)
+    }
+  }
+
   init(file: URL) throws(SyncError) {
     do {
       try FileManager.default.createDirectory(
@@ -17,6 +31,9 @@ final class SyncState: Sendable {
       // may lose the last few records, which the agent re-learns from the folder and the
       // server's journal (uploads and downloads are idempotent by content hash).
       var configuration = Configuration()
+      // Another process may hold the database a moment (`quire sync status`, the app's status
+      // reader): wait for it rather than fail the agent's transaction.
+      configuration.busyMode = .timeout(10)
       configuration.prepareDatabase { db in
         try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
       }

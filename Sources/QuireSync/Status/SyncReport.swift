@@ -45,7 +45,7 @@ public struct SyncReport: Codable, Sendable {
       paused: SyncSettings.isPaused(), uploadedBytes: 0, downloadedBytes: 0, items: [], cursor: 0,
       remoteItems: 0, lastError: nil)
     guard FileManager.default.fileExists(atPath: stateFile.path) else { return report }
-    let state = try SyncState(file: stateFile)
+    let state = try SyncState(readingOnly: stateFile)
     report.connection = state.value("connection") ?? "never run"
     report.cursor = state.cursor
     report.remoteItems = state.remoteItemCount

@@ -109,6 +109,7 @@ public final class SyncStatusSource: UbiquityStatusSource {
       guard FileManager.default.fileExists(atPath: stateFile.path) else { return nil }
       var configuration = Configuration()
       configuration.readonly = true
+      configuration.busyMode = .timeout(10)
       database = try? DatabaseQueue(path: stateFile.path, configuration: configuration)
       return database
     }

@@ -73,50 +73,34 @@ struct SyncCollectionTests {
 
   @Test("history on the server thins with age; the current version and its bytes stay")
   func historyThins() async throws {
+    typealias S = SyncTestSupport
     let server = try SyncServerProcess()
-    let a = try SyncDevice("A", server: server)
-    try a.start()
-    let store = SyncVersionStore(
-      folder: a.folder, settingsFile: a.settingsFile,
-      cache: a.home.url.appendingPathComponent("cache"))
-    let log = a.url("Log.txt")
+    let client = try await server.client("alice")
+    var base: Int64?
     for index in 0..<5 {
-      try a.write("save \(index)\n", to: "Log.txt")
-      // Each save reaches the server before the next (a revision each, or more if the agent
-      // read a write half done). (No `quire sync status` here: a process run from this async
-      // poll would block one of the test pool's few threads while it runs.)
-      #expect(
-        await eventuallyAsync {
-          (try? await FileVersion.otherVersionsOfItem(at: log, store: store).count) ?? -1
-            >= index
-        }, "save \(index) on the server")
+      let answer = try await client.commit(
+        S.commit(
+          "log", path: "Documents/Log.txt", base: base, kind: .file,
+          upserted: try await S.upload(["": S.bytes("save \(index)\n")], with: client)))
+      base = answer.revision
     }
-    let kept = try await FileVersion.otherVersionsOfItem(at: log, store: store).count
-    #expect(kept >= 4)
+    #expect(try await client.versions(item: "log").versions.count == 5)
 
     // Today every save is kept; forty days on, the saves of one day thin to one.
     let data = try ServerStore(folder: server.data.url)
     #expect(try data.collectGarbage(grace: .zero).thinned == 0)
     let later = try data.collectGarbage(grace: .zero, now: Date().addingTimeInterval(40 * 86_400))
-    #expect(later.thinned == kept - 1 && later.chunks == 0, "\(later) of \(kept)")
-    let others = try await FileVersion.otherVersionsOfItem(at: log, store: store)
-    #expect(others.count == 1)
-    let current = try #require(try await FileVersion.currentVersionOfItem(at: log, store: store))
-    #expect(try String(contentsOf: try await current.contentsURL(), encoding: .utf8) == "save 4\n")
-    let c = try SyncDevice("C", server: server)
-    try c.start()
-    #expect(
-      await eventually { c.text("Log.txt") == "save 4\n" }, "a new device still gets it whole")
+    #expect(later.thinned == 3 && later.chunks == 0, "\(later)")
+    let list = try await client.versions(item: "log")
+    #expect(list.versions.count == 2, "the current one and one older")
+    #expect(list.current == base)
+    // The current revision still reads whole, and so does a thinned one (its bytes stay).
+    for revision in [base!, base! - 2] {
+      let manifest = try await client.manifest(item: "log", revision: revision)
+      let chunks = try await client.fetchChunks(
+        manifest.change.upserted.flatMap { $0.chunks.map(\.hash) })
+      #expect(
+        manifest.change.upserted.allSatisfy { $0.chunks.allSatisfy { chunks[$0.hash] != nil } })
+    }
   }
-}
-
-/// Polls an async condition until it holds or `seconds` pass (a bounded wait for another
-/// process's effect).
-private func eventuallyAsync(seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + .seconds(seconds)
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(50))  // polling interval of a bounded wait
-  }
-  return false
 }

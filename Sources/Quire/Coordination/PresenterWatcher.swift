@@ -97,17 +97,8 @@ final class PresenterWatcher: Sendable {
     let isInside = { (candidate: String) in candidate.hasPrefix(path + "/") }
     switch event.kind {
     case .moved(let from) where from == path:
-      if let identity, access(path, F_OK) == 0,
-        (try? DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: false))
-          == identity
-      {
-        // Swapped with a new copy of itself (a safe-save by exchange): the old inode went to
-        // the temporary name, the document is still here, changed.
-        send(.didChange, nil, nil)
-      } else {
-        PresenterRegistry.shared.move(number, to: event.path)
-        send(.didMove, event.path, nil)
-      }
+      PresenterRegistry.shared.move(number, to: event.path)
+      send(.didMove, event.path, nil)
     case .moved(let from) where isInside(from) && isInside(event.path):
       send(.subitemMoved, from, event.path)
     case .moved(let from) where isInside(from):

@@ -142,7 +142,11 @@ public struct LocalVersionStore: VersionStore {
     try await FileCoordinator().coordinate(with: [.writingIntent(with: url, options: .forReplacing)]
     ) { urls in
       try await self.recordVersion(of: urls[0])
-      try Sys.exchange(staging.path, urls[0].path)  // the replaced copy goes with the staging
+      if manifest.isPackage {
+        try Sys.exchange(staging.path, urls[0].path)  // the replaced copy goes with the staging
+      } else {
+        try Sys.rename(staging.path, urls[0].path)  // a flat file is replaced in one rename
+      }
     }
   }
 

@@ -185,6 +185,36 @@ struct CoordinationTests {
     #expect(presenter.messages.contains("relinquish to writer"))
   }
 
+  @Test("presenters answer while blocking coordinated writes hold every cooperative thread")
+  func presentersAnswerUnderBlockedPool() async throws {
+    let folder = try TemporaryDirectory()
+    let count = ProcessInfo.processInfo.activeProcessorCount + 2
+    let presenters = try (0..<count).map { index in
+      let file = folder.file("\(index).txt")
+      try Disk.write("x", to: file)
+      let presenter = RecordingPresenter(file)
+      try FileCoordinator.addFilePresenter(presenter)
+      return presenter
+    }
+    defer { for presenter in presenters { FileCoordinator.removeFilePresenter(presenter) } }
+    // Each writer blocks its pool thread until its presenter relinquished the file: with more
+    // writers than threads, a presenter served by the pool could not answer before the reply
+    // timeout, and its writer would run without the relinquish.
+    let relinquishedFirst = await withTaskGroup(of: Bool.self) { group in
+      for presenter in presenters {
+        group.addTask {
+          let url = presenter.presentedItemURL!
+          return
+            (try? FileCoordinator().coordinate(writingItemAt: url) { _ in
+              presenter.messages.contains("relinquish to writer")
+            }) ?? false
+        }
+      }
+      return await group.reduce(into: [Bool]()) { $0.append($1) }
+    }
+    #expect(relinquishedFirst == Array(repeating: true, count: count))
+  }
+
   @Test("a coordinated write by another process reaches the presenter, with relinquish first")
   func presenterHearsCoordinatedWrite() async throws {
     let folder = try TemporaryDirectory()

@@ -16,7 +16,7 @@ final class PresenterQueue: Sendable {
   init(presenter: any FilePresenter) {
     let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
     self.continuation = continuation
-    Task { [weak presenter] in
+    Task(executorPreference: PresenterExecutor.shared) { [weak presenter] in
       for await job in stream {
         guard let presenter else {
           job.completion?(PresenterReply(error: nil))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Quire
 import QuireApp
 import QuireSync
 import QuireSyncProtocol
@@ -17,8 +18,8 @@ struct Sync: AsyncParsableCommand {
       folder (by default the app's library) and the server the same, in both directions.
       """,
     subcommands: [
-      SyncLogin.self, SyncRun.self, SyncStatus.self, SyncPause.self, SyncResume.self,
-      SyncLogout.self,
+      SyncLogin.self, SyncRun.self, SyncStatus.self, SyncDownload.self, SyncEvict.self,
+      SyncPause.self, SyncResume.self, SyncLogout.self,
     ])
 }
 
@@ -60,9 +61,25 @@ struct SyncRun: QuireDocumentSubcommand {
     commandName: "run", abstract: "Sync until stopped (SIGTERM or Ctrl+C).")
 
   @Option(help: "The folder to sync (default: the app's library).") var folder: String?
+  @Option(
+    help: """
+      What to download of documents added elsewhere: all, or on-demand (placeholders until \
+      opened); kept for later runs.
+      """)
+  var download: String?
+  @Option(
+    help: "With --download on-demand, still download documents under this many MiB at once.")
+  var downloadUnder: Double?
 
   @MainActor
   func execute() async throws {
+    var policy = try download.map { text throws(SyncError) in try DownloadPolicy(parsing: text) }
+    if let downloadUnder {
+      guard policy != .all, downloadUnder >= 0 else {
+        throw SyncError(.malformed, "--download-under goes with --download on-demand.")
+      }
+      policy = .onDemand(downloadingUnder: Int(downloadUnder * 1_048_576))
+    }
     guard let settings = try SyncSettings.load() else {
       throw SyncError(
         .unauthorized, "This device is not signed in: run quire sync login URL --user NAME.")
@@ -76,7 +93,8 @@ struct SyncRun: QuireDocumentSubcommand {
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
     let agent = try SyncAgent(
-      settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root))
+      settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root),
+      download: policy)
     let work = Task {
       try await agent.run {
         FileHandle.standardOutput.write(
@@ -117,6 +135,41 @@ struct SyncStatus: QuireSubcommand {
       print(String(decoding: try encoder.encode(report), as: UTF8.self))
     } else {
       print(report.summary)
+    }
+  }
+}
+
+/// `quire sync download PATH…`.
+struct SyncDownload: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "download",
+    abstract: "Download documents that are in the cloud only (the running agent fetches them).")
+
+  @Argument(help: "The documents (their real names, not their placeholders).")
+  var paths: [String]
+
+  func execute() throws {
+    for path in paths {
+      let url = URL(fileURLWithPath: path).standardizedFileURL
+      try FileCoordinator().startDownloadingItem(at: url)
+      print("Downloaded \(url.path)")
+    }
+  }
+}
+
+/// `quire sync evict PATH…`.
+struct SyncEvict: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "evict",
+    abstract: "Remove the downloads of synced documents, keeping them in the cloud.")
+
+  @Argument(help: "The documents.") var paths: [String]
+
+  func execute() throws {
+    for path in paths {
+      let url = URL(fileURLWithPath: path).standardizedFileURL
+      try FileCoordinator.evictItem(at: url)
+      print("Removed the download of \(url.path); it stays in the cloud.")
     }
   }
 }

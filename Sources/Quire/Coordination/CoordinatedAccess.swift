@@ -6,6 +6,8 @@ import Foundation
 
 /// One coordinated access from start to end:
 ///
+/// 0. a document to read that is only a ``CloudPlaceholder`` is downloaded by its folder's
+///    ``FileProvider`` (no lock is held: the download is a coordinated write of its own);
 /// 1. presenters that must save (before a read, or a merging write) are asked to, before any
 ///    lock is taken — their save is itself a coordinated write, which must not wait for us;
 /// 2. the locks of every intent are taken (see ``CoordinationLock``);
@@ -19,16 +21,18 @@ final class CoordinatedAccess {
     var existed: Bool
   }
 
-  private let items: [Item]
+  private var items: [Item]
   private let messenger: PresenterMessenger
   private let isCancelled: () -> Bool
+  private let downloadTimeout: Duration
   private var lock: CoordinationLock?
   private var uploads: [URL] = []
 
   init(
     _ intents: [FileAccessIntent], presenter: (any FilePresenter)?,
-    isCancelled: @escaping () -> Bool
+    downloadTimeout: Duration = .seconds(120), isCancelled: @escaping () -> Bool
   ) {
+    self.downloadTimeout = downloadTimeout
     items = intents.map { intent in
       var resolve = false
       if case .reading(let options) = intent.access, options.contains(.resolvesSymbolicLink) {
@@ -43,6 +47,10 @@ final class CoordinatedAccess {
 
   /// Steps 1 to 3; returns the URLs the accessor must use, one per intent.
   func begin() throws(QuireError) -> [URL] {
+    for index in items.indices where needsDownload(items[index]) {
+      try download(items[index])
+      items[index].existed = true
+    }
     for item in items where needsSave(item) {
       messenger.send(messenger.matches(of: item.path).filter { $0.relation != .container }) {
         PresenterMessage(kind: .save, presenter: $0.number)
@@ -122,6 +130,36 @@ final class CoordinatedAccess {
         kind: .subitemMoved, presenter: match.number, path: oldPath, newPath: newPath)
     }
     messenger.finish()
+  }
+
+  /// Whether `item` is a document to read that is only a placeholder here (one `access` call,
+  /// made only when the item is missing).
+  private func needsDownload(_ item: Item) -> Bool {
+    guard !item.existed, case .reading(let options) = item.intent.access,
+      !options.contains(.immediatelyAvailableMetadataOnly)
+    else { return false }
+    let placeholder = CloudPlaceholder.url(for: URL(fileURLWithPath: item.path))
+    return access(placeholder.path, F_OK) == 0
+  }
+
+  /// Asks the providers of the folders holding `item` to bring it here, and waits.
+  private func download(_ item: Item) throws(QuireError) {
+    let errors = messenger.send(
+      messenger.matches(of: item.path).filter { $0.relation == .container },
+      timeout: downloadTimeout, isCancelled: isCancelled
+    ) { PresenterMessage(kind: .provide, presenter: $0.number, path: item.path) }
+    if access(item.path, F_OK) == 0 { return }
+    if isCancelled() {
+      throw QuireError(
+        .cancelled, "The download of “\(item.path)” was cancelled.", path: item.path)
+    }
+    let why =
+      errors.first
+      ?? "no sync agent answered for its folder in time; check that quire sync run is running"
+    throw QuireError(
+      .notDownloaded,
+      "“\(item.path)” is in the cloud and could not be downloaded: \(why). Its placeholder stays; try again later.",
+      path: item.path)
   }
 
   private func needsSave(_ item: Item) -> Bool {

@@ -29,11 +29,17 @@ import Synchronization
 public final class FileCoordinator: Sendable {
   /// The presenter on whose behalf this coordinator works; it hears nothing of its accesses.
   public let filePresenter: (any FilePresenter)?
+  /// How long a read waits for a document that is in the cloud to be downloaded (see
+  /// ``FileProvider``) before it fails with ``QuireError/Code-swift.struct/notDownloaded``.
+  public let downloadTimeout: Duration
   private let cancelled = Atomic(false)
 
-  /// A coordinator working for `filePresenter` (or for nobody).
-  public init(filePresenter: (any FilePresenter)? = nil) {
+  /// A coordinator working for `filePresenter` (or for nobody), whose reads wait at most
+  /// `downloadTimeout` for a document in the cloud to arrive (``cancel()`` stops the wait too).
+  public init(filePresenter: (any FilePresenter)? = nil, downloadTimeout: Duration = .seconds(120))
+  {
     self.filePresenter = filePresenter
+    self.downloadTimeout = downloadTimeout
   }
 
   // MARK: Presenters
@@ -158,9 +164,9 @@ public final class FileCoordinator: Sendable {
   private var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
   private func perform<T>(_ intents: [FileAccessIntent], _ body: ([URL]) throws -> T) throws -> T {
-    let session = CoordinatedAccess(intents, presenter: filePresenter) { [self] in
-      isCancelled
-    }
+    let session = CoordinatedAccess(
+      intents, presenter: filePresenter, downloadTimeout: downloadTimeout
+    ) { [self] in isCancelled }
     let urls = try session.begin()
     defer { session.end() }
     return try body(urls)
@@ -176,9 +182,9 @@ public final class FileCoordinator: Sendable {
   private func begin(_ intents: [FileAccessIntent]) async throws -> Begun {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async { [self] in
-        let session = CoordinatedAccess(intents, presenter: filePresenter) { [self] in
-          isCancelled
-        }
+        let session = CoordinatedAccess(
+          intents, presenter: filePresenter, downloadTimeout: downloadTimeout
+        ) { [self] in isCancelled }
         do {
           let urls = try session.begin()
           continuation.resume(returning: Begun(session: session, urls: urls))

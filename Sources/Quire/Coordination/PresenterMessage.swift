@@ -9,6 +9,8 @@ struct PresenterMessage: Codable, Sendable {
     case subitemAppeared, subitemChanged, subitemMoved, accommodateSubitemDeletion
     /// Not a callback: runs the reacquirers of the presenter's earlier relinquishes.
     case reacquire
+    /// To a ``FileProvider``: bring the item at `path` here, or remove its local copy.
+    case provide, evict
   }
 
   var kind: Kind
@@ -25,7 +27,7 @@ struct PresenterMessage: Codable, Sendable {
   var waitsForReply: Bool {
     switch kind {
     case .save, .relinquishToReader, .relinquishToWriter, .accommodateDeletion,
-      .accommodateSubitemDeletion:
+      .accommodateSubitemDeletion, .provide, .evict:
       true
     default: false
     }
@@ -53,6 +55,14 @@ struct PresenterMessage: Codable, Sendable {
     case .accommodateSubitemDeletion:
       if let url { try await presenter.accommodatePresentedSubitemDeletion(at: url) }
     case .reacquire: break
+    case .provide:
+      if let url, let provider = presenter as? any FileProvider {
+        try await provider.provideItem(at: url)
+      }
+    case .evict:
+      if let url, let provider = presenter as? any FileProvider {
+        try await provider.evictItem(at: url)
+      }
     }
     return nil
   }

@@ -27,8 +27,13 @@ final class PresenterMessenger {
   }
 
   /// Sends one message per match (built by `message`) and, for messages that wait, waits for
-  /// every answer at once.
-  func send(_ matches: [PresenterMatch], _ message: (PresenterMatch) -> PresenterMessage?) {
+  /// every answer at once (at most `timeout`, and not once `isCancelled`); returns the errors
+  /// the presenters answered with.
+  @discardableResult
+  func send(
+    _ matches: [PresenterMatch], timeout: Duration = replyTimeout,
+    isCancelled: () -> Bool = { false }, _ message: (PresenterMatch) -> PresenterMessage?
+  ) -> [String] {
     let waiting = Waiting()
     var remoteWaits: [Int32] = []
     for match in matches {
@@ -42,15 +47,21 @@ final class PresenterMessenger {
         }
         if message.waitsForReply {
           waiting.add()
-          queue.send(message, reacquirers: reacquirers) { _ in waiting.done() }
+          queue.send(message, reacquirers: reacquirers) { waiting.done($0.error) }
         } else {
           queue.send(message)
         }
       }
     }
-    let deadline = ContinuousClock.now + Self.replyTimeout
-    for fd in remoteWaits { Self.readReply(from: fd, until: deadline) }
-    waiting.wait(until: deadline)
+    let deadline = ContinuousClock.now + timeout
+    var errors: [String] = []
+    for fd in remoteWaits {
+      if let error = Self.readReply(from: fd, until: deadline, isCancelled: isCancelled)?.error {
+        errors.append(error)
+      }
+    }
+    waiting.wait(until: deadline, isCancelled: isCancelled)
+    return errors + waiting.errors
   }
 
   /// Ends the access: closes the connections and runs this process's reacquirers.
@@ -90,21 +101,30 @@ final class PresenterMessenger {
     }
   }
 
-  /// Reads one answer line (its content does not matter: a failed save still lets the access
-  /// go on, as on Apple's systems).
-  private static func readReply(from fd: Int32, until deadline: ContinuousClock.Instant) {
+  /// Reads one answer line; nil if none came in time. (A failed save still lets the access go
+  /// on, as on Apple's systems; a failed download is the reader's error.)
+  private static func readReply(
+    from fd: Int32, until deadline: ContinuousClock.Instant, isCancelled: () -> Bool
+  ) -> PresenterReply? {
     var byte: UInt8 = 0
+    var line: [UInt8] = []
     while true {
       let left = deadline - .now
-      guard left > .zero else { return }
+      guard left > .zero, !isCancelled() else { return nil }
       var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let milliseconds = Int32(left.components.seconds * 1000 + 1)
+      // Slices of at most 100 ms, so a cancelled wait ends promptly.
+      let milliseconds = Int32(min(left.components.seconds * 1000 + 1, 100))
       let ready = poll(&entry, 1, milliseconds)
       if ready < 0 && cquire_errno() == EINTR { continue }
-      guard ready > 0 else { return }
+      guard ready >= 0 else { return nil }
+      if ready == 0 { continue }
       let count = read(fd, &byte, 1)
       if count < 0 && cquire_errno() == EINTR { continue }
-      if count <= 0 || byte == UInt8(ascii: "\n") { return }
+      if count <= 0 { return nil }
+      if byte == UInt8(ascii: "\n") {
+        return try? JSONDecoder().decode(PresenterReply.self, from: Data(line))
+      }
+      line.append(byte)
     }
   }
 }
@@ -112,18 +132,27 @@ final class PresenterMessenger {
 /// Counts answers still to come from presenters of this process.
 private final class Waiting: Sendable {
   private let count = Mutex(0)
+  private let answered = Mutex<[String]>([])
   private let condition = DispatchSemaphore(value: 0)
   func add() { count.withLock { $0 += 1 } }
-  func done() { condition.signal() }
-  func wait(until deadline: ContinuousClock.Instant) {
-    let total = count.withLock { $0 }
-    for _ in 0..<total {
+  func done(_ error: String?) {
+    if let error { answered.withLock { $0.append(error) } }
+    condition.signal()
+  }
+  /// The errors answered so far.
+  var errors: [String] { answered.withLock { $0 } }
+  func wait(until deadline: ContinuousClock.Instant, isCancelled: () -> Bool) {
+    var total = count.withLock { $0 }
+    while total > 0 {
       let left = deadline - .now
+      guard left > .zero, !isCancelled() else { return }
+      // Slices of at most 100 ms, so a cancelled wait ends promptly.
+      let slice = min(left, .milliseconds(100))
       let nanoseconds =
-        max(0, left.components.seconds) * 1_000_000_000 + left.components.attoseconds
+        slice.components.seconds * 1_000_000_000 + slice.components.attoseconds
         / 1_000_000_000
-      if condition.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds)))) == .timedOut {
-        return
+      if condition.wait(timeout: .now() + .nanoseconds(Int(max(0, nanoseconds)))) == .success {
+        total -= 1
       }
     }
   }

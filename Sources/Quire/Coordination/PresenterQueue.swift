@@ -27,6 +27,19 @@ final class PresenterQueue: Sendable {
           job.completion?(PresenterReply(error: nil))
           continue
         }
+        if job.message.kind == .provide || job.message.kind == .evict {
+          // A download may take minutes: it must not hold up the folder's other messages
+          // (a deletion inside it waits for its answer). Providers serialize their own work.
+          Task(executorPreference: PresenterExecutor.shared) {
+            do {
+              _ = try await job.message.deliver(to: presenter)
+              job.completion?(PresenterReply(error: nil))
+            } catch {
+              job.completion?(PresenterReply(error: "\(error)"))
+            }
+          }
+          continue
+        }
         do {
           let reacquirer = try await job.message.deliver(to: presenter)
           if let reacquirer { job.reacquirers?.append(reacquirer) }

@@ -34,9 +34,11 @@ final class PresenterRegistry: Sendable {
       return next - 1
     }
     let path = CoordinationRuntime.canonicalPath(url)
+    // A provider (a sync agent) hears uncoordinated changes through its own monitor and wants
+    // only the messages addressed to it: it is not watched a second time.
     let registration = Registration(
       presenter: presenter, path: path, queue: PresenterQueue(presenter: presenter),
-      watcher: PresenterWatcher(number: number, path: path))
+      watcher: presenter is any FileProvider ? nil : PresenterWatcher(number: number, path: path))
     registrations.withLock { $0[number] = registration }
     publish(number, path: path)
   }
@@ -72,7 +74,9 @@ final class PresenterRegistry: Sendable {
       guard var registration = all[number], registration.path != path else { return nil }
       let old = registration
       registration.path = path
-      registration.watcher = PresenterWatcher(number: number, path: path)
+      if registration.watcher != nil {
+        registration.watcher = PresenterWatcher(number: number, path: path)
+      }
       all[number] = registration
       return old
     }

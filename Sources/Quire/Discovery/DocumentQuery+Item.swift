@@ -47,6 +47,9 @@ extension DocumentQuery {
     /// Where it is in its sync, for an item of a synced folder (the query's
     /// ``DocumentQuery/ubiquity`` source); nil for a local item.
     public var ubiquity: UbiquityStatus?
+    /// Whether it is only a ``CloudPlaceholder`` here: then it stays
+    /// ``DownloadingStatus/notDownloaded`` whatever the sync source says.
+    public var isPlaceholder = false
 
     /// Whether it is in a synced folder.
     public var isUbiquitous: Bool { ubiquity != nil }
@@ -84,7 +87,8 @@ extension DocumentQuery {
     /// Takes on `status` (nil: a local item).
     mutating func apply(_ status: UbiquityStatus?) {
       ubiquity = status
-      downloadingStatus = status?.downloadingStatus ?? .current
+      if isPlaceholder { ubiquity?.downloadingStatus = .notDownloaded }
+      downloadingStatus = isPlaceholder ? .notDownloaded : status?.downloadingStatus ?? .current
       hasUnresolvedConflicts = status?.hasUnresolvedConflicts ?? false
       percentDownloaded = downloadingStatus == .notDownloaded ? 0 : 100
     }

@@ -99,6 +99,9 @@ actor QueryEngine {
 
   /// Something at `path` appeared, changed or vanished.
   func refresh(_ path: String) {
+    // A placeholder stands for the document beside it.
+    let path =
+      CloudPlaceholder.documentURL(forPlaceholder: URL(fileURLWithPath: path))?.path ?? path
     let target = owningPackage(of: path) ?? path
     if let item = scanner.item(at: target) {
       upsert(item)
@@ -181,7 +184,11 @@ actor QueryEngine {
     var item = item
     if let statuses {
       let relative = String(item.path.dropFirst(prefix.count))
-      item.apply(statuses[relative] ?? (item.isFolder ? .current : .waitingToUpload))
+      let unknown: UbiquityStatus =
+        item.isFolder
+        ? .current
+        : item.isPlaceholder ? UbiquityStatus(downloadingStatus: .notDownloaded) : .waitingToUpload
+      item.apply(statuses[relative] ?? unknown)
     } else {
       item.apply(nil)
     }

@@ -16,7 +16,7 @@ struct QueryScanner {
   /// The item at `path`, or nil if nothing (visible) is there.
   mutating func item(at path: String) -> DocumentQuery.Item? {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard stat(path, &info) == 0 else { return placeholderItem(at: path) }
     let name = (path as NSString).lastPathComponent
     return item(path: path, name: name, info: info)
   }
@@ -37,9 +37,18 @@ struct QueryScanner {
     let fd = dirfd(directory)
     var folders: [String] = []
     while let entry = readdir(directory) {
-      guard let namePointer = cquire_dirent_name(entry),
-        namePointer.pointee != CChar(UInt8(ascii: "."))  // hidden, ".", ".."
-      else { continue }
+      guard let namePointer = cquire_dirent_name(entry) else { continue }
+      if namePointer.pointee == CChar(UInt8(ascii: ".")) {  // hidden, ".", "..": or in the cloud
+        let name = String(cString: namePointer)
+        guard CloudPlaceholder.isPlaceholderName(name),
+          let document = CloudPlaceholder.documentURL(
+            forPlaceholder: URL(fileURLWithPath: path == "/" ? "/" + name : path + "/" + name)),
+          let item = placeholderItem(at: document.path)
+        else { continue }
+        items.append(item)
+        found(items.count)
+        continue
+      }
       var info = stat()
       guard fstatat(fd, namePointer, &info, 0) == 0 else { continue }
       let name = String(cString: namePointer)
@@ -58,6 +67,23 @@ struct QueryScanner {
       if item.isFolder { folders.append(child) }
     }
     for folder in folders { scan(folder, into: &items, known: known, found: found) }
+  }
+
+  /// The document at `path` that is in the cloud, from its placeholder (nil if it has none,
+  /// or if the document itself is here).
+  private mutating func placeholderItem(at path: String) -> DocumentQuery.Item? {
+    let url = URL(fileURLWithPath: path)
+    guard let placeholder = CloudPlaceholder.find(for: url) else { return nil }
+    let type = contentType(forName: url.lastPathComponent)
+    var item = DocumentQuery.Item(
+      path: path, contentType: type?.identifier ?? "public.data", isFolder: false,
+      size: placeholder.size, creationDate: placeholder.modified,
+      modificationDate: placeholder.modified, tags: placeholder.tags)
+    item.identity = placeholder.identity
+    item.isPlaceholder = true
+    item.downloadingStatus = .notDownloaded
+    item.percentDownloaded = 0
+    return item
   }
 
   private mutating func item(path: String, name: String, info: stat) -> DocumentQuery.Item? {

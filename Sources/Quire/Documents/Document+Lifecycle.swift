@@ -79,7 +79,9 @@ extension Document {
 
   static func openError(_ error: any Error, url: URL) -> QuireError {
     if let error = error as? QuireError {
-      if [.notFound, .permissionDenied, .wrongKind, .corruptDocument].contains(error.code) {
+      if [.notFound, .permissionDenied, .wrongKind, .corruptDocument, .notDownloaded].contains(
+        error.code)
+      {
         var opening = error
         opening.message =
           "The document “\(url.lastPathComponent)” could not be opened. " + error.message

@@ -5,11 +5,15 @@ extension QuireError {
       case notFound, alreadyExists, permissionDenied, noSpace, readOnlyFileSystem, ioError
       case invalidName, wrongKind, corruptPackage, interruptedSave, unknownType, invalidDeclaration
       case corruptArchive, unsafeArchive, archiveTooLarge, unsupported, internalError,
-        corruptDocument, limitReached, cancelled, timedOut
+        corruptDocument, limitReached, cancelled, timedOut, notDownloaded
     }
     private let kind: Kind
     private init(_ kind: Kind) { self.kind = kind }
 
+    /// The document is in the cloud, not on this device, and could not be downloaded now (the
+    /// role of `NSUbiquitousFileUnavailableError`): the server is unreachable, no sync agent
+    /// runs for its folder, or the item is gone. Its placeholder stays; a later read retries.
+    public static let notDownloaded = Code(.notDownloaded)
     /// The file or folder does not exist (any more).
     public static let notFound = Code(.notFound)
     /// Something already exists where Quire was asked to create a new item.

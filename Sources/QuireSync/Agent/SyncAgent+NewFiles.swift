@@ -22,7 +22,7 @@ extension SyncAgent {
         manifest.since == nil, manifest.kind == .file, manifest.change.upserted.count == 1,
         let member = manifest.change.upserted.first, member.path.isEmpty,
         member.chunks.allSatisfy({ prefetched.chunks[$0.hash] != nil }),
-        manifest.path.hasPrefix("Documents/")
+        manifest.path.hasPrefix("Documents/"), !keepsInCloud(manifest)
       else { continue }
       let relative = String(manifest.path.dropFirst("Documents/".count))
       // A path this device refuses, or one the page names twice, goes the long way, where it

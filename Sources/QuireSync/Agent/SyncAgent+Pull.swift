@@ -31,7 +31,8 @@ extension SyncAgent {
         try state.advance(past: passed)
         passed = []
         let local =
-          synced[entry.item].map { locate(entry.item, known: $0) } ?? unsynced[entry.item]
+          synced[entry.item].map { $0.isPlaceholder ? nil : locate(entry.item, known: $0) }
+          ?? unsynced[entry.item]
         do {
           try await apply(entry, local: local, prefetched: prefetched)
         } catch let error as SyncError
@@ -73,7 +74,7 @@ extension SyncAgent {
     }
     var hashes = Set<ContentHash>()
     var bytes = 0
-    for manifest in result.manifests.values {
+    for manifest in result.manifests.values where !keepsInCloud(manifest) {
       let size = manifest.change.upserted.reduce(0) { $0 + $1.size }
       if bytes + size > byteLimit { continue }
       bytes += size
@@ -90,6 +91,20 @@ extension SyncAgent {
     guard !entry.conflict, entry.isInDocumentsScope else { return }
     let known = synced[entry.item]
     if let known, known.revision >= entry.revision { return }
+    if let known, known.isPlaceholder {
+      try await updatePlaceholder(known, to: entry.revision)
+      return
+    }
+    if known == nil, found == nil, !entry.deleted, downloadPolicy != .all {
+      var manifest = prefetched.manifests[entry.item]
+      if manifest?.revision != entry.revision {
+        manifest = try await client.manifest(item: entry.item, revision: entry.revision, since: nil)
+      }
+      if let manifest, keepsInCloud(manifest), manifest.path.hasPrefix("Documents/") {
+        try placePlaceholder(manifest)
+        return
+      }
+    }
     var local = found
     if let changed = local, let known, !known.matches(changed) {
       try await upload(changed, base: known)  // it becomes a conflict copy, or supersedes
@@ -119,6 +134,7 @@ extension SyncAgent {
 
   /// Where the item `id` is in the folder now (by identity, so a local move is followed).
   func locate(_ id: String, known: SyncedItem?) -> LocalItem? {
+    if known?.isPlaceholder == true { return nil }
     if let known, let item = LocalScanner.item(at: known.path, root: folder), item.id == id {
       return item
     }

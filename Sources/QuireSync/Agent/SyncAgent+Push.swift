@@ -33,6 +33,8 @@ extension SyncAgent {
       try await uploadBatch(Array(changed[start..<min(start + Self.batchSize, changed.count)]))
     }
     for (id, known) in synced where !seen.contains(id) {
+      // In the cloud only: there while its placeholder is (deleting that deletes the item).
+      if known.isPlaceholder && placeholderExists(known) { continue }
       try await uploadDeletion(known)
     }
   }

@@ -37,12 +37,21 @@ public actor SyncAgent {
   /// The marker whose presence pauses the agent (``SyncSettings/pauseMarker``).
   let pauseMarker: URL
   var paused = false
+  /// What this device downloads of new documents (kept in the state, per folder).
+  var downloadPolicy: DownloadPolicy
+  /// Downloads and evictions asked for (``ask(_:at:)``), done by the worker before its next
+  /// step.
+  var asked: [(kind: Asked, path: String, done: CheckedContinuation<Void, any Error>)] = []
+
+  /// A download or eviction asked of the worker.
+  enum Asked: Sendable { case download, evict }
 
   /// An agent for `folder`, with its state in `stateFile`.
-  /// It pauses while `pauseMarker` exists.
+  /// It pauses while `pauseMarker` exists. `download` sets the folder's download policy (kept
+  /// for later runs); nil keeps the one set before (``DownloadPolicy/all`` at first).
   public init(
     settings: SyncSettings, folder: URL, stateFile: URL, trash: Trash = .home,
-    pauseMarker: URL = SyncSettings.pauseMarker
+    pauseMarker: URL = SyncSettings.pauseMarker, download: DownloadPolicy? = nil
   ) throws(SyncError) {
     self.pauseMarker = pauseMarker
     self.folder = folder.standardizedFileURL
@@ -53,6 +62,13 @@ public actor SyncAgent {
     state = try SyncState(file: stateFile)
     self.stateFile = stateFile
     self.trash = trash
+    if let download {
+      state.setValue(download.description, for: "downloadPolicy")
+      downloadPolicy = download
+    } else {
+      downloadPolicy =
+        state.value("downloadPolicy").flatMap { try? DownloadPolicy(parsing: $0) } ?? .all
+    }
   }
 
   /// The default state file for `folder`: under `$XDG_STATE_HOME/quire/sync/`, one per folder
@@ -90,6 +106,9 @@ public actor SyncAgent {
     paused = SyncSettings.isPaused(marker: pauseMarker)
     needsPush = true
     needsPull = true
+    let provider = AgentProvider(agent: self)
+    try? FileCoordinator.addFilePresenter(provider)  // without it, reads of placeholders fail
+    defer { FileCoordinator.removeFilePresenter(provider) }
     await work()
     ready()
     await withTaskGroup(of: Void.self) { group in
@@ -101,6 +120,15 @@ public actor SyncAgent {
       }
       await group.next()
       group.cancelAll()
+    }
+  }
+
+  /// Asks the worker to download the placeholder item at `path` (relative), or to evict the
+  /// item there, and waits until it did.
+  func ask(_ kind: Asked, at path: String) async throws {
+    try await withCheckedThrowingContinuation { continuation in
+      asked.append((kind, path, continuation))
+      wake?.yield()
     }
   }
 
@@ -116,9 +144,28 @@ public actor SyncAgent {
   private func work() async {
     if paused {
       state.setValue("paused", for: "connection")
+      for job in asked {
+        job.done.resume(
+          throwing: SyncError(
+            .unavailable, "Syncing is paused; resume it with quire sync resume, then try again."))
+      }
+      asked = []
       return  // what is asked stays asked, for the resume
     }
-    while needsPush || needsPull {
+    while needsPush || needsPull || !asked.isEmpty {
+      while !asked.isEmpty {
+        let job = asked.removeFirst()
+        do {
+          switch job.kind {
+          case .download: try await downloadPlaceholder(at: job.path)
+          case .evict: try await evict(at: job.path)
+          }
+          job.done.resume()
+        } catch {
+          job.done.resume(throwing: error)
+        }
+      }
+      guard needsPush || needsPull else { break }
       do {
         if needsPush {
           needsPush = false

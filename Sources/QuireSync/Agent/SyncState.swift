@@ -75,6 +75,11 @@ final class SyncState: Sendable {
       migrator.registerMigration("v4") { db in
         try db.execute(sql: "ALTER TABLE remote ADD COLUMN conflicts TEXT")
       }
+      // v5: items that are only placeholders on this device (on-demand downloads).
+      migrator.registerMigration("v5") { db in
+        try db.execute(
+          sql: "ALTER TABLE synced ADD COLUMN placeholder INTEGER NOT NULL DEFAULT 0")
+      }
       try migrator.migrate(database)
     } catch {
       throw SyncError(
@@ -123,7 +128,7 @@ final class SyncState: Sendable {
         let id: String = row["item"]
         items[id] = SyncedItem(
           id: id, path: row["path"], kind: ItemKind(rawValue: row["kind"]) ?? .file,
-          revision: row["revision"], members: [:])
+          revision: row["revision"], members: [:], isPlaceholder: row["placeholder"])
       }
       let decoder = JSONDecoder()
       for row in try Row.fetchAll(db, sql: "SELECT * FROM syncedMembers") {
@@ -154,14 +159,19 @@ final class SyncState: Sendable {
     let encoder = JSONEncoder()
     try database.write { db in
       let row = try db.cachedStatement(
-        sql: "INSERT OR REPLACE INTO synced(item, path, kind, revision) VALUES (?, ?, ?, ?)")
+        sql: """
+          INSERT OR REPLACE INTO synced(item, path, kind, revision, placeholder)
+          VALUES (?, ?, ?, ?, ?)
+          """)
       let drop = try db.cachedStatement(
         sql: "DELETE FROM syncedMembers WHERE item = ? AND path = ?")
       let put = try db.cachedStatement(
         sql: "INSERT OR REPLACE INTO syncedMembers(item, path, record) VALUES (?, ?, ?)")
       let clear = try db.cachedStatement(sql: "DELETE FROM status WHERE item = ?")
       for (item, changed, removed) in items {
-        try row.execute(arguments: [item.id, item.path, item.kind.rawValue, item.revision])
+        try row.execute(arguments: [
+          item.id, item.path, item.kind.rawValue, item.revision, item.isPlaceholder,
+        ])
         for path in removed { try drop.execute(arguments: [item.id, path]) }
         for path in changed {
           guard let member = item.members[path] else { continue }

@@ -15,6 +15,9 @@ struct SyncedItem: Sendable, Equatable {
   var kind: ItemKind
   var revision: Int64
   var members: [String: Member]
+  /// Whether it is only a ``Quire/CloudPlaceholder`` on this device (its members as the server
+  /// has them, with no local stat).
+  var isPlaceholder = false
 
   /// Whether `item` on disk is still exactly this (path and every member's stat).
   func matches(_ item: LocalItem) -> Bool {

@@ -38,9 +38,16 @@ public final class SyncStatusSource: UbiquityStatusSource {
     guard let database = open() else { return [:] }
     return try? await database.read { db -> [String: UbiquityStatus] in
       var result: [String: UbiquityStatus] = [:]
-      let synced = try String.fetchSet(db, sql: "SELECT path FROM synced")
+      var synced = try String.fetchSet(db, sql: "SELECT path FROM synced")
       result.reserveCapacity(synced.count)
       for path in synced { result[path] = .current }
+      if try db.columns(in: "synced").contains(where: { $0.name == "placeholder" }) {
+        // In the cloud only: known by name, not downloaded.
+        for path in try String.fetchAll(db, sql: "SELECT path FROM synced WHERE placeholder") {
+          result[path] = UbiquityStatus(downloadingStatus: .notDownloaded)
+          synced.remove(path)
+        }
+      }
       for row in try Row.fetchAll(db, sql: "SELECT * FROM status") {
         let path: String = row["path"]
         let error = UbiquityError(

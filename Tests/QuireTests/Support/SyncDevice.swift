@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSync
 
 /// One device: its own XDG config, state and data folders and synced folder, signed in to a server with
@@ -31,10 +32,12 @@ final class SyncDevice {
     guard login.status == 0 else { throw SyncServerProcess.Failure("login: \(login.stderr)") }
   }
 
-  /// Starts the agent and waits until it has caught up once.
-  func start() throws {
+  /// Starts the agent (with more `arguments` for `quire sync run`, such as `--download
+  /// on-demand`) and waits until it has caught up once.
+  func start(_ arguments: [String] = []) throws {
     let process = try HelperProcess(
-      ["sync", "run", "--folder", folder.path], executable: "quire", environment: environment)
+      ["sync", "run", "--folder", folder.path] + arguments, executable: "quire",
+      environment: environment)
     while let line = process.lines.nextLine() {
       if line.hasPrefix("Syncing ") {
         agent = process
@@ -66,6 +69,16 @@ final class SyncDevice {
     FileManager.default.contents(atPath: url(relative).path).map {
       String(decoding: $0, as: UTF8.self)
     }
+  }
+
+  /// Whether `relative` is only a placeholder here (in the cloud, not downloaded).
+  func isPlaceholder(_ relative: String) -> Bool {
+    !exists(relative) && CloudPlaceholder.find(for: url(relative)) != nil
+  }
+
+  /// `quire ARGUMENTS` with this device's environment.
+  func quire(_ arguments: [String]) throws -> Executables.Output {
+    try Executables.run("quire", arguments, environment: environment)
   }
 
   func exists(_ relative: String) -> Bool {

@@ -1,0 +1,146 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+
+/// Documents kept in the cloud (``DownloadPolicy/onDemand(downloadingUnder:)``): each is a
+/// ``Quire/CloudPlaceholder`` in the folder and a synced record with the server's members and no
+/// local stat, until it is downloaded; a change or move made elsewhere rewrites the placeholder,
+/// a deletion removes it.
+extension SyncAgent {
+  /// Whether the new item `manifest` describes (whole, not since a base) stays in the cloud.
+  func keepsInCloud(_ manifest: RevisionManifest) -> Bool {
+    manifest.since == nil && !manifest.deleted
+      && downloadPolicy.keepsInCloud(size: manifest.change.upserted.reduce(0) { $0 + $1.size })
+  }
+
+  /// Brings the placeholder item `known` to `revision`: rewrites its placeholder (at its new
+  /// path, if it moved) and its record; a deletion removes both.
+  func updatePlaceholder(_ known: SyncedItem, to revision: Int64) async throws {
+    let manifest = try await client.manifest(
+      item: known.id, revision: revision, since: known.revision)
+    guard manifest.path.hasPrefix("Documents/") else { return }
+    if manifest.deleted {
+      removePlaceholder(of: known)
+      try state.forget(known.id)
+      synced[known.id] = nil
+      return
+    }
+    var members = manifest.since == known.revision ? known.members : [:]
+    for path in manifest.change.removed { members[path] = nil }
+    for member in manifest.change.upserted { members[member.path] = Self.cloudMember(member) }
+    try placePlaceholder(
+      id: known.id, manifest: manifest, members: members, replacing: known)
+  }
+
+  /// Writes the placeholder of a new item `manifest` describes whole, and records it.
+  func placePlaceholder(_ manifest: RevisionManifest) throws {
+    var members: [String: SyncedItem.Member] = [:]
+    for member in manifest.change.upserted { members[member.path] = Self.cloudMember(member) }
+    try placePlaceholder(id: manifest.item, manifest: manifest, members: members, replacing: nil)
+  }
+
+  private func placePlaceholder(
+    id: String, manifest: RevisionManifest, members: [String: SyncedItem.Member],
+    replacing previous: SyncedItem?
+  ) throws {
+    let relative = String(manifest.path.dropFirst("Documents/".count))
+    try SyncPath.check(relative, what: "item path")
+    let document = url(relative)
+    try FileManager.default.createDirectory(
+      at: document.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let modified = manifest.change.upserted.map(\.modified).max() ?? 0
+    let placeholder = CloudPlaceholder(
+      name: document.lastPathComponent, isPackage: manifest.kind == .package,
+      size: Int64(members.values.reduce(0) { $0 + $1.local.size }), identity: id,
+      revision: manifest.revision,
+      modified: modified > 0 ? Date(timeIntervalSince1970: modified) : Date())
+    try placeholder.write(for: document)
+    if let previous, previous.path != relative { removePlaceholder(of: previous) }
+    let record = SyncedItem(
+      id: id, path: relative, kind: manifest.kind, revision: manifest.revision,
+      members: members, isPlaceholder: true)
+    try state.record(
+      record, changed: Array(members.keys),
+      removed: (previous?.members.keys).map { Set($0).subtracting(members.keys).sorted() } ?? [])
+    synced[id] = record
+    state.setStatus(id, path: relative, state: nil)
+  }
+
+  /// Downloads the placeholder item at `relative` in place of its placeholder (nothing if it is
+  /// already here).
+  ///
+  /// - Throws: ``SyncError`` `notFound` if the folder has no such item.
+  func downloadPlaceholder(at relative: String) async throws {
+    guard let known = synced.values.first(where: { $0.path == relative }) else {
+      if FileManager.default.fileExists(atPath: url(relative).path) { return }
+      throw SyncError(.notFound, "“\(relative)” is not an item of the synced folder.")
+    }
+    guard known.isPlaceholder else { return }
+    do {
+      try await download(item: known.id, revision: known.revision, base: nil)
+    } catch {
+      state.setStatus(
+        known.id, path: known.path, state: "downloadError",
+        error: error as? SyncError ?? SyncError(.unavailable, "\(error)"))
+      throw error
+    }
+    if let now = synced[known.id], !now.isPlaceholder { removePlaceholder(of: known) }
+  }
+
+  /// Removes the local copy of the item at `relative`, leaving its placeholder.
+  ///
+  /// - Throws: ``SyncError`` `changedWhileSyncing` while it has changes not yet uploaded or is
+  ///   open in an app (whose unsaved edits would be lost), `notFound` if there is no such item.
+  func evict(at relative: String) async throws {
+    guard let known = synced.values.first(where: { $0.path == relative }) else {
+      throw SyncError(.notFound, "“\(relative)” is not a synced item of the folder.")
+    }
+    if known.isPlaceholder { return }
+    let document = url(relative)
+    guard let local = LocalScanner.item(at: relative, root: folder), known.matches(local) else {
+      throw SyncError(
+        .changedWhileSyncing,
+        "“\(document.path)” has changes not uploaded yet; wait until it is synced, then remove its download."
+      )
+    }
+    if FileCoordinator.isPresented(document) {
+      throw SyncError(
+        .changedWhileSyncing,
+        "“\(document.path)” is open in an app; close it, then remove its download.")
+    }
+    var cloud = known
+    cloud.isPlaceholder = true
+    for (path, member) in cloud.members {
+      cloud.members[path]?.local = LocalItem.Member(
+        size: member.local.size, mode: member.local.mode, modifiedNanoseconds: 0)
+    }
+    try FileCoordinator().coordinate(writingItemAt: document, options: .forDeleting) { url in
+      let modified = known.members.values.map(\.local.modifiedNanoseconds).max() ?? 0
+      try CloudPlaceholder(
+        name: url.lastPathComponent, isPackage: known.kind == .package,
+        size: Int64(known.members.values.reduce(0) { $0 + $1.local.size }), identity: known.id,
+        revision: known.revision,
+        modified: Date(timeIntervalSince1970: Double(modified) / 1_000_000_000)
+      ).write(for: url)
+      try FileManager.default.removeItem(at: url)
+    }
+    try state.record(cloud, changed: Array(cloud.members.keys), removed: [])
+    synced[known.id] = cloud
+  }
+
+  /// Whether the placeholder item `known` is still in the folder (its placeholder file is).
+  func placeholderExists(_ known: SyncedItem) -> Bool {
+    FileManager.default.fileExists(atPath: CloudPlaceholder.url(for: url(known.path)).path)
+  }
+
+  private func removePlaceholder(of item: SyncedItem) {
+    try? FileManager.default.removeItem(at: CloudPlaceholder.url(for: url(item.path)))
+  }
+
+  /// A member known only from the server: its size and mode, no local time.
+  private static func cloudMember(_ member: ManifestMember) -> SyncedItem.Member {
+    SyncedItem.Member(
+      local: LocalItem.Member(size: member.size, mode: member.mode, modifiedNanoseconds: 0),
+      hash: member.hash, chunks: member.chunks)
+  }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Quire
+import QuireApp
+import QuireSync
+import Testing
+
+/// A device that downloads on demand (as an iPhone does): documents added elsewhere arrive as
+/// placeholders, which `DocumentQuery` lists as not downloaded, and a coordinated read — any
+/// program's `quire show`, a `Document.open` — downloads them.
+@Suite("Downloads on demand", .timeLimit(.minutes(4)))
+struct SyncOnDemandTests {
+  @Test(
+    "a new document is a placeholder on B, listed as not downloaded; a read downloads it; evict brings the placeholder back"
+  )
+  func placeholderReadEvict() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start(["--download", "on-demand"])
+    try a.write("hello from A", to: "Notes/Hello.txt")
+    #expect(await eventually { b.isPlaceholder("Notes/Hello.txt") }, "no placeholder on B")
+    #expect(!b.exists("Notes/Hello.txt"))
+
+    // Other programs see a hidden file; a query sees the document, not downloaded.
+    let query = DocumentQuery(
+      scopes: [b.folder], index: nil,
+      ubiquity: SyncStatusSource(
+        folder: b.folder, stateFile: b.stateFile, settingsFile: b.settingsFile))
+    let listed = try #require(
+      await query.results().first { $0.phase != .gathering(found: 0) }?.items
+        .first { $0.name == "Hello.txt" })
+    #expect(listed.downloadingStatus == .notDownloaded)
+    #expect(listed.percentDownloaded == 0)
+    #expect(listed.size == Int64("hello from A".utf8.count))
+    #expect(listed.isUbiquitous && listed.isUploaded)
+    #expect(
+      DocumentQuery.Predicate.downloadingStatus(.notDownloaded).evaluate(
+        listed, registry: TypeRegistry()))
+
+    // quire show is a coordinated read: the agent downloads the document first.
+    let shown = try b.quire(["show", b.url("Notes/Hello.txt").path])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(shown.stdout.contains("hello from A"))
+    #expect(b.text("Notes/Hello.txt") == "hello from A")
+    #expect(CloudPlaceholder.find(for: b.url("Notes/Hello.txt")) == nil)
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: CloudPlaceholder.url(for: b.url("Notes/Hello.txt")).path))
+
+    // Evict is refused while the document is open in an app.
+    let presenter = RecordingPresenter(b.url("Notes/Hello.txt"))
+    try FileCoordinator.addFilePresenter(presenter)
+    let refused = try b.quire(["sync", "evict", b.url("Notes/Hello.txt").path])
+    FileCoordinator.removeFilePresenter(presenter)
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("open in an app"), "\(refused.stderr)")
+    #expect(b.text("Notes/Hello.txt") == "hello from A")
+
+    // Evicted: the placeholder again, and the document stays on the server and on A.
+    let evicted = try b.quire(["sync", "evict", b.url("Notes/Hello.txt").path])
+    #expect(evicted.status == 0, "\(evicted.stderr)")
+    #expect(b.isPlaceholder("Notes/Hello.txt"))
+    // Two markers in turn: a deletion B wrongly sent with the first would reach A first.
+    for marker in ["one", "two"] {
+      try b.write(marker, to: "marker-\(marker).txt")
+      #expect(await eventually { a.text("marker-\(marker).txt") == marker })
+    }
+    #expect(a.text("Notes/Hello.txt") == "hello from A")
+    #expect(b.isPlaceholder("Notes/Hello.txt"))
+
+    // A change on A updates the placeholder; quire sync download brings the new text.
+    try a.write("changed on A", to: "Notes/Hello.txt")
+    #expect(
+      await eventually {
+        CloudPlaceholder.find(for: b.url("Notes/Hello.txt"))?.size
+          == Int64("changed on A".utf8.count)
+      })
+    let downloaded = try b.quire(["sync", "download", b.url("Notes/Hello.txt").path])
+    #expect(downloaded.status == 0, "\(downloaded.stderr)")
+    #expect(b.text("Notes/Hello.txt") == "changed on A")
+  }
+
+  @Test("a rename, a move and a deletion on A apply to B's placeholder")
+  func placeholderFollowsRemoteChanges() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start(["--download", "on-demand"])
+    try a.write("draft", to: "Old.txt")
+    #expect(await eventually { b.isPlaceholder("Old.txt") })
+    try FileManager.default.createDirectory(
+      at: a.url("Sub"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(at: a.url("Old.txt"), to: a.url("Sub/New.txt"))
+    #expect(await eventually { b.isPlaceholder("Sub/New.txt") && !b.isPlaceholder("Old.txt") })
+    #expect(!b.exists("Sub/New.txt"))
+    try FileManager.default.removeItem(at: a.url("Sub/New.txt"))
+    #expect(await eventually { !b.isPlaceholder("Sub/New.txt") })
+    #expect(!b.exists("Sub/New.txt"))
+    #expect(try b.hiddenLeftovers().isEmpty)
+  }
+
+  @Test(
+    "opening a package in the cloud downloads it; with the server down the read fails, typed, and a retry works"
+  )
+  @MainActor
+  func openDownloadsAndFailsCleanly() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start(["--download", "on-demand"])
+    try a.write("trip notes", to: "Trip.mydoc/text.txt")
+    try a.write("second", to: "Second.mydoc/text.txt")
+    #expect(await eventually { b.isPlaceholder("Trip.mydoc") && b.isPlaceholder("Second.mydoc") })
+    #expect(CloudPlaceholder.find(for: b.url("Trip.mydoc"))?.isPackage == true)
+
+    let document = MyDocDocument(fileURL: b.url("Trip.mydoc"))
+    try await document.open()
+    #expect(document.text == "trip notes")
+    #expect(b.text("Trip.mydoc/text.txt") == "trip notes")
+    try await document.close()
+
+    // The server is gone: the read fails with a typed error and the placeholder stays.
+    server.kill()
+    let failing = MyDocDocument(fileURL: b.url("Second.mydoc"))
+    do {
+      try await failing.open()
+      Issue.record("opened a document whose bytes could not be downloaded")
+    } catch {
+      #expect(error.code == .notDownloaded, "\(error)")
+      #expect(error.message.contains("Second.mydoc"))
+    }
+    #expect(b.isPlaceholder("Second.mydoc"))
+    #expect(try b.hiddenLeftovers().isEmpty)
+
+    // Back: the same read works.
+    try server.restart()
+    let again = MyDocDocument(fileURL: b.url("Second.mydoc"))
+    try await again.open()
+    #expect(again.text == "second")
+    try await again.close()
+  }
+}

@@ -25,14 +25,17 @@ final class CoordinatedAccess {
   private let messenger: PresenterMessenger
   private let isCancelled: () -> Bool
   private let downloadTimeout: Duration
+  private let downloadProgress: DownloadProgress?
   private var lock: CoordinationLock?
   private var uploads: [URL] = []
 
   init(
     _ intents: [FileAccessIntent], presenter: (any FilePresenter)?,
-    downloadTimeout: Duration = .seconds(120), isCancelled: @escaping () -> Bool
+    downloadTimeout: Duration = .seconds(120), downloadProgress: DownloadProgress? = nil,
+    isCancelled: @escaping () -> Bool
   ) {
     self.downloadTimeout = downloadTimeout
+    self.downloadProgress = downloadProgress
     items = intents.map { intent in
       var resolve = false
       if case .reading(let options) = intent.access, options.contains(.resolvesSymbolicLink) {
@@ -146,7 +149,7 @@ final class CoordinatedAccess {
   private func download(_ item: Item) throws(QuireError) {
     let errors = messenger.send(
       messenger.matches(of: item.path).filter { $0.relation == .container },
-      timeout: downloadTimeout, isCancelled: isCancelled
+      timeout: downloadTimeout, isCancelled: isCancelled, progress: downloadProgress
     ) { PresenterMessage(kind: .provide, presenter: $0.number, path: item.path) }
     if access(item.path, F_OK) == 0 { return }
     if isCancelled() {

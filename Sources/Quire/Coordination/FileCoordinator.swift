@@ -32,14 +32,20 @@ public final class FileCoordinator: Sendable {
   /// How long a read waits for a document that is in the cloud to be downloaded (see
   /// ``FileProvider``) before it fails with ``QuireError/Code-swift.struct/notDownloaded``.
   public let downloadTimeout: Duration
+  /// Hears the progress of a download a read waits for.
+  public let downloadProgress: DownloadProgress?
   private let cancelled = Atomic(false)
 
   /// A coordinator working for `filePresenter` (or for nobody), whose reads wait at most
-  /// `downloadTimeout` for a document in the cloud to arrive (``cancel()`` stops the wait too).
-  public init(filePresenter: (any FilePresenter)? = nil, downloadTimeout: Duration = .seconds(120))
-  {
+  /// `downloadTimeout` for a document in the cloud to arrive (``cancel()`` stops the wait too),
+  /// telling `downloadProgress` how far it is.
+  public init(
+    filePresenter: (any FilePresenter)? = nil, downloadTimeout: Duration = .seconds(120),
+    downloadProgress: DownloadProgress? = nil
+  ) {
     self.filePresenter = filePresenter
     self.downloadTimeout = downloadTimeout
+    self.downloadProgress = downloadProgress
   }
 
   // MARK: Presenters
@@ -165,7 +171,8 @@ public final class FileCoordinator: Sendable {
 
   private func perform<T>(_ intents: [FileAccessIntent], _ body: ([URL]) throws -> T) throws -> T {
     let session = CoordinatedAccess(
-      intents, presenter: filePresenter, downloadTimeout: downloadTimeout
+      intents, presenter: filePresenter, downloadTimeout: downloadTimeout,
+      downloadProgress: downloadProgress
     ) { [self] in isCancelled }
     let urls = try session.begin()
     defer { session.end() }
@@ -183,7 +190,8 @@ public final class FileCoordinator: Sendable {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global().async { [self] in
         let session = CoordinatedAccess(
-          intents, presenter: filePresenter, downloadTimeout: downloadTimeout
+          intents, presenter: filePresenter, downloadTimeout: downloadTimeout,
+          downloadProgress: downloadProgress
         ) { [self] in isCancelled }
         do {
           let urls = try session.begin()

@@ -10,8 +10,9 @@ import Foundation
 /// with ``FileCoordinator/ReadingOptions/immediatelyAvailableMetadataOnly``.
 public protocol FileProvider: FilePresenter {
   /// Brings the document at `url` here (downloads it in place of its placeholder) and returns
-  /// once it is there; throws why it could not.
-  func provideItem(at url: URL) async throws
+  /// once it is there; throws why it could not. `progress` takes the bytes done so far and
+  /// the total, as they arrive: the waiting reader's ``DownloadProgress``.
+  func provideItem(at url: URL, progress: @escaping DownloadProgress) async throws
 
   /// Removes the local copy of the document at `url`, leaving its placeholder; throws why it
   /// may not (unsaved or unsent changes).

@@ -33,8 +33,11 @@ struct PresenterMessage: Codable, Sendable {
     }
   }
 
-  /// Delivers the message to `presenter`; returns the reacquirer of a relinquish.
-  func deliver(to presenter: any FilePresenter) async throws -> FilePresenterReacquirer? {
+  /// Delivers the message to `presenter`; returns the reacquirer of a relinquish. `progress`
+  /// hears a provider's download progress.
+  func deliver(to presenter: any FilePresenter, progress: DownloadProgress? = nil) async throws
+    -> FilePresenterReacquirer?
+  {
     let url = path.map { URL(fileURLWithPath: $0) }
     switch kind {
     case .save: try await presenter.savePresentedItemChanges()
@@ -57,7 +60,7 @@ struct PresenterMessage: Codable, Sendable {
     case .reacquire: break
     case .provide:
       if let url, let provider = presenter as? any FileProvider {
-        try await provider.provideItem(at: url)
+        try await provider.provideItem(at: url, progress: progress ?? { _, _ in })
       }
     case .evict:
       if let url, let provider = presenter as? any FileProvider {
@@ -68,7 +71,10 @@ struct PresenterMessage: Codable, Sendable {
   }
 }
 
-/// A presenter's answer to a message that waits for one.
+/// A presenter's answer to a message that waits for one; a provider's download sends lines with
+/// `completed` and `total` (its progress) before its answer.
 struct PresenterReply: Codable, Sendable {
   var error: String?
+  var completed: Int64?
+  var total: Int64?
 }

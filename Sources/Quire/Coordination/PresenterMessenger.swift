@@ -32,7 +32,8 @@ final class PresenterMessenger {
   @discardableResult
   func send(
     _ matches: [PresenterMatch], timeout: Duration = replyTimeout,
-    isCancelled: () -> Bool = { false }, _ message: (PresenterMatch) -> PresenterMessage?
+    isCancelled: () -> Bool = { false }, progress: DownloadProgress? = nil,
+    _ message: (PresenterMatch) -> PresenterMessage?
   ) -> [String] {
     let waiting = Waiting()
     var remoteWaits: [Int32] = []
@@ -47,7 +48,9 @@ final class PresenterMessenger {
         }
         if message.waitsForReply {
           waiting.add()
-          queue.send(message, reacquirers: reacquirers) { waiting.done($0.error) }
+          queue.send(message, reacquirers: reacquirers, progress: progress) {
+            waiting.done($0.error)
+          }
         } else {
           queue.send(message)
         }
@@ -56,7 +59,9 @@ final class PresenterMessenger {
     let deadline = ContinuousClock.now + timeout
     var errors: [String] = []
     for fd in remoteWaits {
-      if let error = Self.readReply(from: fd, until: deadline, isCancelled: isCancelled)?.error {
+      if let error = Self.readReply(
+        from: fd, until: deadline, isCancelled: isCancelled, progress: progress)?.error
+      {
         errors.append(error)
       }
     }
@@ -104,7 +109,8 @@ final class PresenterMessenger {
   /// Reads one answer line; nil if none came in time. (A failed save still lets the access go
   /// on, as on Apple's systems; a failed download is the reader's error.)
   private static func readReply(
-    from fd: Int32, until deadline: ContinuousClock.Instant, isCancelled: () -> Bool
+    from fd: Int32, until deadline: ContinuousClock.Instant, isCancelled: () -> Bool,
+    progress: DownloadProgress? = nil
   ) -> PresenterReply? {
     var byte: UInt8 = 0
     var line: [UInt8] = []
@@ -122,7 +128,11 @@ final class PresenterMessenger {
       if count < 0 && cquire_errno() == EINTR { continue }
       if count <= 0 { return nil }
       if byte == UInt8(ascii: "\n") {
-        return try? JSONDecoder().decode(PresenterReply.self, from: Data(line))
+        let reply = try? JSONDecoder().decode(PresenterReply.self, from: Data(line))
+        guard let completed = reply?.completed, let total = reply?.total else { return reply }
+        progress?(completed, total)  // a provider's progress line: its answer comes later
+        line = []
+        continue
       }
       line.append(byte)
     }

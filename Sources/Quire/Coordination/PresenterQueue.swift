@@ -8,6 +8,7 @@ final class PresenterQueue: Sendable {
   private struct Job: Sendable {
     var message: PresenterMessage
     var reacquirers: ReacquirerList?
+    var progress: DownloadProgress?
     var completion: Completion?
   }
 
@@ -32,7 +33,7 @@ final class PresenterQueue: Sendable {
           // (a deletion inside it waits for its answer). Providers serialize their own work.
           Task(executorPreference: PresenterExecutor.shared) {
             do {
-              _ = try await job.message.deliver(to: presenter)
+              _ = try await job.message.deliver(to: presenter, progress: job.progress)
               job.completion?(PresenterReply(error: nil))
             } catch {
               job.completion?(PresenterReply(error: "\(error)"))
@@ -55,9 +56,10 @@ final class PresenterQueue: Sendable {
   /// once the presenter is done.
   func send(
     _ message: PresenterMessage, reacquirers: ReacquirerList? = nil,
-    completion: Completion? = nil
+    progress: DownloadProgress? = nil, completion: Completion? = nil
   ) {
-    continuation.yield(Job(message: message, reacquirers: reacquirers, completion: completion))
+    continuation.yield(
+      Job(message: message, reacquirers: reacquirers, progress: progress, completion: completion))
   }
 
   /// Ends the queue (the presenter was removed).

@@ -102,7 +102,13 @@ final class ServerConnection: Sendable {
         $0.relinquished = queue
       }
     }
-    queue.send(message, reacquirers: reacquirers) { [self] answer in
+    var progress: DownloadProgress?
+    if message.kind == .provide {
+      progress = { [self] (completed: Int64, total: Int64) in
+        reply(PresenterReply(error: nil, completed: completed, total: total))
+      }
+    }
+    queue.send(message, reacquirers: reacquirers, progress: progress) { [self] answer in
       if waits { reply(answer) }
       finishOne()
     }
@@ -117,8 +123,8 @@ final class ServerConnection: Sendable {
     }
     if let queue {
       queue.send(
-        PresenterMessage(kind: .reacquire, presenter: 0), reacquirers: reacquirers
-      ) { [self] _ in finishOne() }
+        PresenterMessage(kind: .reacquire, presenter: 0), reacquirers: reacquirers,
+        completion: { [self] _ in finishOne() })
     } else {
       finishOne(counting: false)
     }

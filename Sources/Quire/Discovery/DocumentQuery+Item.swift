@@ -90,7 +90,8 @@ extension DocumentQuery {
       if isPlaceholder { ubiquity?.downloadingStatus = .notDownloaded }
       downloadingStatus = isPlaceholder ? .notDownloaded : status?.downloadingStatus ?? .current
       hasUnresolvedConflicts = status?.hasUnresolvedConflicts ?? false
-      percentDownloaded = downloadingStatus == .notDownloaded ? 0 : 100
+      percentDownloaded =
+        status?.percentDownloaded ?? (downloadingStatus == .notDownloaded ? 0 : 100)
     }
   }
 }

@@ -120,9 +120,9 @@ public final class DocumentQuery: Sendable {
         let queue = PresenterRegistry.shared.queue(of: number)
       else { continue }
       await withCheckedContinuation { continuation in
-        queue.send(PresenterMessage(kind: .reacquire, presenter: number)) { _ in
-          continuation.resume()
-        }
+        queue.send(
+          PresenterMessage(kind: .reacquire, presenter: number),
+          completion: { _ in continuation.resume() })
       }
     }
   }

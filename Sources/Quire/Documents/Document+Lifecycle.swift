@@ -56,7 +56,12 @@ extension Document {
     }
     do {
       let loadedAt = FileSignature.coarseNow()
-      fileSignature = try await FileCoordinator(filePresenter: self).coordinate(with: [
+      // A document in the cloud is downloaded first: its bytes are the load's progress.
+      let coordinator = FileCoordinator(filePresenter: self) { completed, total in
+        loading.totalUnitCount = max(total, 1)
+        loading.completedUnitCount = min(completed, max(total, 1))
+      }
+      fileSignature = try await coordinator.coordinate(with: [
         .readingIntent(with: url)
       ]) { urls in
         try await self.read(from: urls[0])

@@ -9,6 +9,9 @@ public struct UbiquityStatus: Sendable, Hashable {
   public var isDownloading: Bool
   /// Whether this device has its latest revision.
   public var downloadingStatus: DocumentQuery.DownloadingStatus
+  /// How much of a download in progress has arrived, 0 to 100 (nil: none in progress, or not
+  /// known).
+  public var percentDownloaded: Double?
   /// Why its last upload failed, until one succeeds.
   public var uploadingError: UbiquityError?
   /// Why its last download failed, until one succeeds.

@@ -12,8 +12,8 @@ final class AgentProvider: FileProvider {
 
   nonisolated var presentedItemURL: URL? { agent.folder }
 
-  func provideItem(at url: URL) async throws {
-    try await agent.ask(.download, at: try relative(url))
+  func provideItem(at url: URL, progress: @escaping DownloadProgress) async throws {
+    try await agent.ask(.download, at: try relative(url), progress: progress)
   }
 
   func evictItem(at url: URL) async throws {

@@ -70,14 +70,15 @@ extension SyncAgent {
   /// already here).
   ///
   /// - Throws: ``SyncError`` `notFound` if the folder has no such item.
-  func downloadPlaceholder(at relative: String) async throws {
+  func downloadPlaceholder(at relative: String, progress: DownloadProgress? = nil) async throws {
     guard let known = synced.values.first(where: { $0.path == relative }) else {
       if FileManager.default.fileExists(atPath: url(relative).path) { return }
       throw SyncError(.notFound, "“\(relative)” is not an item of the synced folder.")
     }
     guard known.isPlaceholder else { return }
     do {
-      try await download(item: known.id, revision: known.revision, base: nil)
+      try await download(
+        item: known.id, revision: known.revision, base: nil, progress: progress)
     } catch {
       state.setStatus(
         known.id, path: known.path, state: "downloadError",

@@ -127,6 +127,32 @@ extension SyncAgent {
       chunks: prefetched.chunks)
   }
 
+  /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per 8 MiB, and
+  /// reports the bytes so far to `progress` and, for `quire sync status` and the query's
+  /// `percentDownloaded`, to the state.
+  private func fetch(
+    _ wanted: [ContentHash: Int], into spool: ChunkSpool, for id: String, path: String,
+    progress: DownloadProgress?
+  ) async throws {
+    let total = wanted.values.reduce(0, +)
+    var done = 0
+    var batch: [ContentHash] = []
+    var batchBytes = 0
+    let order = wanted.keys.sorted { $0.hex < $1.hex }
+    for (index, hash) in order.enumerated() {
+      batch.append(hash)
+      batchBytes += wanted[hash] ?? 0
+      guard batchBytes >= 8 << 20 || index == order.count - 1 else { continue }
+      for (hash, bytes) in try await client.fetchChunks(batch) { try spool.put(hash, bytes) }
+      state.count(batchBytes, in: "downloadedBytes")
+      done += batchBytes
+      batch = []
+      batchBytes = 0
+      progress?(Int64(done), Int64(total))
+      if total > 8 << 20 { state.setProgress(id, path: path, done: done, total: total) }
+    }
+  }
+
   /// The synced items by path, for ``LocalScanner/scan(root:known:)``.
   var syncedByPath: [String: SyncedItem] {
     Dictionary(synced.values.map { ($0.path, $0) }) { first, _ in first }
@@ -148,7 +174,7 @@ extension SyncAgent {
   /// fetched are not fetched again.
   func download(
     item id: String, revision: Int64, base: SyncedItem?, prefetched: RevisionManifest? = nil,
-    chunks fetchedBefore: [ContentHash: [UInt8]] = [:]
+    chunks fetchedBefore: [ContentHash: [UInt8]] = [:], progress: DownloadProgress? = nil
   ) async throws {
     let manifest: RevisionManifest
     if let prefetched {
@@ -174,11 +200,16 @@ extension SyncAgent {
         [relative, base!.path].lazy.map { folder.appendingPathComponent($0) }
           .first { ItemIdentity.stored(at: $0) == id }
       } : LocalChunks()
-    let hashes = Set(manifest.change.upserted.flatMap { $0.chunks.map(\.hash) })
-    var chunks = try await client.fetchChunks(
-      hashes.filter { !onDisk.contains($0) && fetchedBefore[$0] == nil })
-    state.count(chunks.values.reduce(0) { $0 + $1.count }, in: "downloadedBytes")
-    for hash in hashes where chunks[hash] == nil { chunks[hash] = fetchedBefore[hash] }
+    var wanted: [ContentHash: Int] = [:]
+    for member in manifest.change.upserted {
+      for chunk in member.chunks
+      where !onDisk.contains(chunk.hash) && fetchedBefore[chunk.hash] == nil {
+        wanted[chunk.hash] = chunk.size
+      }
+    }
+    let chunks = try ChunkSpool(bytes: wanted.values.reduce(0, +), in: folder)
+    defer { chunks.discard() }
+    try await fetch(wanted, into: chunks, for: id, path: relative, progress: progress)
     let writer = DownloadWriter(folder: folder, identity: id)
     let previous = synced[id]
     var members = incremental ? base!.members : [:]
@@ -189,7 +220,7 @@ extension SyncAgent {
     let (placed, written) = try writer.write(
       manifest, to: relative,
       chunk: { hash in
-        if let fetched = chunks[hash] { return fetched }
+        if let fetched = try chunks.bytes(of: hash) ?? fetchedBefore[hash] { return fetched }
         if let held = try onDisk.bytes(of: hash) { return held }
         throw SyncError(
           .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")

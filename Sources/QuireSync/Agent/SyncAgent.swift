@@ -41,7 +41,11 @@ public actor SyncAgent {
   var downloadPolicy: DownloadPolicy
   /// Downloads and evictions asked for (``ask(_:at:)``), done by the worker before its next
   /// step.
-  var asked: [(kind: Asked, path: String, done: CheckedContinuation<Void, any Error>)] = []
+  var asked:
+    [(
+      kind: Asked, path: String, progress: DownloadProgress?,
+      done: CheckedContinuation<Void, any Error>
+    )] = []
 
   /// A download or eviction asked of the worker.
   enum Asked: Sendable { case download, evict }
@@ -125,9 +129,9 @@ public actor SyncAgent {
 
   /// Asks the worker to download the placeholder item at `path` (relative), or to evict the
   /// item there, and waits until it did.
-  func ask(_ kind: Asked, at path: String) async throws {
+  func ask(_ kind: Asked, at path: String, progress: DownloadProgress? = nil) async throws {
     try await withCheckedThrowingContinuation { continuation in
-      asked.append((kind, path, continuation))
+      asked.append((kind, path, progress, continuation))
       wake?.yield()
     }
   }
@@ -157,7 +161,7 @@ public actor SyncAgent {
         let job = asked.removeFirst()
         do {
           switch job.kind {
-          case .download: try await downloadPlaceholder(at: job.path)
+          case .download: try await downloadPlaceholder(at: job.path, progress: job.progress)
           case .evict: try await evict(at: job.path)
           }
           job.done.resume()

@@ -80,6 +80,14 @@ final class SyncState: Sendable {
         try db.execute(
           sql: "ALTER TABLE synced ADD COLUMN placeholder INTEGER NOT NULL DEFAULT 0")
       }
+      // v6: a download's progress (bytes done and total), for `percentDownloaded`.
+      migrator.registerMigration("v6") { db in
+        try db.execute(
+          sql: """
+            ALTER TABLE status ADD COLUMN done INTEGER;
+            ALTER TABLE status ADD COLUMN total INTEGER;
+            """)
+      }
       try migrator.migrate(database)
     } catch {
       throw SyncError(
@@ -262,6 +270,17 @@ final class SyncState: Sendable {
       } else {
         try db.execute(sql: "DELETE FROM status WHERE item = ?", arguments: [item])
       }
+    }
+  }
+
+  /// Records how far the download of `item` is (its status row is `downloading`).
+  func setProgress(_ item: String, path: String, done: Int, total: Int) {
+    try? database.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO status(item, path, state, done, total) VALUES (?, ?, 'downloading', ?, ?)
+          ON CONFLICT(item) DO UPDATE SET done = excluded.done, total = excluded.total
+          """, arguments: [item, path, done, total])
     }
   }
 

@@ -59,7 +59,11 @@ public final class SyncStatusSource: UbiquityStatusSource {
         case "waiting": result[path] = .waitingToUpload
         case "error": result[path] = UbiquityStatus(isUploaded: false, uploadingError: error)
         case "downloading":
-          result[path] = UbiquityStatus(isDownloading: true, downloadingStatus: here)
+          var status = UbiquityStatus(isDownloading: true, downloadingStatus: here)
+          if let done = row["done"] as Int64?, let total = row["total"] as Int64?, total > 0 {
+            status.percentDownloaded = min(100, Double(done) * 100 / Double(total))
+          }
+          result[path] = status
         case "downloadError":
           result[path] = UbiquityStatus(downloadingStatus: here, downloadingError: error)
         default: continue

@@ -142,4 +142,63 @@ struct SyncOnDemandTests {
     #expect(again.text == "second")
     try await again.close()
   }
+
+  @Test(
+    "a large download reports its progress to the waiting reader and to the query, and spools to disk"
+  )
+  func downloadProgress() async throws {
+    let server = try SyncServerProcess()
+    let toB = try NetworkProxy(to: server.url.port!)
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server, via: toB)
+    try a.start()
+    try b.start(["--download", "on-demand"])
+    let bytes = SyncTestSupport.random(40 << 20, seed: 13)
+    try Data(bytes).write(to: a.url("Large.bin"), options: .atomic)
+    #expect(await eventually { b.isPlaceholder("Large.bin") })
+
+    let query = DocumentQuery(
+      scopes: [b.folder], index: nil,
+      ubiquity: SyncStatusSource(
+        folder: b.folder, stateFile: b.stateFile, settingsFile: b.settingsFile))
+    let seen = Collector<[DocumentQuery.Item]>()
+    let following = Task {
+      for await results in query.results() { await seen.append(results.items) }
+    }
+    defer { following.cancel() }
+
+    // The proxy holds B's download part way: the reader and the query see it part done.
+    toB.hold(down: toB.bytes.down + (20 << 20))
+    let reported = Collector<Int64>()
+    let coordinator = FileCoordinator(downloadTimeout: .seconds(120)) { completed, total in
+      #expect(total == Int64(bytes.count))
+      Task { await reported.append(completed) }
+    }
+    let large = b.url("Large.bin")
+    let reading = Task { @Sendable in
+      try await coordinator.coordinate(with: [.readingIntent(with: large)]) { urls in
+        try Data(contentsOf: urls[0]).count
+      }
+    }
+    let partial = await seen.wait(seconds: 60) { values in
+      values.last?.first { $0.name == "Large.bin" }.map {
+        $0.isDownloading && $0.percentDownloaded > 0 && $0.percentDownloaded < 100
+      } ?? false
+    }
+    #expect(partial.last?.first { $0.name == "Large.bin" }?.downloadingStatus == .notDownloaded)
+    let midway = await reported.wait(seconds: 60) { !$0.isEmpty }
+    #expect(midway.allSatisfy { $0 > 0 && $0 < Int64(bytes.count) })
+    #expect(!(try b.hiddenLeftovers().isEmpty), "a 40 MiB download should spool to disk")
+    toB.release()
+    #expect(try await reading.value == bytes.count)
+    let finished = await reported.wait(seconds: 10) { $0.last == Int64(bytes.count) }
+    #expect(finished.last == Int64(bytes.count))
+    #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == Data(bytes))
+    let done = await seen.wait(seconds: 60) { values in
+      values.last?.first { $0.name == "Large.bin" }?.downloadingStatus == .current
+    }
+    #expect(done.last?.first { $0.name == "Large.bin" }?.percentDownloaded == 100)
+    let leftovers = try b.hiddenLeftovers()
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
 }

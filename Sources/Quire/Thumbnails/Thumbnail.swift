@@ -1,7 +1,7 @@
 import Foundation
 
 /// A preview of a document: a PNG image, or an SVG (text documents render their first lines).
-public enum Thumbnail: Sendable, Hashable {
+public enum Thumbnail: Sendable, Hashable, Codable {
   /// PNG bytes.
   case png(Data)
   /// SVG source.

@@ -119,8 +119,15 @@ public actor ThumbnailLoader {
         name.hasSuffix("png") ? .png(data) : .svg(String(decoding: data, as: UTF8.self)), signature
       )
     }
-    guard let path = cache.path(forDocumentAt: url), let signature = signature(of: path),
+    if let path = cache.path(forDocumentAt: url), let signature = signature(of: path),
       let thumbnail = cache.thumbnail(forDocumentAt: url)
+    {
+      return (thumbnail, signature)
+    }
+    // A document in the cloud: the thumbnail its placeholder promises.
+    let placeholder = CloudPlaceholder.url(for: url).path
+    guard let signature = signature(of: placeholder),
+      let thumbnail = CloudPlaceholder.find(for: url)?.thumbnail
     else { return nil }
     return (thumbnail, signature)
   }

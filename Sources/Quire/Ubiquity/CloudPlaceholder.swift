@@ -26,12 +26,16 @@ public struct CloudPlaceholder: Codable, Sendable, Hashable {
   public var modified: Date
   /// Its Finder tags.
   public var tags: [String]
+  /// Its thumbnail, promised before its bytes (a package's `QuickLook/Thumbnail.png` or
+  /// `.svg`), if it has a small one: ``ThumbnailLoader`` serves it for the document.
+  public var thumbnail: Thumbnail?
 
   /// A placeholder describing a document.
   public init(
     name: String, isPackage: Bool, size: Int64, identity: String, revision: Int64,
-    modified: Date, tags: [String] = []
+    modified: Date, tags: [String] = [], thumbnail: Thumbnail? = nil
   ) {
+    self.thumbnail = thumbnail
     self.name = name
     self.isPackage = isPackage
     self.size = size

@@ -28,32 +28,63 @@ extension SyncAgent {
     var members = manifest.since == known.revision ? known.members : [:]
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted { members[member.path] = Self.cloudMember(member) }
-    try placePlaceholder(
+    try await placePlaceholder(
       id: known.id, manifest: manifest, members: members, replacing: known)
   }
 
   /// Writes the placeholder of a new item `manifest` describes whole, and records it.
-  func placePlaceholder(_ manifest: RevisionManifest) throws {
+  func placePlaceholder(_ manifest: RevisionManifest) async throws {
     var members: [String: SyncedItem.Member] = [:]
     for member in manifest.change.upserted { members[member.path] = Self.cloudMember(member) }
-    try placePlaceholder(id: manifest.item, manifest: manifest, members: members, replacing: nil)
+    try await placePlaceholder(
+      id: manifest.item, manifest: manifest, members: members, replacing: nil)
+  }
+
+  /// The thumbnail a package carries (`QuickLook/Thumbnail.png` or `.svg`, up to 256 KiB), to
+  /// promise in its placeholder: fetched if this revision changed it, else the one the
+  /// placeholder at `previous` already promised.
+  private func promisedThumbnail(
+    _ manifest: RevisionManifest, members: [String: SyncedItem.Member], previous: URL?
+  ) async throws -> Thumbnail? {
+    guard manifest.kind == .package else { return nil }
+    for name in ["QuickLook/Thumbnail.png", "QuickLook/Thumbnail.svg"] {
+      guard let member = members[name], member.local.size <= 256 << 10 else { continue }
+      if !manifest.change.upserted.contains(where: { $0.path == name }),
+        let previous, let kept = try? CloudPlaceholder.read(at: previous).thumbnail
+      {
+        return kept
+      }
+      let fetched = try await client.fetchChunks(member.chunks.map(\.hash))
+      var bytes: [UInt8] = []
+      for chunk in member.chunks {
+        guard let part = fetched[chunk.hash] else { return nil }
+        bytes += part
+      }
+      return name.hasSuffix("png")
+        ? .png(Data(bytes)) : .svg(String(decoding: bytes, as: UTF8.self))
+    }
+    return nil
   }
 
   private func placePlaceholder(
     id: String, manifest: RevisionManifest, members: [String: SyncedItem.Member],
     replacing previous: SyncedItem?
-  ) throws {
+  ) async throws {
     let relative = String(manifest.path.dropFirst("Documents/".count))
     try SyncPath.check(relative, what: "item path")
     let document = url(relative)
     try FileManager.default.createDirectory(
       at: document.deletingLastPathComponent(), withIntermediateDirectories: true)
     let modified = manifest.change.upserted.map(\.modified).max() ?? 0
+    let thumbnail = try await promisedThumbnail(
+      manifest, members: members,
+      previous: previous.map { CloudPlaceholder.url(for: url($0.path)) })
     let placeholder = CloudPlaceholder(
       name: document.lastPathComponent, isPackage: manifest.kind == .package,
       size: Int64(members.values.reduce(0) { $0 + $1.local.size }), identity: id,
       revision: manifest.revision,
-      modified: modified > 0 ? Date(timeIntervalSince1970: modified) : Date())
+      modified: modified > 0 ? Date(timeIntervalSince1970: modified) : Date(),
+      thumbnail: thumbnail)
     try placeholder.write(for: document)
     if let previous, previous.path != relative { removePlaceholder(of: previous) }
     let record = SyncedItem(
@@ -117,11 +148,21 @@ extension SyncAgent {
     }
     try FileCoordinator().coordinate(writingItemAt: document, options: .forDeleting) { url in
       let modified = known.members.values.map(\.local.modifiedNanoseconds).max() ?? 0
+      var thumbnail: Thumbnail?
+      for name in ["Thumbnail.png", "Thumbnail.svg"] where known.kind == .package {
+        let file = url.appendingPathComponent("QuickLook/" + name)
+        guard (known.members["QuickLook/" + name]?.local.size ?? .max) <= 256 << 10,
+          let data = FileManager.default.contents(atPath: file.path)
+        else { continue }
+        thumbnail = name.hasSuffix("png") ? .png(data) : .svg(String(decoding: data, as: UTF8.self))
+        break
+      }
       try CloudPlaceholder(
         name: url.lastPathComponent, isPackage: known.kind == .package,
         size: Int64(known.members.values.reduce(0) { $0 + $1.local.size }), identity: known.id,
         revision: known.revision,
-        modified: Date(timeIntervalSince1970: Double(modified) / 1_000_000_000)
+        modified: Date(timeIntervalSince1970: Double(modified) / 1_000_000_000),
+        thumbnail: thumbnail
       ).write(for: url)
       try FileManager.default.removeItem(at: url)
     }

@@ -101,7 +101,7 @@ extension SyncAgent {
         manifest = try await client.manifest(item: entry.item, revision: entry.revision, since: nil)
       }
       if let manifest, keepsInCloud(manifest), manifest.path.hasPrefix("Documents/") {
-        try placePlaceholder(manifest)
+        try await placePlaceholder(manifest)
         return
       }
     }

@@ -111,10 +111,23 @@ struct SyncOnDemandTests {
     let b = try SyncDevice("B", server: server)
     try a.start()
     try b.start(["--download", "on-demand"])
-    try a.write("trip notes", to: "Trip.mydoc/text.txt")
+    let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>Trip</text></svg>"
+    // Made outside the folder and moved in whole, so it arrives as one revision.
+    let staging = a.home.url.appendingPathComponent("Trip.mydoc")
+    try FileManager.default.createDirectory(
+      at: staging.appendingPathComponent("QuickLook"), withIntermediateDirectories: true)
+    try Data(svg.utf8).write(to: staging.appendingPathComponent("QuickLook/Thumbnail.svg"))
+    try Data("trip notes".utf8).write(to: staging.appendingPathComponent("text.txt"))
+    try FileManager.default.moveItem(at: staging, to: a.url("Trip.mydoc"))
     try a.write("second", to: "Second.mydoc/text.txt")
     #expect(await eventually { b.isPlaceholder("Trip.mydoc") && b.isPlaceholder("Second.mydoc") })
     #expect(CloudPlaceholder.find(for: b.url("Trip.mydoc"))?.isPackage == true)
+
+    // Its thumbnail is promised before its bytes.
+    let thumbnails = ThumbnailLoader(
+      cache: ThumbnailCache(folder: b.home.url.appendingPathComponent("thumbnails")))
+    #expect(await thumbnails.thumbnail(for: b.url("Trip.mydoc")) == .svg(svg))
+    #expect(!b.exists("Trip.mydoc"))
 
     let document = MyDocDocument(fileURL: b.url("Trip.mydoc"))
     try await document.open()

@@ -165,3 +165,77 @@ def png(width, height, rgb):
 
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+class HoldingProxy:
+    """A TCP proxy on loopback to `port` that can hold what the server sends back once a number
+    of bytes went through (`hold(after=...)`) until `release()`: a download made to wait part
+    way, so a page can be seen showing its progress."""
+
+    def __init__(self, port):
+        import socket
+        import threading
+        self.target = port
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.down = 0
+        self.limit = None
+        self.lock = threading.Lock()
+        self.released = threading.Condition(self.lock)
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def hold(self, after):
+        with self.lock:
+            self.limit = self.down + after
+
+    def release(self):
+        with self.lock:
+            self.limit = None
+            self.released.notify_all()
+
+    def close(self):
+        self.closed = True
+        self.release()
+        self.listener.close()
+
+    def _accept(self):
+        import socket
+        import threading
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.target))
+            threading.Thread(target=self._pump, args=(client, server, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(server, client, True), daemon=True).start()
+
+    def _pump(self, source, target, down):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                if down:
+                    with self.lock:
+                        while self.limit is not None and self.down + len(data) > self.limit:
+                            self.released.wait()
+                        self.down += len(data)
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                try:
+                    end.shutdown(2)
+                except OSError:
+                    pass
+            source.close()  # each socket is the source of one pump

@@ -15,18 +15,18 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from support import QUIRE, App, SyncServer, chromium, png, wait_for
+from support import QUIRE, App, HoldingProxy, SyncServer, chromium, png, wait_for
 
 
 class Device:
     """An app and its agent: `quire sync login` then `quire sync run` on the app's library."""
 
-    def __init__(self, name, server):
+    def __init__(self, name, server, url=None, run=()):
         self.app = App("--autosave-delay", "0.3")
-        subprocess.run([QUIRE, "sync", "login", server.url, "--user", "alice", "--device", name],
+        subprocess.run([QUIRE, "sync", "login", url or server.url, "--user", "alice", "--device", name],
                        input="alice-password\n", env=self.app.env, text=True, check=True,
                        capture_output=True)
-        self.agent = subprocess.Popen([QUIRE, "sync", "run", "--folder", self.app.library],
+        self.agent = subprocess.Popen([QUIRE, "sync", "run", "--folder", self.app.library, *run],
                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                       env=self.app.env, text=True)
         for line in self.agent.stdout:
@@ -234,6 +234,74 @@ class SyncedAppsTests(unittest.TestCase):
             driver.quit()
             c.stop()
             a.stop()
+            server.close()
+
+
+class OnDemandTests(unittest.TestCase):
+    """Device B downloads on demand: A's documents are in the cloud on B until wanted."""
+
+    def item(self, device, name):
+        found = device.driver.find_elements(By.CSS_SELECTOR, f'.item[data-name="{name}"]')
+        return found[0] if found else None
+
+    def sync_state(self, device, name):
+        item = self.item(device, name)
+        return None if item is None else (item.get_attribute("data-sync") or "current")
+
+    def click_action(self, device, name, action):
+        self.item(device, name).find_element(By.CSS_SELECTOR, f'button[data-action="{action}"]').click()
+
+    def test_documents_in_the_cloud_download_with_progress_and_evict(self):
+        server = SyncServer()
+        proxy = HoldingProxy(int(server.url.rsplit(":", 1)[1]))
+        a = Device("A", server)
+        b = Device("B", server, url=proxy.url, run=("--download", "on-demand"))
+        try:
+            with open(a.app.path("Notes.txt"), "w") as handle:
+                handle.write("hello from the cloud\n")
+            staging = os.path.join(a.app.home, "Big.mydoc")
+            os.makedirs(staging)
+            with open(os.path.join(staging, "text.txt"), "w") as handle:
+                handle.write("the big one\n")
+            with open(os.path.join(staging, "padding.bin"), "wb") as handle:
+                handle.write(os.urandom(40 << 20))
+            os.rename(staging, a.app.path("Big.mydoc"))
+            wait_for(lambda: os.path.exists(b.app.path(".Notes.txt.icloud"))
+                     and os.path.exists(b.app.path(".Big.mydoc.icloud")), seconds=60,
+                     message="the placeholders on B")
+            self.assertFalse(os.path.exists(b.app.path("Notes.txt")))
+            b.driver.get(b.app.url)
+            wait_for(lambda: self.sync_state(b, "Notes.txt") == "notDownloaded", seconds=30,
+                     message="Notes.txt in the cloud on B's page")
+            self.assertEqual(self.sync_state(b, "Big.mydoc"), "notDownloaded")
+
+            # Download from the item menu; then give the space back with Remove download.
+            self.click_action(b, "Notes.txt", "download")
+            wait_for(lambda: read(b.app.path("Notes.txt")) == "hello from the cloud\n", seconds=30,
+                     message="the download on B's disk")
+            wait_for(lambda: self.sync_state(b, "Notes.txt") == "current", seconds=30,
+                     message="Notes.txt downloaded on B's page")
+            self.click_action(b, "Notes.txt", "remove download")
+            wait_for(lambda: self.sync_state(b, "Notes.txt") == "notDownloaded", seconds=30,
+                     message="Notes.txt back in the cloud")
+            self.assertFalse(os.path.exists(b.app.path("Notes.txt")))
+            self.assertEqual(read(a.app.path("Notes.txt")), "hello from the cloud\n")
+
+            # Opening the large one waits for its download, with the percent in the bar.
+            proxy.hold(after=20 << 20)
+            b.driver.get(b.app.base + "#/doc/Big.mydoc")
+            opening = b.driver.find_element(By.CSS_SELECTOR, "#opening")
+            wait_for(lambda: 0 < int(opening.get_attribute("data-percent") or 0) < 100,
+                     seconds=60, message="the download's percent in the editor's bar")
+            self.assertTrue(opening.is_displayed())
+            proxy.release()
+            wait_for(lambda: b.text() == "the big one\n", seconds=60, message="the opened document")
+            self.assertEqual(b.script_errors(), [], "script errors in the page")
+        finally:
+            proxy.release()
+            a.stop()
+            b.stop()
+            proxy.close()
             server.close()
 
 

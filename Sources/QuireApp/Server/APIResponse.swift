@@ -36,6 +36,7 @@ enum APIResponse {
       .corruptPackage:
       status = .badRequest
     case .archiveTooLarge, .limitReached: status = .contentTooLarge
+    case .notDownloaded: status = .serviceUnavailable
     default: status = .internalServerError
     }
     return self.error(status, code: "\(error.code)", error.message)

@@ -67,6 +67,7 @@ public final class AppServer: Sendable {
       maxUploadBytes: configuration.maxUploadBytes
     ).add(to: router)
     VersionRoutes(library: library, documents: documents).add(to: router)
+    CloudRoutes(library: library, feed: feed).add(to: router)
     let simpleDocuments = SimpleDocumentsFeed(library: library, registry: registry) {
       await feed.broadcast(event: "sicd", json: "{}")
     }

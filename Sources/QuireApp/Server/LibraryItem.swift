@@ -19,6 +19,8 @@ struct LibraryItem: Encodable {
   var syncError: String?
   /// Whether a conflict copy of it waits to be resolved.
   var conflicts: Bool?
+  /// How much of it is here, 0 to 100, while it is in the cloud or downloading.
+  var percent: Double?
 
   init(_ item: DocumentQuery.Item, library: LibraryFolder) {
     path = library.relative(item.url)
@@ -34,6 +36,9 @@ struct LibraryItem: Encodable {
       sync = Self.syncState(status)
       syncError = (status.uploadingError ?? status.downloadingError)?.message
       conflicts = status.hasUnresolvedConflicts
+      if sync == "notDownloaded" || sync == "downloading" || item.isPlaceholder {
+        percent = item.percentDownloaded
+      }
     }
   }
 

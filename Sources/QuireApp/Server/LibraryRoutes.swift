@@ -195,8 +195,10 @@ struct LibraryRoutes: Sendable {
     let stored =
       item.contentType == "public.plain-text"
       ? nil : await ThumbnailLoader.shared.thumbnail(for: url)
+    // A document in the cloud shows only the thumbnail its placeholder promises: making one
+    // would read it, and a read downloads it.
     let made =
-      stored == nil
+      stored == nil && !item.isPlaceholder
       ? await generated.thumbnail(for: url, modified: item.modificationDate, size: item.size)
       : nil
     guard let thumbnail = stored ?? made else {

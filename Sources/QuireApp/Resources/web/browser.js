@@ -37,6 +37,10 @@ function itemElement(item, withActions) {
   if (item.sync && item.sync !== "current") {
     li.dataset.sync = item.sync;
     li.title = item.syncError || item.sync;
+    // A download in progress shows how far it is.
+    if (item.sync === "downloading" && item.percent !== undefined && item.percent !== null) {
+      li.dataset.percent = Math.round(item.percent);
+    }
   }
   if (item.conflicts) li.dataset.conflicts = "true";
   const open = document.createElement("button");
@@ -89,6 +93,12 @@ function actions(item) {
     const folder = prompt("Move to folder (a path in the library, empty for the top)", "");
     if (folder !== null) await post("api/move", { path: item.path, folder });
   });
+  // A document in the cloud: bring it here, or give its space back (it stays in the cloud).
+  if (item.sync === "notDownloaded" || item.sync === "downloadError") {
+    add("Download", () => post("api/download", { path: item.path }));
+  } else if (item.sync === "current" && !item.isFolder) {
+    add("Remove download", () => post("api/evict", { path: item.path }));
+  }
   if (!item.isFolder) add("Duplicate", () => post("api/duplicate", { path: item.path }));
   add("Tag", async () => {
     const tags = prompt("Tags, separated by commas", item.tags.join(", "));
@@ -162,7 +172,7 @@ function render(items, append) {
   const next = append ? state.shown : new Map();
   const fragment = document.createDocumentFragment();
   for (const item of items) {
-    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}`;
+    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}|${Math.round(item.percent ?? 100)}`;
     let element = previous.get(key);
     if (!element || append) {
       element = itemElement(item, true);

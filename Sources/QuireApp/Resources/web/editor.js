@@ -10,7 +10,20 @@ async function showEditor(path, handle) {
   $("crumbs").replaceChildren();
   for (const id of ["mydoc-editor", "album-editor", "text", "conflict"]) $(id).hidden = true;
   $("doc-title").textContent = path ? path.split("/").pop() : "";
-  $("opening").hidden = false;
+  const opening = $("opening");
+  opening.removeAttribute("value");  // indeterminate, unless a download shows how far it is
+  opening.hidden = false;
+  // A document in the cloud is downloaded before it opens: its percent fills the bar.
+  const watch = path && setInterval(async () => {
+    try {
+      const item = await get(`api/item?${query({ path })}`);
+      if (item.percent !== undefined && item.percent !== null && item.sync !== "current") {
+        opening.max = 100;
+        opening.value = item.percent;
+        opening.dataset.percent = Math.round(item.percent);
+      }
+    } catch { /* the item may be moving; the open reports real errors */ }
+  }, 200);
   try {
     const doc = handle
       ? await get(`api/documents/state?${query({ handle })}`)
@@ -20,7 +33,11 @@ async function showEditor(path, handle) {
     apply(doc, true);
   } catch (error) {
     showError(error);
-  } finally { $("opening").hidden = true; }
+  } finally {
+    if (watch) clearInterval(watch);
+    opening.hidden = true;
+    delete opening.dataset.percent;
+  }
 }
 
 // Shows the document's state; the text is replaced only when the user has nothing unsent.

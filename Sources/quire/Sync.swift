@@ -80,9 +80,14 @@ struct SyncRun: QuireDocumentSubcommand {
       }
       policy = .onDemand(downloadingUnder: Int(downloadUnder * 1_048_576))
     }
-    guard let settings = try SyncSettings.load() else {
+    guard var signedIn = try SyncSettings.load() else {
       throw SyncError(
         .unauthorized, "This device is not signed in: run quire sync login URL --user NAME.")
+    }
+    let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
+    if let policy {  // kept for later runs, and for the app's settings
+      signedIn.setDownloadPolicy(policy, for: root)
+      try signedIn.save()
     }
     // Started by a program whose thread blocked SIGTERM (Swift concurrency does), the agent
     // would never hear systemctl stop: take SIGTERM and SIGINT back.
@@ -91,10 +96,9 @@ struct SyncRun: QuireDocumentSubcommand {
     sigaddset(&stopSignals, SIGTERM)
     sigaddset(&stopSignals, SIGINT)
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-    let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
+    let settings = signedIn
     let agent = try SyncAgent(
-      settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root),
-      download: policy)
+      settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root))
     let work = Task {
       try await agent.run {
         FileHandle.standardOutput.write(
@@ -128,7 +132,7 @@ struct SyncStatus: QuireSubcommand {
     let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
     let settings = try SyncSettings.load()
     let report = try SyncReport.read(
-      stateFile: SyncAgent.defaultStateFile(for: root), settings: settings)
+      stateFile: SyncAgent.defaultStateFile(for: root), settings: settings, folder: root)
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

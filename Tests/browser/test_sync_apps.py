@@ -14,6 +14,7 @@ import unittest
 import urllib.request
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
 
 from support import QUIRE, App, HoldingProxy, SyncServer, chromium, png, wait_for
 
@@ -296,6 +297,16 @@ class OnDemandTests(unittest.TestCase):
             self.assertTrue(opening.is_displayed())
             proxy.release()
             wait_for(lambda: b.text() == "the big one\n", seconds=60, message="the opened document")
+
+            # The sync dialog's setting back to "All documents": the agent downloads the rest.
+            b.driver.get(b.app.url)
+            b.driver.find_element(By.CSS_SELECTOR, "#sync-line").click()
+            choice = Select(b.driver.find_element(By.CSS_SELECTOR, "#sync-download"))
+            self.assertEqual(choice.first_selected_option.get_attribute("value"), "on-demand")
+            choice.select_by_value("all")
+            wait_for(lambda: read(b.app.path("Notes.txt")) == "hello from the cloud\n", seconds=30,
+                     message="the placeholder downloaded once the policy is all")
+            self.assertFalse(os.path.exists(b.app.path(".Notes.txt.icloud")))
             self.assertEqual(b.script_errors(), [], "script errors in the page")
         finally:
             proxy.release()

@@ -10,6 +10,8 @@ import QuireSyncProtocol
 ///   it records.
 /// - `POST api/sync/login` (`server`, `user`, `password`) signs this device in, as `quire sync
 ///   login` does, and starts the agent on the library.
+/// - `POST api/sync/download` (`policy`: `all` or `on-demand`) sets what this device downloads
+///   of the library (``QuireSync/DownloadPolicy``); the running agent follows at once.
 /// - `POST api/sync/logout` signs it out; every agent of this user stops by itself.
 struct SyncStatusRoutes: Sendable {
   let library: URL
@@ -23,6 +25,18 @@ struct SyncStatusRoutes: Sendable {
         return try await login(body)
       }
     }
+    router.post("api/sync/download") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let policy = try DownloadPolicy(parsing: body["policy"] ?? "")
+        guard var settings = try SyncSettings.load() else {
+          throw SyncError(.unauthorized, "Sign this device in first.")
+        }
+        settings.setDownloadPolicy(policy, for: library)
+        try settings.save()  // the running agent follows at once
+        return try report()
+      }
+    }
     router.post("api/sync/logout") { _, _ in
       await api {
         SyncSettings.remove()
@@ -34,7 +48,8 @@ struct SyncStatusRoutes: Sendable {
   private func report() throws -> Response {
     APIResponse.json(
       try SyncReport.read(
-        stateFile: SyncAgent.defaultStateFile(for: library), settings: try SyncSettings.load()))
+        stateFile: SyncAgent.defaultStateFile(for: library), settings: try SyncSettings.load(),
+        folder: library))
   }
 
   private func login(_ body: [String: String]) async throws -> Response {

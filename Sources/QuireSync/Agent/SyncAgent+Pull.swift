@@ -50,7 +50,14 @@ extension SyncAgent {
       }
       try state.advance(past: passed)
       announceConflicts(page.entries)
-      if !page.more { return }
+      if !page.more { break }
+    }
+    // Placeholders the policy no longer keeps (it changed to download them) come here now.
+    for known in synced.values
+    where known.isPlaceholder
+      && !downloadPolicy.keepsInCloud(size: known.members.values.reduce(0) { $0 + $1.local.size })
+    {
+      try await downloadPlaceholder(at: known.path)
     }
   }
 

@@ -37,7 +37,7 @@ public actor SyncAgent {
   /// The marker whose presence pauses the agent (``SyncSettings/pauseMarker``).
   let pauseMarker: URL
   var paused = false
-  /// What this device downloads of new documents (kept in the state, per folder).
+  /// What this device downloads of new documents (``SyncSettings/downloadPolicy(for:)``).
   var downloadPolicy: DownloadPolicy
   /// Downloads and evictions asked for (``ask(_:at:)``), done by the worker before its next
   /// step.
@@ -51,8 +51,8 @@ public actor SyncAgent {
   enum Asked: Sendable { case download, evict }
 
   /// An agent for `folder`, with its state in `stateFile`.
-  /// It pauses while `pauseMarker` exists. `download` sets the folder's download policy (kept
-  /// for later runs); nil keeps the one set before (``DownloadPolicy/all`` at first).
+  /// It pauses while `pauseMarker` exists. `download` overrides the folder's download policy
+  /// in `settings`; a change of the settings file beside `pauseMarker` applies at once.
   public init(
     settings: SyncSettings, folder: URL, stateFile: URL, trash: Trash = .home,
     pauseMarker: URL = SyncSettings.pauseMarker, download: DownloadPolicy? = nil
@@ -66,13 +66,7 @@ public actor SyncAgent {
     state = try SyncState(file: stateFile)
     self.stateFile = stateFile
     self.trash = trash
-    if let download {
-      state.setValue(download.description, for: "downloadPolicy")
-      downloadPolicy = download
-    } else {
-      downloadPolicy =
-        state.value("downloadPolicy").flatMap { try? DownloadPolicy(parsing: $0) } ?? .all
-    }
+    downloadPolicy = download ?? settings.downloadPolicy(for: folder)
   }
 
   /// The default state file for `folder`: under `$XDG_STATE_HOME/quire/sync/`, one per folder
@@ -258,6 +252,9 @@ public actor SyncAgent {
         for try await _ in FileMonitor(watching: folder, recursive: false) {
           if !signedIn() { return }
           setPaused(SyncSettings.isPaused(marker: pauseMarker))
+          if let settings = try? SyncSettings.load(from: settingsFile) {
+            setDownloadPolicy(settings.downloadPolicy(for: self.folder))
+          }
         }
       } catch {
         note(error)
@@ -266,6 +263,13 @@ public actor SyncAgent {
       try? await Task.sleep(for: .seconds(1))  // the watch ended: re-arm shortly
       setPaused(SyncSettings.isPaused(marker: pauseMarker))
     }
+  }
+
+  /// Follows a new download policy: a pull then downloads the placeholders it no longer keeps.
+  private func setDownloadPolicy(_ policy: DownloadPolicy) {
+    guard policy != downloadPolicy else { return }
+    downloadPolicy = policy
+    request(pull: true)
   }
 
   private func setPaused(_ now: Bool) {

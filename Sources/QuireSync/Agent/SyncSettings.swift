@@ -17,6 +17,9 @@ public struct SyncSettings: Codable, Sendable, Equatable {
   /// A PEM certificate to trust for the server's HTTPS besides the system's (a self-signed
   /// server's own certificate, or a private certificate authority's); nil trusts the system's.
   public var certificateAuthority: String?
+  /// Each synced folder's download policy (``DownloadPolicy``'s text), by the folder's path;
+  /// a folder not named downloads everything. A running agent follows a change at once.
+  public var downloads: [String: String]?
 
   /// Settings for a signed-in device.
   public init(
@@ -29,6 +32,19 @@ public struct SyncSettings: Codable, Sendable, Equatable {
     self.device = device
     self.token = token
     self.container = container
+  }
+
+  /// What the agent of `folder` downloads.
+  public func downloadPolicy(for folder: URL) -> DownloadPolicy {
+    downloads?[folder.standardizedFileURL.path].flatMap { try? DownloadPolicy(parsing: $0) }
+      ?? .all
+  }
+
+  /// Sets what the agent of `folder` downloads (save the settings to apply it).
+  public mutating func setDownloadPolicy(_ policy: DownloadPolicy, for folder: URL) {
+    var all = downloads ?? [:]
+    all[folder.standardizedFileURL.path] = policy == .all ? nil : policy.description
+    downloads = all.isEmpty ? nil : all
   }
 
   /// `$XDG_CONFIG_HOME/quire/sync.json` (or `~/.config/quire/sync.json`).

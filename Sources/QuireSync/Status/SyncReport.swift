@@ -37,13 +37,23 @@ public struct SyncReport: Codable, Sendable {
   public var remoteItems: Int
   /// The last error, if the last attempt failed.
   public var lastError: String?
+  /// What this device downloads of the folder's new documents: `all`, `on-demand` or
+  /// `on-demand:BYTES` (``DownloadPolicy``).
+  public var download: String = "all"
+  /// The documents that are in the cloud only on this device (placeholders).
+  public var inCloud: Int = 0
 
   /// The report of the agent whose state is in `stateFile`.
-  public static func read(stateFile: URL, settings: SyncSettings?) throws(SyncError) -> SyncReport {
+  public static func read(stateFile: URL, settings: SyncSettings?, folder: URL? = nil)
+    throws(SyncError) -> SyncReport
+  {
     var report = SyncReport(
       server: settings?.server.absoluteString, user: settings?.user, connection: "never run",
       paused: SyncSettings.isPaused(), uploadedBytes: 0, downloadedBytes: 0, items: [], cursor: 0,
       remoteItems: 0, lastError: nil)
+    if let settings, let folder {
+      report.download = settings.downloadPolicy(for: folder).description
+    }
     guard FileManager.default.fileExists(atPath: stateFile.path) else { return report }
     let state = try SyncState(readingOnly: stateFile)
     report.connection = state.value("connection") ?? "never run"
@@ -53,6 +63,13 @@ public struct SyncReport: Codable, Sendable {
     report.downloadedBytes = state.value("downloadedBytes").flatMap { Int($0) } ?? 0
     if report.paused { report.connection = "paused" }
     report.lastError = state.value("lastError")
+    report.inCloud =
+      (try? state.database.read { db in
+        guard try db.columns(in: "synced").contains(where: { $0.name == "placeholder" }) else {
+          return 0
+        }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM synced WHERE placeholder") ?? 0
+      }) ?? 0
     report.items =
       (try? state.database.read { db in
         try Row.fetchAll(db, sql: "SELECT * FROM status ORDER BY path").map {
@@ -69,6 +86,9 @@ public struct SyncReport: Codable, Sendable {
         ?? "Not signed in (quire sync login URL --user NAME)",
       items.isEmpty ? "\(connection), up to date" : "\(connection), \(items.count) not in sync",
     ]
+    if download != "all" || inCloud > 0 {
+      lines.append("Downloads: \(download), \(inCloud) in the cloud only")
+    }
     for item in items {
       lines.append("  \(item.state)\t\(item.path)\(item.error.map { "\t\($0)" } ?? "")")
     }

@@ -99,6 +99,19 @@ struct SyncOnDemandTests {
     #expect(await eventually { !b.isPlaceholder("Sub/New.txt") })
     #expect(!b.exists("Sub/New.txt"))
     #expect(try b.hiddenLeftovers().isEmpty)
+
+    // The policy changed to all in the settings (as the app's setting does): the running agent
+    // downloads what it kept in the cloud.
+    try a.write("kept", to: "Kept.txt")
+    #expect(await eventually { b.isPlaceholder("Kept.txt") })
+    var settings = try #require(try SyncSettings.load(from: b.settingsFile))
+    #expect(settings.downloadPolicy(for: b.folder) == .onDemand(downloadingUnder: 0))
+    settings.setDownloadPolicy(.all, for: b.folder)
+    try settings.save(to: b.settingsFile)
+    #expect(await eventually { b.text("Kept.txt") == "kept" })
+    #expect(!b.isPlaceholder("Kept.txt"))
+    #expect(try b.report().download == "all")
+    #expect(try b.report().inCloud == 0)
   }
 
   @Test(

@@ -41,10 +41,21 @@ $("sync-line").onclick = () => {
   $("sync-sign-in").hidden = signedIn;
   $("sync-sign-out").hidden = !signedIn;
   for (const id of ["sync-server", "sync-user", "sync-password"]) $(id).required = !signedIn;
+  $("sync-download-field").hidden = !signedIn;
+  $("sync-download").value = (report.download || "all").startsWith("on-demand") ? "on-demand" : "all";
   $("sync-error").textContent = "";
   $("sync-dialog").showModal();
 };
 $("sync-close").onclick = () => $("sync-dialog").close();
+// What this device downloads of the library; the running agent follows at once.
+$("sync-download").onchange = async () => {
+  $("sync-error").textContent = "";
+  try {
+    showSync(await post("api/sync/download", { policy: $("sync-download").value }));
+  } catch (error) {
+    $("sync-error").textContent = error.message;
+  }
+};
 $("sync-form").onsubmit = async (event) => {
   event.preventDefault();
   $("sync-error").textContent = "";

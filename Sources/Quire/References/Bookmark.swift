@@ -32,11 +32,16 @@ public struct Bookmark: Sendable, Hashable {
   /// The bookmark as opaque, versioned bytes to store.
   public var data: Data { (try? JSONEncoder().encode(record)) ?? Data() }
 
-  /// A bookmark to the document at `url`, giving it an identity if it has none.
+  /// A bookmark to the document at `url`, giving it an identity if it has none; a document in
+  /// the cloud (a ``CloudPlaceholder``) is bookmarked by the identity its placeholder holds.
   ///
   /// - Throws: ``QuireError/Code-swift.struct/notFound`` if there is no document there.
   public init(url: URL) throws(QuireError) {
     let path = url.standardizedFileURL.path
+    if let placeholder = CloudPlaceholder.find(for: URL(fileURLWithPath: path)) {
+      record = Record(version: 1, identity: placeholder.identity, path: path)
+      return
+    }
     record = Record(
       version: 1,
       identity: try DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: true),
@@ -60,7 +65,8 @@ public struct Bookmark: Sendable, Hashable {
   /// Finds the document: at its recorded path if it is still the same document, else where
   /// `index` last saw its identity, else in the folder it was in (at that folder's own level: a
   /// rename in place), else anywhere below one of `scopes` (pass the app's folders to follow
-  /// moves the index has not seen).
+  /// moves the index has not seen). A document in the cloud resolves to its real URL (its
+  /// placeholder's document), which a coordinated read downloads.
   ///
   /// - Throws: ``QuireError/Code-swift.struct/notFound`` if it is nowhere to be found.
   public func resolve(searching scopes: [URL] = [], index: DocumentIndex? = nil)
@@ -86,8 +92,12 @@ public struct Bookmark: Sendable, Hashable {
   }
 
   private func matches(_ path: String) -> Bool {
-    (try? DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: false))
-      == record.identity
+    if let identity = try? DocumentIdentity.identity(
+      of: URL(fileURLWithPath: path), creating: false)
+    {
+      return identity == record.identity
+    }
+    return CloudPlaceholder.find(for: URL(fileURLWithPath: path))?.identity == record.identity
   }
 
   /// Looks for the document in `folder` and, when `deep`, below it, skipping hidden folders and
@@ -97,7 +107,16 @@ public struct Bookmark: Sendable, Hashable {
       let entries = try? Sys.listDirectory(at: folder)
     else { return nil }
     var subfolders: [String] = []
-    for entry in entries where !entry.name.hasPrefix(".") {
+    for entry in entries {
+      if entry.name.hasPrefix(".") {
+        // A document in the cloud: its placeholder stands for it.
+        guard CloudPlaceholder.isPlaceholderName(entry.name),
+          let document = CloudPlaceholder.documentURL(
+            forPlaceholder: URL(fileURLWithPath: folder.appendingPathComponent(entry.name)))
+        else { continue }
+        if matches(document.path) { return document.path }
+        continue
+      }
       let path = folder.appendingPathComponent(entry.name)
       if matches(path) { return path }
       if deep && entry.type == UInt8(DT_DIR) { subfolders.append(path) }

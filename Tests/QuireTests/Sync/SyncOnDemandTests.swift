@@ -90,11 +90,17 @@ struct SyncOnDemandTests {
     try b.start(["--download", "on-demand"])
     try a.write("draft", to: "Old.txt")
     #expect(await eventually { b.isPlaceholder("Old.txt") })
+    // A bookmark of the document in the cloud follows it as bookmarks of local documents do.
+    let bookmark = try Bookmark(url: b.url("Old.txt"))
+    #expect(try bookmark.resolve().url.path == b.url("Old.txt").path)
     try FileManager.default.createDirectory(
       at: a.url("Sub"), withIntermediateDirectories: true)
     try FileManager.default.moveItem(at: a.url("Old.txt"), to: a.url("Sub/New.txt"))
     #expect(await eventually { b.isPlaceholder("Sub/New.txt") && !b.isPlaceholder("Old.txt") })
     #expect(!b.exists("Sub/New.txt"))
+    let moved = try bookmark.resolve(searching: [b.folder])
+    #expect(moved.url.path == b.url("Sub/New.txt").path)
+    #expect(moved.isStale)
     try FileManager.default.removeItem(at: a.url("Sub/New.txt"))
     #expect(await eventually { !b.isPlaceholder("Sub/New.txt") })
     #expect(!b.exists("Sub/New.txt"))

@@ -233,4 +233,49 @@ struct SyncOnDemandTests {
     let leftovers = try b.hiddenLeftovers()
     #expect(leftovers.isEmpty, "\(leftovers)")
   }
+
+  @Test(
+    "a download cut off midway leaves the placeholder, no partial file and a typed error; a retry completes"
+  )
+  func downloadCutMidway() async throws {
+    let server = try SyncServerProcess()
+    let toB = try NetworkProxy(to: server.url.port!)
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server, via: toB)
+    try a.start()
+    try b.start(["--download", "on-demand"])
+    let bytes = SyncTestSupport.random(48 << 20, seed: 17)
+    try Data(bytes).write(to: a.url("Movie.bin"), options: .atomic)
+    #expect(await eventually { b.isPlaceholder("Movie.bin") })
+
+    toB.hold(down: toB.bytes.down + (12 << 20))
+    let reported = Collector<Int64>()
+    let coordinator = FileCoordinator { completed, _ in Task { await reported.append(completed) } }
+    let movie = b.url("Movie.bin")
+    let reading = Task { @Sendable in
+      try await coordinator.coordinate(with: [.readingIntent(with: movie)]) { urls in
+        try Data(contentsOf: urls[0]).count
+      }
+    }
+    _ = await reported.wait(seconds: 60) { !$0.isEmpty }  // part of it has arrived
+    toB.cut()
+    do {
+      _ = try await reading.value
+      Issue.record("a read whose download was cut off succeeded")
+    } catch let error as QuireError {
+      #expect(error.code == .notDownloaded, "\(error)")
+    }
+    #expect(b.isPlaceholder("Movie.bin"))
+    #expect(try b.hiddenLeftovers().isEmpty, "a spool or partial file was left")
+    #expect(try b.report().items.contains { $0.path == "Movie.bin" && $0.state == "downloadError" })
+
+    toB.release()
+    toB.restore()
+    let again = try await FileCoordinator().coordinate(with: [.readingIntent(with: movie)]) {
+      urls in try Data(contentsOf: urls[0])
+    }
+    #expect(again == Data(bytes))
+    #expect(!b.isPlaceholder("Movie.bin"))
+    #expect(try b.hiddenLeftovers().isEmpty)
+  }
 }

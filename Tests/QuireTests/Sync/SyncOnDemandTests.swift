@@ -13,11 +13,8 @@ struct SyncOnDemandTests {
     "a new document is a placeholder on B, listed as not downloaded; a read downloads it; evict brings the placeholder back"
   )
   func placeholderReadEvict() async throws {
-    let server = try SyncServerProcess()
-    let a = try SyncDevice("A", server: server)
-    let b = try SyncDevice("B", server: server)
-    try a.start()
-    try b.start(["--download", "on-demand"])
+    let (server, _, a, b) = try Self.devices()
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     try a.write("hello from A", to: "Notes/Hello.txt")
     #expect(await eventually { b.isPlaceholder("Notes/Hello.txt") }, "no placeholder on B")
     #expect(!b.exists("Notes/Hello.txt"))
@@ -83,11 +80,8 @@ struct SyncOnDemandTests {
 
   @Test("a rename, a move and a deletion on A apply to B's placeholder")
   func placeholderFollowsRemoteChanges() async throws {
-    let server = try SyncServerProcess()
-    let a = try SyncDevice("A", server: server)
-    let b = try SyncDevice("B", server: server)
-    try a.start()
-    try b.start(["--download", "on-demand"])
+    let (server, _, a, b) = try Self.devices()
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     try a.write("draft", to: "Old.txt")
     #expect(await eventually { b.isPlaceholder("Old.txt") })
     // A bookmark of the document in the cloud follows it as bookmarks of local documents do.
@@ -125,11 +119,7 @@ struct SyncOnDemandTests {
   )
   @MainActor
   func openDownloadsAndFailsCleanly() async throws {
-    let server = try SyncServerProcess()
-    let a = try SyncDevice("A", server: server)
-    let b = try SyncDevice("B", server: server)
-    try a.start()
-    try b.start(["--download", "on-demand"])
+    let (server, _, a, b) = try Self.devices()
     let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>Trip</text></svg>"
     // Made outside the folder and moved in whole, so it arrives as one revision.
     let staging = a.home.url.appendingPathComponent("Trip.mydoc")
@@ -179,12 +169,9 @@ struct SyncOnDemandTests {
     "a large download reports its progress to the waiting reader and to the query, and spools to disk"
   )
   func downloadProgress() async throws {
-    let server = try SyncServerProcess()
-    let toB = try NetworkProxy(to: server.url.port!)
-    let a = try SyncDevice("A", server: server)
-    let b = try SyncDevice("B", server: server, via: toB)
-    try a.start()
-    try b.start(["--download", "on-demand"])
+    let (server, proxy, a, b) = try Self.devices(proxied: true)
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
+    let toB = try #require(proxy)
     let bytes = SyncTestSupport.random(40 << 20, seed: 13)
     try Data(bytes).write(to: a.url("Large.bin"), options: .atomic)
     #expect(await eventually { b.isPlaceholder("Large.bin") })
@@ -201,17 +188,7 @@ struct SyncOnDemandTests {
 
     // The proxy holds B's download part way: the reader and the query see it part done.
     toB.hold(down: toB.bytes.down + (20 << 20))
-    let reported = Collector<Int64>()
-    let coordinator = FileCoordinator(downloadTimeout: .seconds(120)) { completed, total in
-      #expect(total == Int64(bytes.count))
-      Task { await reported.append(completed) }
-    }
-    let large = b.url("Large.bin")
-    let reading = Task { @Sendable in
-      try await coordinator.coordinate(with: [.readingIntent(with: large)]) { urls in
-        try Data(contentsOf: urls[0]).count
-      }
-    }
+    let (reading, reported) = Self.read(b.url("Large.bin"), total: bytes.count)
     let partial = await seen.wait(seconds: 60) { values in
       values.last?.first { $0.name == "Large.bin" }.map {
         $0.isDownloading && $0.percentDownloaded > 0 && $0.percentDownloaded < 100
@@ -238,25 +215,16 @@ struct SyncOnDemandTests {
     "a download cut off midway leaves the placeholder, no partial file and a typed error; a retry completes"
   )
   func downloadCutMidway() async throws {
-    let server = try SyncServerProcess()
-    let toB = try NetworkProxy(to: server.url.port!)
-    let a = try SyncDevice("A", server: server)
-    let b = try SyncDevice("B", server: server, via: toB)
-    try a.start()
-    try b.start(["--download", "on-demand"])
+    let (server, proxy, a, b) = try Self.devices(proxied: true)
+    defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
+    let toB = try #require(proxy)
     let bytes = SyncTestSupport.random(48 << 20, seed: 17)
     try Data(bytes).write(to: a.url("Movie.bin"), options: .atomic)
     #expect(await eventually { b.isPlaceholder("Movie.bin") })
 
     toB.hold(down: toB.bytes.down + (12 << 20))
-    let reported = Collector<Int64>()
-    let coordinator = FileCoordinator { completed, _ in Task { await reported.append(completed) } }
     let movie = b.url("Movie.bin")
-    let reading = Task { @Sendable in
-      try await coordinator.coordinate(with: [.readingIntent(with: movie)]) { urls in
-        try Data(contentsOf: urls[0]).count
-      }
-    }
+    let (reading, reported) = Self.read(movie, total: bytes.count)
     _ = await reported.wait(seconds: 60) { !$0.isEmpty }  // part of it has arrived
     toB.cut()
     do {
@@ -277,5 +245,35 @@ struct SyncOnDemandTests {
     #expect(again == Data(bytes))
     #expect(!b.isPlaceholder("Movie.bin"))
     #expect(try b.hiddenLeftovers().isEmpty)
+  }
+
+  /// A server, device A (downloading everything) and device B (on demand, through a proxy when
+  /// `proxied`), both running.
+  static func devices(proxied: Bool = false) throws -> (
+    SyncServerProcess, NetworkProxy?, SyncDevice, SyncDevice
+  ) {
+    let server = try SyncServerProcess()
+    let proxy = proxied ? try NetworkProxy(to: server.url.port!) : nil
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server, via: proxy)
+    try a.start()
+    try b.start(["--download", "on-demand"])
+    return (server, proxy, a, b)
+  }
+
+  /// A coordinated read of the whole file at `url` (of `total` bytes) in a task, and the
+  /// download progress it hears.
+  static func read(_ url: URL, total: Int) -> (Task<Int, any Error>, Collector<Int64>) {
+    let reported = Collector<Int64>()
+    let coordinator = FileCoordinator(downloadTimeout: .seconds(120)) { completed, all in
+      #expect(all == Int64(total))
+      Task { await reported.append(completed) }
+    }
+    let reading = Task { @Sendable in
+      try await coordinator.coordinate(with: [.readingIntent(with: url)]) { urls in
+        try Data(contentsOf: urls[0]).count
+      }
+    }
+    return (reading, reported)
   }
 }

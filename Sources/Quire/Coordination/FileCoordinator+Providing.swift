@@ -55,9 +55,10 @@ extension FileCoordinator {
       throw QuireError(.notFound, "There is no document at “\(path)”.", path: path)
     }
     let messenger = PresenterMessenger(excluding: nil)
-    let errors = messenger.send(messenger.matches(of: path).filter { $0.relation == .container }) {
-      PresenterMessage(kind: .evict, presenter: $0.number, path: path)
-    }
+    // The agent may finish the step in flight first (an upload): wait for it a while.
+    let errors = messenger.send(
+      messenger.matches(of: path).filter { $0.relation == .container }, timeout: .seconds(120)
+    ) { PresenterMessage(kind: .evict, presenter: $0.number, path: path) }
     messenger.finish()
     if let why = errors.first {
       throw QuireError(
@@ -66,7 +67,7 @@ extension FileCoordinator {
     guard access(path, F_OK) != 0 else {
       throw QuireError(
         .unsupported,
-        "“\(path)” is not in a synced folder whose agent is running (quire sync run); nothing was removed.",
+        "No sync agent removed the download of “\(path)”: it is not in a synced folder whose agent runs (quire sync run), or the agent did not answer in time; nothing was removed.",
         path: path)
     }
   }

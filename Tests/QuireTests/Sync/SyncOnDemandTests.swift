@@ -54,6 +54,14 @@ struct SyncOnDemandTests {
     #expect(refused.stderr.contains("open in an app"), "\(refused.stderr)")
     #expect(b.text("Notes/Hello.txt") == "hello from A")
 
+    // A file outside any synced folder: refused, kept.
+    let outside = b.home.url.appendingPathComponent("outside.txt")
+    try Data("mine".utf8).write(to: outside)
+    let nowhere = try b.quire(["sync", "evict", outside.path])
+    #expect(nowhere.status != 0)
+    #expect(nowhere.stderr.contains("No sync agent removed the download"), "\(nowhere.stderr)")
+    #expect(FileManager.default.contents(atPath: outside.path) == Data("mine".utf8))
+
     // Evicted: the placeholder again, and the document stays on the server and on A.
     let evicted = try b.quire(["sync", "evict", b.url("Notes/Hello.txt").path])
     #expect(evicted.status == 0, "\(evicted.stderr)")

@@ -47,12 +47,21 @@ struct MemberSignatures: Sendable {
   ) {
     let top = member.split(separator: "/", maxSplits: 1).first.map(String.init) ?? member
     if SaveJournal.isBookkeeping(top) { return (false, nil) }
+    // A member's placeholder comes and goes with downloads and evictions: not a change.
+    let name = member.split(separator: "/").last.map(String.init) ?? member
+    if CloudPlaceholder.memberName(forPlaceholder: name) != nil { return (false, nil) }
     let current = FileSignature.of(package + "/" + member, followLinks: false)
     // A folder inside the package changes its own times whenever a save renames something in
     // it (a new thumbnail in QuickLook/): the events of the files in it decide, not its own.
     if current?.isFolder == true { return (false, current) }
     if let own = written[member] { return (own != current, current) }
     guard let current else { return (true, nil) }
+    // A member downloaded from the cloud, untouched since: the bytes the document already had.
+    if current.changed >= loadedAt,
+      CloudPlaceholder.isUnchangedDownload(package + "/" + member, modified: current.modified)
+    {
+      return (false, current)
+    }
     return (current.changed >= loadedAt, current)
   }
 }

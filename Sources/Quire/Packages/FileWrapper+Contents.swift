@@ -18,12 +18,12 @@ extension FileWrapper {
   ///   error of reading the member's file (for example ``QuireError/Code-swift.struct/notFound``
   ///   if it was deleted behind Quire's back).
   public func contents() throws(QuireError) -> Data {
-    let (loaded, origin, maps) = try state.withLock { state throws(QuireError) in
+    let (loaded, origin, maps, isInCloud) = try state.withLock { state throws(QuireError) in
       guard case .regularFile(let data) = state.content else {
         throw QuireError(
           .wrongKind, "Only a regular-file wrapper has contents.", path: state.origin?.path)
       }
-      return (data, state.origin, state.mapsContents)
+      return (data, state.origin, state.mapsContents, state.isInCloud)
     }
     if let loaded { return loaded }
     guard let origin else {
@@ -31,6 +31,10 @@ extension FileWrapper {
         .internalError, "A regular-file wrapper has neither contents nor a file on disk.")
     }
     let path = origin.path
+    if isInCloud && access(path, F_OK) != 0 {
+      // A member in the cloud: a coordinated read of it asks the folder's provider for it.
+      try FileCoordinator().startDownloadingItem(at: URL(fileURLWithPath: path))
+    }
     let data: Data
     do throws(SystemCallError) {
       data = try Self.load(path: path, mapping: maps)
@@ -38,9 +42,19 @@ extension FileWrapper {
       throw QuireError.system(error, action: "read", path: path)
     }
     return state.withLock { state in
+      state.isInCloud = false
       if case .regularFile(let current?) = state.content { return current }
       state.content = .regularFile(data)
       return data
+    }
+  }
+
+  /// Whether this member's bytes are in the cloud, not on this device: reading its contents
+  /// downloads it first (see ``CloudPlaceholder``). False once read, and for anything else.
+  public var isInCloud: Bool {
+    state.withLock { state in
+      guard state.isInCloud, let path = state.origin?.path else { return false }
+      return access(path, F_OK) != 0
     }
   }
 

@@ -5,6 +5,9 @@ extension FileWrapper {
   /// it changes anything, rather than destroy bytes an undo may still need.
   func keepContentsInMemory() throws(QuireError) {
     if isRegularFile {
+      // A member in the cloud stays there: downloading it inside a save (which holds the
+      // package's lock the download needs) would wait for ever.
+      if isInCloud { return }
       do { _ = try contents() } catch  where error.code == .notFound {}
     } else if let children = fileWrappers {
       for child in children.values { try child.keepContentsInMemory() }

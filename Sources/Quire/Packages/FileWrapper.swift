@@ -51,6 +51,9 @@ public final class FileWrapper: Sendable {
     var origin: Origin?
     /// Whether contents read lazily from disk are mapped (the default) or copied into memory.
     var mapsContents = true
+    /// Whether the member's bytes were in the cloud when it was read (its file was a
+    /// ``CloudPlaceholder``): reading them first asks the folder's provider to download them.
+    var isInCloud = false
     /// Counts changes to this wrapper, so a save clears only the changes it wrote.
     var generation: UInt64 = 0
     weak var parent: FileWrapper?

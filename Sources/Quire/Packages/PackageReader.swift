@@ -108,10 +108,20 @@ struct PackageReader {
     var children: [String: FileWrapper] = [:]
     children.reserveCapacity(entries.count)
     let maps = !options.contains(.withoutMapping)
-    for entry in entries {
+    let cloud = Self.cloudMembers(entries)
+    for var entry in entries {
+      var isInCloud = false
+      if let member = cloud[entry.name] {
+        // A member in the cloud: listed under its own name, its bytes downloaded when read.
+        guard let member else { continue }
+        entry.name = member
+        isInCloud = true
+      }
       let name = entry.name
       let content: FileWrapper.Content
       switch entry.mode & S_IFMT {
+      case S_IFREG where isInCloud:
+        content = .regularFile(nil)
       case S_IFREG:
         content = .regularFile(try contentsIfImmediate(location.path(of: name)))
       case S_IFDIR:
@@ -132,13 +142,31 @@ struct PackageReader {
       state.filename = name
       state.attributes = FileAttributes(
         posixPermissions: UInt16(entry.mode & 0o7777), modificationDate: Date(entry.modified),
-        size: entry.size)
+        size: isInCloud ? nil : entry.size)
       state.origin = FileWrapper.Origin(directory: location, name: name)
       state.keyInParent = name
       state.mapsContents = maps
+      state.isInCloud = isInCloud
       children[name] = FileWrapper(state: state)
     }
     return children
+  }
+
+  /// The members in the cloud among a folder's `entries`: placeholder names
+  /// (`.IMG_1.jpg.icloud`) mapped to the member's name — or to nil when the member itself is
+  /// there too (it was downloaded and its placeholder is left over): that entry is skipped.
+  private static func cloudMembers(_ entries: [Entry]) -> [String: String?] {
+    var cloud: [String: String?] = [:]
+    for entry in entries where entry.mode & S_IFMT == S_IFREG {
+      guard let member = CloudPlaceholder.memberName(forPlaceholder: entry.name) else { continue }
+      cloud[entry.name] = .some(member)
+    }
+    guard !cloud.isEmpty else { return [:] }
+    let names = Set(entries.map(\.name))
+    for (placeholder, member) in cloud where names.contains(member!) {
+      cloud[placeholder] = .some(nil)
+    }
+    return cloud
   }
 
   private func contentsIfImmediate(_ path: String) throws(SystemCallError) -> Data? {

@@ -33,10 +33,14 @@ struct SavePlan {
         if let old = directory.removed[key] {
           changes.append(.remove(path: childPath))
           removed.append(old)
+          removePlaceholder(of: old, at: path, key: key)
         }
         continue
       }
-      if let old = directory.removed[key], old !== child { removed.append(old) }
+      if let old = directory.removed[key], old !== child {
+        removed.append(old)
+        removePlaceholder(of: old, at: path, key: key)
+      }
       guard child.hasOrigin(in: location, named: key) else {
         try FileName.validate(key, in: location.path)
         changes.append(.place(path: childPath, wrapper: child))
@@ -47,6 +51,12 @@ struct SavePlan {
         changes.append(.attributes(path: childPath, wrapper: child, attributes: attributes))
       }
     }
+  }
+
+  /// A member removed or replaced while in the cloud takes its placeholder with it.
+  private mutating func removePlaceholder(of old: FileWrapper, at path: [String], key: String) {
+    guard old.state.withLock({ $0.isInCloud }) else { return }
+    changes.append(.remove(path: path + ["." + key + CloudPlaceholder.suffix]))
   }
 
   private static func changedAttributes(of wrapper: FileWrapper) -> FileAttributes? {

@@ -29,13 +29,16 @@ public struct CloudPlaceholder: Codable, Sendable, Hashable {
   /// Its thumbnail, promised before its bytes (a package's `QuickLook/Thumbnail.png` or
   /// `.svg`), if it has a small one: ``ThumbnailLoader`` serves it for the document.
   public var thumbnail: Thumbnail?
+  /// The permissions of a package member's file, for a member's placeholder.
+  public var mode: Int?
 
   /// A placeholder describing a document.
   public init(
     name: String, isPackage: Bool, size: Int64, identity: String, revision: Int64,
-    modified: Date, tags: [String] = [], thumbnail: Thumbnail? = nil
+    modified: Date, tags: [String] = [], thumbnail: Thumbnail? = nil, mode: Int? = nil
   ) {
     self.thumbnail = thumbnail
+    self.mode = mode
     self.name = name
     self.isPackage = isPackage
     self.size = size

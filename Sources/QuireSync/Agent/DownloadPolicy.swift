@@ -1,3 +1,4 @@
+import Quire
 import QuireSyncProtocol
 
 /// What a device downloads of the documents other devices add, per synced folder: everything
@@ -41,5 +42,17 @@ public enum DownloadPolicy: Sendable, Equatable, CustomStringConvertible {
     case .all: false
     case .onDemand(let under): size >= under
     }
+  }
+
+  /// Whether the member `path` of `size` bytes of a package opened on demand stays in the
+  /// cloud until read: under an on-demand policy, members of at least 256 KiB (an album's
+  /// images), except the package's QuickLook folder (its thumbnail and preview are shown
+  /// first) and names too long for a placeholder. Smaller members come with the package.
+  func keepsMemberInCloud(_ path: String, size: Int) -> Bool {
+    guard case .onDemand = self, size >= 256 << 10, !path.hasPrefix("QuickLook/") else {
+      return false
+    }
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    return CloudPlaceholder.canPlaceMember(named: name)
   }
 }

@@ -38,7 +38,7 @@ struct DownloadWriter {
     _ manifest: RevisionManifest, to relative: String,
     chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool,
     expecting expected: [String: LocalItem.Member] = [:],
-    isUnsynced: (String) -> Bool = { _ in false }
+    isUnsynced: (String) -> Bool = { _ in false }, inCloud: Set<String> = []
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
     var relative = relative
     var target = folder.appendingPathComponent(relative)
@@ -109,6 +109,18 @@ struct DownloadWriter {
         try SyncPath.check(member.path, what: "member path")
         try FileManager.default.createDirectory(
           at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if inCloud.contains(member.path) {
+          // Kept in the cloud: its placeholder, with the member's mode and time.
+          let placeholder = CloudPlaceholder(
+            name: file.lastPathComponent, isPackage: false, size: Int64(member.size),
+            identity: identity, revision: manifest.revision,
+            modified: Date(timeIntervalSince1970: member.modified), mode: member.mode)
+          let json = try JSONEncoder().encode(placeholder)
+          try writeFile(member, at: CloudPlaceholder.url(for: file), atomically: false) {
+            try Sys.write($0, json)
+          }
+          continue
+        }
         try writeFile(member, at: file, atomically: false) { try stream(member, $0) }
       }
       try ItemIdentity.assign(identity, to: staging)
@@ -121,7 +133,9 @@ struct DownloadWriter {
         }
       }
       for member in manifest.change.upserted {
-        written[member.path] = try stat(target.appendingPathComponent(member.path))
+        written[member.path] =
+          inCloud.contains(member.path)
+          ? .inCloud : try stat(target.appendingPathComponent(member.path))
       }
     }
     return (relative, written)

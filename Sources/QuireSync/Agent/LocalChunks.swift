@@ -27,7 +27,7 @@ final class LocalChunks {
   /// (after a move, it is no longer at `base`'s path).
   init(base: SyncedItem, locate: @escaping () -> URL?) {
     self.locate = locate
-    for (path, member) in base.members {
+    for (path, member) in base.members where member.local != .inCloud {
       var offset: Int64 = 0
       for chunk in member.chunks {
         if places[chunk.hash] == nil {

@@ -9,6 +9,10 @@ struct LocalItem: Sendable, Equatable {
     var size: Int
     var mode: Int
     var modifiedNanoseconds: Int64
+
+    /// A package member that is in the cloud: only its placeholder is in the package (see
+    /// ``Quire/CloudPlaceholder/downloadMember(at:ofPackage:mode:modified:fill:)``).
+    static let inCloud = Member(size: -1, mode: 0, modifiedNanoseconds: -1)
   }
 
   var id: String

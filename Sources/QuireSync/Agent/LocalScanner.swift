@@ -69,9 +69,15 @@ enum LocalScanner {
     _ path: String, relative: String, into members: inout [String: LocalItem.Member]
   ) {
     for name in entries(path) where !name.hasPrefix(".quire") {
-      let child = relative.isEmpty ? name : relative + "/" + name
       var info = stat()
       guard lstat(path + "/" + name, &info) == 0 else { continue }
+      if isRegular(info), let member = CloudPlaceholder.memberName(forPlaceholder: name) {
+        // In the cloud, unless the member itself is here too (its placeholder left over).
+        let child = relative.isEmpty ? member : relative + "/" + member
+        if members[child] == nil { members[child] = .inCloud }
+        continue
+      }
+      let child = relative.isEmpty ? name : relative + "/" + name
       if isDirectory(info) {
         packageMembers(path + "/" + name, relative: child, into: &members)
       } else if isRegular(info) {

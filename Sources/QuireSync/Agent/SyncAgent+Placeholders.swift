@@ -48,7 +48,7 @@ extension SyncAgent {
   ) async throws -> Thumbnail? {
     guard manifest.kind == .package else { return nil }
     for name in ["QuickLook/Thumbnail.png", "QuickLook/Thumbnail.svg"] {
-      guard let member = members[name], member.local.size <= 256 << 10 else { continue }
+      guard let member = members[name], member.size <= 256 << 10 else { continue }
       if !manifest.change.upserted.contains(where: { $0.path == name }),
         let previous, let kept = try? CloudPlaceholder.read(at: previous).thumbnail
       {
@@ -81,7 +81,7 @@ extension SyncAgent {
       previous: previous.map { CloudPlaceholder.url(for: url($0.path)) })
     let placeholder = CloudPlaceholder(
       name: document.lastPathComponent, isPackage: manifest.kind == .package,
-      size: Int64(members.values.reduce(0) { $0 + $1.local.size }), identity: id,
+      size: Int64(members.values.reduce(0) { $0 + $1.size }), identity: id,
       revision: manifest.revision,
       modified: modified > 0 ? Date(timeIntervalSince1970: modified) : Date(),
       thumbnail: thumbnail)
@@ -108,8 +108,10 @@ extension SyncAgent {
     }
     guard known.isPlaceholder else { return }
     do {
+      let policy = downloadPolicy
       try await download(
-        item: known.id, revision: known.revision, base: nil, progress: progress)
+        item: known.id, revision: known.revision, base: nil, progress: progress,
+        keepsInCloud: { policy.keepsMemberInCloud($0.path, size: $0.size) })
     } catch {
       state.setStatus(
         known.id, path: known.path, state: "downloadError",
@@ -144,14 +146,14 @@ extension SyncAgent {
     cloud.isPlaceholder = true
     for (path, member) in cloud.members {
       cloud.members[path]?.local = LocalItem.Member(
-        size: member.local.size, mode: member.local.mode, modifiedNanoseconds: 0)
+        size: member.size, mode: member.local.mode, modifiedNanoseconds: 0)
     }
     try FileCoordinator().coordinate(writingItemAt: document, options: .forDeleting) { url in
       let modified = known.members.values.map(\.local.modifiedNanoseconds).max() ?? 0
       var thumbnail: Thumbnail?
       for name in ["Thumbnail.png", "Thumbnail.svg"] where known.kind == .package {
         let file = url.appendingPathComponent("QuickLook/" + name)
-        guard (known.members["QuickLook/" + name]?.local.size ?? .max) <= 256 << 10,
+        guard (known.members["QuickLook/" + name]?.size ?? .max) <= 256 << 10,
           let data = FileManager.default.contents(atPath: file.path)
         else { continue }
         thumbnail = name.hasSuffix("png") ? .png(data) : .svg(String(decoding: data, as: UTF8.self))
@@ -159,7 +161,7 @@ extension SyncAgent {
       }
       try CloudPlaceholder(
         name: url.lastPathComponent, isPackage: known.kind == .package,
-        size: Int64(known.members.values.reduce(0) { $0 + $1.local.size }), identity: known.id,
+        size: Int64(known.size), identity: known.id,
         revision: known.revision,
         modified: Date(timeIntervalSince1970: Double(modified) / 1_000_000_000),
         thumbnail: thumbnail

@@ -55,9 +55,14 @@ extension SyncAgent {
     // Placeholders the policy no longer keeps (it changed to download them) come here now.
     for known in synced.values
     where known.isPlaceholder
-      && !downloadPolicy.keepsInCloud(size: known.members.values.reduce(0) { $0 + $1.local.size })
+      && !downloadPolicy.keepsInCloud(size: known.size)
     {
       try await downloadPlaceholder(at: known.path)
+    }
+    if downloadPolicy == .all {
+      for known in synced.values where !known.isPlaceholder && !known.membersInCloud.isEmpty {
+        try await downloadAllMembers(of: known)
+      }
     }
   }
 
@@ -137,7 +142,7 @@ extension SyncAgent {
   /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per 8 MiB, and
   /// reports the bytes so far to `progress` and, for `quire sync status` and the query's
   /// `percentDownloaded`, to the state.
-  private func fetch(
+  func fetch(
     _ wanted: [ContentHash: Int], into spool: ChunkSpool, for id: String, path: String,
     progress: DownloadProgress?
   ) async throws {
@@ -178,10 +183,12 @@ extension SyncAgent {
   /// `base`, else everything; moves it first if its path changed.
   ///
   /// A `prefetched` whole manifest of `revision` saves asking for it, and `chunks` already
-  /// fetched are not fetched again.
+  /// fetched are not fetched again. A new package's members that `keepsInCloud` are placed as
+  /// member placeholders, their bytes not fetched.
   func download(
     item id: String, revision: Int64, base: SyncedItem?, prefetched: RevisionManifest? = nil,
-    chunks fetchedBefore: [ContentHash: [UInt8]] = [:], progress: DownloadProgress? = nil
+    chunks fetchedBefore: [ContentHash: [UInt8]] = [:], progress: DownloadProgress? = nil,
+    keepsInCloud: (ManifestMember) -> Bool = { _ in false }
   ) async throws {
     let manifest: RevisionManifest
     if let prefetched {
@@ -208,7 +215,10 @@ extension SyncAgent {
           .first { ItemIdentity.stored(at: $0) == id }
       } : LocalChunks()
     var wanted: [ContentHash: Int] = [:]
-    for member in manifest.change.upserted {
+    let inCloud =
+      incremental || manifest.kind != .package
+      ? [] : Set(manifest.change.upserted.filter(keepsInCloud).map(\.path))
+    for member in manifest.change.upserted where !inCloud.contains(member.path) {
       for chunk in member.chunks
       where !onDisk.contains(chunk.hash) && fetchedBefore[chunk.hash] == nil {
         wanted[chunk.hash] = chunk.size
@@ -232,7 +242,7 @@ extension SyncAgent {
         throw SyncError(
           .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
       }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:],
-      isUnsynced: { !syncedItems.contains($0) })
+      isUnsynced: { !syncedItems.contains($0) }, inCloud: inCloud)
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }

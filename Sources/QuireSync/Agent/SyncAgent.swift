@@ -152,6 +152,7 @@ public actor SyncAgent {
     }
     while needsPush || needsPull || !asked.isEmpty {
       while !asked.isEmpty {
+        if await takeMemberDownloads() { continue }
         let job = asked.removeFirst()
         do {
           switch job.kind {

@@ -8,6 +8,9 @@ struct SyncedItem: Sendable, Equatable {
     var local: LocalItem.Member
     var hash: ContentHash
     var chunks: [ChunkReference]
+
+    /// Its size in bytes (the sum of its chunks: known whether or not it is on this device).
+    var size: Int { chunks.reduce(0) { $0 + $1.size } }
   }
 
   var id: String
@@ -18,6 +21,14 @@ struct SyncedItem: Sendable, Equatable {
   /// Whether it is only a ``Quire/CloudPlaceholder`` on this device (its members as the server
   /// has them, with no local stat).
   var isPlaceholder = false
+
+  /// Its size in bytes, every member counted.
+  var size: Int { members.values.reduce(0) { $0 + $1.size } }
+
+  /// The paths of its members that are in the cloud only.
+  var membersInCloud: [String] {
+    members.filter { $0.value.local == .inCloud }.keys.sorted()
+  }
 
   /// Whether `item` on disk is still exactly this (path and every member's stat).
   func matches(_ item: LocalItem) -> Bool {

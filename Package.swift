@@ -89,7 +89,7 @@ let package = Package(
     .executableTarget(
       name: "quire-bench",
       dependencies: [
-        "Quire", "QuireApp", "CQuireShims",
+        "Quire", "QuireApp", "QuireSync", "CQuireShims",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -12,8 +12,11 @@ final class SyncRig {
   private var processes: [Process] = []
   let a: URL
   let b: URL
+  /// Device B's sync settings (`sync.json` under its XDG config folder).
+  var bSettings: URL { root.appendingPathComponent("B/config/quire/sync.json") }
 
-  init(scratch: URL) throws {
+  /// `bArguments` are added to device B's `quire sync run` (`--download on-demand`).
+  init(scratch: URL, bArguments: [String] = []) throws {
     root = scratch
     let quire = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
       .deletingLastPathComponent().appendingPathComponent("quire")
@@ -40,8 +43,8 @@ final class SyncRig {
         ["sync", "login", "http://127.0.0.1:\(proxy.port)", "--user", "bench", "--device", name],
         input: "bench-password\n", environment: environment)
       let agent = try Self.start(
-        quire, ["sync", "run", "--folder", folder.path], until: "Syncing ", environment: environment
-      )
+        quire, ["sync", "run", "--folder", folder.path] + (name == "B" ? bArguments : []),
+        until: "Syncing ", environment: environment)
       processes.append(agent.process)
       folders.append(folder)
     }

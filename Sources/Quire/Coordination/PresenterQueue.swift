@@ -14,9 +14,15 @@ final class PresenterQueue: Sendable {
 
   private let continuation: AsyncStream<Job>.Continuation
 
+  /// Whether the presenter is a ``FileProvider``: only providers answer downloads and
+  /// evictions; any other presenter is answered at once, never queued behind its other messages
+  /// (a document waiting for its own member's download must not hold the download up).
+  private let isProvider: Bool
+
   init(presenter: any FilePresenter) {
     let (stream, continuation) = AsyncStream.makeStream(of: Job.self)
     self.continuation = continuation
+    isProvider = presenter is any FileProvider
     Task(executorPreference: PresenterExecutor.shared) { [weak presenter] in
       for await job in stream {
         guard let presenter else {
@@ -58,6 +64,10 @@ final class PresenterQueue: Sendable {
     _ message: PresenterMessage, reacquirers: ReacquirerList? = nil,
     progress: DownloadProgress? = nil, completion: Completion? = nil
   ) {
+    if !isProvider && (message.kind == .provide || message.kind == .evict) {
+      completion?(PresenterReply(error: nil))
+      return
+    }
     continuation.yield(
       Job(message: message, reacquirers: reacquirers, progress: progress, completion: completion))
   }

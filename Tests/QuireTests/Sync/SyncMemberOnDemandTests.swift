@@ -105,6 +105,12 @@ struct SyncMemberOnDemandTests {
           == Self.image(1, version: 1)
       })
     #expect(!b.exists("Trip.album/\(Self.names[3])"))
+    // A second image in the cloud, read while the document hears of the first downloads: its
+    // download is answered by the agent alone (the document, itself waiting for the read, is
+    // not asked — asking it once held every read for the 120 s download timeout).
+    let started = ContinuousClock.now
+    #expect(try await album.image(named: Self.names[0]) == Self.image(0))
+    #expect(ContinuousClock.now - started < .seconds(60), "the read waited for a timeout")
     try await album.close()
 
     // A switch to download everything brings the rest.

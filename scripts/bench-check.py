@@ -94,6 +94,10 @@ WORKLOADS = [
         at_most("quire_ms", lambda r: r["syncthing_ms"], "≤ syncthing_ms"),
         at_most("quire_ms", lambda r: 3 * r["rsync_ms"], "≤ 3 × rsync_ms"),
     ]),
+    ("sync-open-cloud", ["--images", "2000"], [
+        at_most("first_page_ms", lambda r: 1000, "≤ 1000 ms"),
+        at_most("bytes_fetched", lambda r: r["package_bytes"] / 20, "≤ 5 % of package_bytes"),
+    ]),
 ]
 
 

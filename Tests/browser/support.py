@@ -4,6 +4,7 @@ headless Chromium driven by Selenium, and an HTTP client that sends exactly the 
 import http.client
 import json
 import os
+import random
 import shutil
 import struct
 import subprocess
@@ -165,6 +166,19 @@ def png(width, height, rgb):
 
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
             + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def noise_png(width, height, seed):
+    """A PNG of random pixels, stored uncompressed: about width × height × 3 bytes."""
+    generator = random.Random(seed)
+    raw = b"".join(b"\x00" + generator.randbytes(width * 3) for _ in range(height))
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 0)) + chunk(b"IEND", b""))
 
 
 class HoldingProxy:

@@ -16,7 +16,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
-from support import QUIRE, App, HoldingProxy, SyncServer, chromium, png, wait_for
+from support import QUIRE, App, HoldingProxy, SyncServer, chromium, noise_png, png, wait_for
 
 
 class Device:
@@ -264,8 +264,12 @@ class OnDemandTests(unittest.TestCase):
             os.makedirs(staging)
             with open(os.path.join(staging, "text.txt"), "w") as handle:
                 handle.write("the big one\n")
-            with open(os.path.join(staging, "padding.bin"), "wb") as handle:
-                handle.write(os.urandom(40 << 20))
+            # A large image: a member in the cloud inside B's package, which opening the
+            # document downloads (MyDoc shows its image), with the percent in the editor's bar.
+            with open(os.path.join(staging, "image.png"), "wb") as handle:
+                handle.write(noise_png(2400, 2400, seed=1))
+            with open(os.path.join(staging, "notes.bin"), "wb") as handle:
+                handle.write(os.urandom(4 << 20))
             os.rename(staging, a.app.path("Big.mydoc"))
             wait_for(lambda: os.path.exists(b.app.path(".Notes.txt.icloud"))
                      and os.path.exists(b.app.path(".Big.mydoc.icloud")), seconds=60,
@@ -288,8 +292,9 @@ class OnDemandTests(unittest.TestCase):
             self.assertFalse(os.path.exists(b.app.path("Notes.txt")))
             self.assertEqual(read(a.app.path("Notes.txt")), "hello from the cloud\n")
 
-            # Opening the large one waits for its download, with the percent in the bar.
-            proxy.hold(after=20 << 20)
+            # Opening the large one waits for the download of its image (not of notes.bin,
+            # which MyDoc never reads), with the percent in the bar.
+            proxy.hold(after=12 << 20)
             b.driver.get(b.app.base + "#/doc/Big.mydoc")
             opening = b.driver.find_element(By.CSS_SELECTOR, "#opening")
             wait_for(lambda: 0 < int(opening.get_attribute("data-percent") or 0) < 100,
@@ -297,6 +302,10 @@ class OnDemandTests(unittest.TestCase):
             self.assertTrue(opening.is_displayed())
             proxy.release()
             wait_for(lambda: b.text() == "the big one\n", seconds=60, message="the opened document")
+            big = b.app.path("Big.mydoc")
+            self.assertTrue(os.path.exists(os.path.join(big, "image.png")))
+            self.assertFalse(os.path.exists(os.path.join(big, "notes.bin")))
+            self.assertTrue(os.path.exists(os.path.join(big, ".notes.bin.icloud")))
 
             # The sync dialog's setting back to "All documents": the agent downloads the rest.
             b.driver.get(b.app.url)

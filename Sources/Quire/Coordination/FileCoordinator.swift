@@ -45,8 +45,13 @@ public final class FileCoordinator: Sendable {
   ) {
     self.filePresenter = filePresenter
     self.downloadTimeout = downloadTimeout
-    self.downloadProgress = downloadProgress
+    self.downloadProgress = downloadProgress ?? Self.inheritedDownloadProgress
   }
+
+  /// Where a download reports when its coordinator is given no `downloadProgress`: a
+  /// ``Document`` sets it while it reads, so a member it reads from the cloud (a package's
+  /// large member, see ``FileWrapper/contents()``) counts as the load's progress.
+  @TaskLocal static var inheritedDownloadProgress: DownloadProgress?
 
   // MARK: Presenters
 

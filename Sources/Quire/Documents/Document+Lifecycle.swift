@@ -64,7 +64,10 @@ extension Document {
       fileSignature = try await coordinator.coordinate(with: [
         .readingIntent(with: url)
       ]) { urls in
-        try await self.read(from: urls[0])
+        try await FileCoordinator.$inheritedDownloadProgress.withValue(coordinator.downloadProgress)
+        {
+          try await self.read(from: urls[0])
+        }
         return FileSignature.of(urls[0].path)
       }
       memberSignatures.reset(loadedAt: loadedAt, seen: seenMembers)

@@ -41,6 +41,22 @@ public final class MyDocDocument: Document {
     undoManager.setActionName("Change Image")
   }
 
+  /// Reads the package off the main actor, bringing `text.txt` and `image.png` here first when
+  /// they are in the cloud (a large member arrives on its own): the download never holds the
+  /// main actor, and it counts as the open's ``Document/progress``. Other members stay where
+  /// they are until read.
+  public override func read(from url: URL) async throws {
+    let wrapper = try await performAsynchronousFileAccess {
+      let wrapper = try FileWrapper(url: url)
+      for name in ["text.txt", "image.png"] {
+        guard let member = wrapper.fileWrappers?[name], member.isInCloud else { continue }
+        _ = try member.contents()
+      }
+      return wrapper
+    }
+    try load(fromContents: .fileWrapper(wrapper), ofType: fileType)
+  }
+
   public override func load(fromContents contents: DocumentContents, ofType typeName: String?)
     throws
   {

@@ -151,6 +151,7 @@ extension SyncAgent {
     var batch: [ContentHash] = []
     var batchBytes = 0
     let order = wanted.keys.sorted { $0.hex < $1.hex }
+    if total > 8 << 20 { state.setProgress(id, path: path, done: 0, total: total) }
     for (index, hash) in order.enumerated() {
       batch.append(hash)
       batchBytes += wanted[hash] ?? 0

@@ -59,6 +59,8 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
     ),
     .target(

@@ -4,6 +4,9 @@ import Foundation
 public struct ServerConfiguration: Sendable {
   /// The folder of the server's database and blobs.
   public var data: URL
+  /// Where chunk bytes go on the first start: S3-compatible object storage; nil keeps them in
+  /// `data/blobs`. Later starts use what the first one chose.
+  public var objectStorage: ObjectStorage?
   /// The address to listen on (`127.0.0.1` by default; to go public, serve TLS with
   /// ``tlsCertificate`` and ``tlsKey`` or put a TLS proxy in front).
   public var host: String

@@ -26,7 +26,8 @@ public final class SyncServer: Sendable {
   /// A server over the data in `configuration.data` (made if missing).
   public init(_ configuration: ServerConfiguration) throws(SyncError) {
     self.configuration = configuration
-    store = try ServerStore(folder: configuration.data)
+    store = try ServerStore(folder: configuration.data, objectStorage: configuration.objectStorage)
+    _ = try store.blobs  // opened now: wrong keys or an unreachable bucket stop the start
     boundPort = Mutex(configuration.port)
   }
 

@@ -13,7 +13,8 @@ struct Server: AsyncParsableCommand {
     abstract: "Run a Quire Sync server, and manage its accounts and devices.",
     discussion: """
       With no subcommand it serves: SQLite and a folder of chunks under --data, nothing to set \
-      up. Add an account with `quire server add-user NAME`; devices sign in with `quire sync login`.
+      up; --blobs s3://BUCKET keeps the chunks in S3-compatible object storage instead (endpoint \
+      from AWS_ENDPOINT_URL, keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY). Add an account with `quire server add-user NAME`; devices sign in with `quire sync login`.
       """,
     subcommands: [RunServer.self, AddUser.self, Devices.self, Revoke.self, CollectGarbage.self],
     defaultSubcommand: RunServer.self)
@@ -42,6 +43,12 @@ struct RunServer: QuireDocumentSubcommand {
   var maxMembersPerCommit = 200_000
   @Option(help: "Seconds between collections of what no version needs (0: never).")
   var gcInterval = 3600
+  @Option(
+    help: """
+      Keep chunk bytes in S3-compatible object storage, s3://BUCKET[/PREFIX], from the first \
+      start on (remembered in the data folder).
+      """)
+  var blobs: String?
 
   @MainActor
   func execute() async throws {
@@ -50,6 +57,9 @@ struct RunServer: QuireDocumentSubcommand {
     configuration.collectionInterval = gcInterval > 0 ? .seconds(gcInterval) : nil
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
     configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
+    configuration.objectStorage = try blobs.map { text throws(SyncError) in
+      try ObjectStorage(url: text)
+    }
     let server = try SyncServer(configuration)
     try await server.run { url in
       FileHandle.standardOutput.write(

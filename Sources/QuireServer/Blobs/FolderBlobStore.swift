@@ -16,14 +16,7 @@ import QuireSyncProtocol
 /// A pack is written whole under its own new name and never changed; durability comes from one
 /// `syncfs` per upload, before the database names the pack. A crash leaves at worst a pack no
 /// row names, and the chunks in it are asked for again.
-struct BlobStore: Sendable {
-  /// Where a stored chunk's bytes are: in a pack at an offset, or loose (`pack` nil).
-  struct Location: Sendable {
-    var pack: String?
-    var offset: Int
-    var size: Int
-  }
-
+struct FolderBlobStore: BlobStore {
   let folder: URL
 
   init(folder: URL) throws {
@@ -32,8 +25,6 @@ struct BlobStore: Sendable {
       at: folder.appendingPathComponent("packs"), withIntermediateDirectories: true)
   }
 
-  /// Writes `pieces` (verified by the caller) one after another into a new pack; returns its
-  /// name and each piece's offset in it. Not yet durable: call ``sync()``.
   func writePack(_ pieces: [ArraySlice<UInt8>]) throws(SyncError) -> (
     pack: String, offsets: [Int]
   ) {
@@ -56,7 +47,7 @@ struct BlobStore: Sendable {
     return (name, offsets)
   }
 
-  /// Makes every pack written so far durable.
+  /// One `syncfs` of the blob folder's file system, not an fsync per pack.
   func sync() throws(SyncError) {
     let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { throw failure("open", folder.path) }
@@ -64,8 +55,8 @@ struct BlobStore: Sendable {
     guard cquire_syncfs(fd) == 0 else { throw failure("sync", folder.path) }
   }
 
-  /// The bytes of the chunks at `locations` (by hash), each pack opened once.
-  func read(_ locations: [(hash: ContentHash, location: Location)]) throws(SyncError)
+  /// Opens each pack once.
+  func read(_ locations: [(hash: ContentHash, location: BlobLocation)]) throws(SyncError)
     -> [[UInt8]]
   {
     var open: [String: Int32] = [:]
@@ -94,8 +85,41 @@ struct BlobStore: Sendable {
     return result
   }
 
+  func packs() throws(SyncError) -> [String: StoredBlob] {
+    let packs = folder.path + "/packs"
+    var found: [String: StoredBlob] = [:]
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? [] {
+      if let blob = Self.stored(packs + "/" + name) { found[name] = blob }
+    }
+    return found
+  }
+
+  func looseChunk(_ hash: String) -> StoredBlob? { Self.stored(loosePath(hash)) }
+
+  func removePack(_ name: String) -> Bool { unlink(folder.path + "/packs/" + name) == 0 }
+
+  func removeLooseChunk(_ hash: String) -> Int64? { Self.remove(loosePath(hash)) }
+
+  private func loosePath(_ hash: String) -> String {
+    folder.path + "/" + hash.prefix(2) + "/" + hash
+  }
+
+  private static func stored(_ path: String) -> StoredBlob? {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return nil }
+    return StoredBlob(
+      size: Int64(info.st_size),
+      modified: Date(
+        timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+  }
+
+  private static func remove(_ path: String) -> Int64? {
+    guard let blob = stored(path), unlink(path) == 0 else { return nil }
+    return blob.size
+  }
+
   private func readLoose(_ hash: ContentHash) throws(SyncError) -> [UInt8] {
-    let path = folder.path + "/" + hash.hex.prefix(2) + "/" + hash.hex
+    let path = loosePath(hash.hex)
     guard let data = FileManager.default.contents(atPath: path) else { throw lost(hash) }
     return [UInt8](data)
   }

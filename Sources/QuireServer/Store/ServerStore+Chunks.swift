@@ -60,7 +60,7 @@ extension ServerStore {
   /// The chunks `hashes`, framed; `notFound` if `user` holds one of them not.
   func fetchChunks(user: Int64, hashes: [ContentHash]) throws(SyncError) -> [UInt8] {
     let locations = try read { db in try Self.locations(db, user: user, hashes: hashes) }
-    var wanted: [(hash: ContentHash, location: BlobStore.Location)] = []
+    var wanted: [(hash: ContentHash, location: BlobLocation)] = []
     for hash in hashes {
       guard let location = locations[hash] else {
         throw SyncError(.notFound, "The chunk \(hash) is not stored for this account.")
@@ -76,9 +76,9 @@ extension ServerStore {
 
   /// Where `user`'s chunks `hashes` are stored (those it holds).
   static func locations(_ db: Database, user: Int64, hashes: [ContentHash]) throws
-    -> [ContentHash: BlobStore.Location]
+    -> [ContentHash: BlobLocation]
   {
-    var found: [ContentHash: BlobStore.Location] = [:]
+    var found: [ContentHash: BlobLocation] = [:]
     let all = Array(Set(hashes))
     for start in stride(from: 0, to: all.count, by: 500) {
       let batch = all[start..<min(start + 500, all.count)]
@@ -90,7 +90,7 @@ extension ServerStore {
         arguments: StatementArguments([user] + batch.map { $0.hex }))
       while let row = try rows.next() {
         guard let hash = ContentHash(hex: row["hash"]) else { continue }
-        found[hash] = BlobStore.Location(
+        found[hash] = BlobLocation(
           pack: row["pack"], offset: row["packOffset"] ?? 0, size: row["size"])
       }
     }

@@ -29,7 +29,10 @@ extension ServerStore {
   ) throws(SyncError) -> CollectionReport {
     let oldest = now.addingTimeInterval(-Double(grace.components.seconds))
     var report = CollectionReport()
-    var doomed: [String] = []
+    var doomedPacks: [String] = []
+    var doomedLoose: [String] = []
+    let blobs = try self.blobs
+    let stored = try blobs.packs()
     let named: Set<String> = try write { db in
       if let thinning { report.thinned = try Self.thin(db, thinning, now: now) }
       let needed = try Self.neededChunks(db)
@@ -40,29 +43,25 @@ extension ServerStore {
         let hash: String = row["hash"]
         if needed[user]?.contains(hash) == true { continue }
         let pack: String? = row["pack"]
-        let path =
-          pack.map { blobs.folder.path + "/packs/" + $0 }
-          ?? blobs.folder.path + "/" + hash.prefix(2) + "/" + hash
-        guard let modified = Self.modified(path), modified <= oldest else { continue }
+        let blob = pack.map { stored[$0] } ?? blobs.looseChunk(hash)
+        guard let blob, blob.modified <= oldest else { continue }
         try delete.execute(arguments: [user, hash])
         removed += 1
-        if pack == nil { doomed.append(path) }
+        if pack == nil { doomedLoose.append(hash) }
       }
       report.chunks = removed
       return Set(
         try String.fetchAll(db, sql: "SELECT DISTINCT pack FROM chunks WHERE pack IS NOT NULL"))
     }
-    let packs = blobs.folder.appendingPathComponent("packs").path
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? []
-    where !named.contains(name) {
-      let path = packs + "/" + name
-      if let modified = Self.modified(path), modified <= oldest { doomed.append(path) }
+    for (name, blob) in stored where !named.contains(name) && blob.modified <= oldest {
+      doomedPacks.append(name)
     }
-    for path in doomed {
-      var info = stat()
-      guard lstat(path, &info) == 0, unlink(path) == 0 else { continue }
+    let freed =
+      doomedPacks.map { blobs.removePack($0) ? stored[$0]?.size : nil }
+      + doomedLoose.map(blobs.removeLooseChunk)
+    for case let bytes? in freed {
       report.files += 1
-      report.bytes += Int64(info.st_size)
+      report.bytes += bytes
     }
     return report
   }
@@ -121,13 +120,5 @@ extension ServerStore {
       }
     }
     return needed
-  }
-
-  private static func modified(_ path: String) -> Date? {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
-    return Date(
-      timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec) + TimeInterval(info.st_mtim.tv_nsec)
-        / 1e9)
   }
 }

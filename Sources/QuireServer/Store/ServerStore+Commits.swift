@@ -62,7 +62,7 @@ extension ServerStore {
 
   /// One commit inside the caller's transaction.
   static func commit(
-    _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, blobs: BlobStore,
+    _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, blobs: any BlobStore,
     _ db: Database
   ) throws -> CommitResponse {
     var request = request

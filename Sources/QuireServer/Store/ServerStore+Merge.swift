@@ -15,7 +15,7 @@ extension ServerStore {
   /// deleted meanwhile brings it back.
   static func mergeStale(
     _ request: CommitRequest, container: Int64, current: Int64, device: AuthenticatedDevice,
-    blobs: BlobStore, _ db: Database
+    blobs: any BlobStore, _ db: Database
   ) throws -> CommitResponse {
     let key = MergeKey(container: container, item: request.item)
     guard

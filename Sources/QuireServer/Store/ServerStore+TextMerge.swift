@@ -14,7 +14,7 @@ extension ServerStore {
   /// when it is not text, too large, or the merge conflicts.
   static func mergeText(
     path: String, itemPath: String, kind: ItemKind, base: ManifestMember?, mine: ManifestMember,
-    theirs: ManifestMember, user: Int64, blobs: BlobStore, _ db: Database
+    theirs: ManifestMember, user: Int64, blobs: any BlobStore, _ db: Database
   ) throws -> ManifestMember? {
     let name = kind == .file ? itemPath : path
     guard [base?.size ?? 0, mine.size, theirs.size].allSatisfy({ $0 <= maximumMergedText }),
@@ -35,12 +35,12 @@ extension ServerStore {
 
   /// A member's whole contents, read from its chunks.
   private static func bytes(
-    of member: ManifestMember?, user: Int64, blobs: BlobStore, _ db: Database
+    of member: ManifestMember?, user: Int64, blobs: any BlobStore, _ db: Database
   ) throws -> [UInt8] {
     guard let member, member.size > 0 else { return [] }
     let hashes = member.chunks.map(\.hash)
     let found = try locations(db, user: user, hashes: hashes)
-    var wanted: [(hash: ContentHash, location: BlobStore.Location)] = []
+    var wanted: [(hash: ContentHash, location: BlobLocation)] = []
     for hash in hashes {
       guard let location = found[hash] else {
         throw SyncError(.internalError, "The chunk \(hash) of “\(member.path)” is not stored.")
@@ -52,7 +52,7 @@ extension ServerStore {
 
   /// Cuts `bytes` into chunks, stores those `user` lacks in a new pack (durable before the
   /// transaction names them), and returns the chunk list.
-  private static func store(_ bytes: [UInt8], user: Int64, blobs: BlobStore, _ db: Database)
+  private static func store(_ bytes: [UInt8], user: Int64, blobs: any BlobStore, _ db: Database)
     throws -> [ChunkReference]
   {
     let ranges = ContentChunker.standard.chunkRanges(of: bytes)

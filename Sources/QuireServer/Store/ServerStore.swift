@@ -8,10 +8,19 @@ import QuireSyncProtocol
 /// Writes are serialized by SQLite, which is what makes the journal's order the commit order.
 public final class ServerStore: Sendable {
   let database: DatabasePool
-  let blobs: BlobStore
+  private let blobAccess: BlobAccess
 
-  /// Opens (making if needed) the store in `folder`.
-  public init(folder: URL) throws(SyncError) {
+  /// Where chunk bytes are; opened on first use (see ``BlobAccess``).
+  var blobs: any BlobStore {
+    get throws(SyncError) { try blobAccess.store() }
+  }
+
+  /// Opens (making if needed) the store in `folder`, its chunk bytes in `folder/blobs` or, from
+  /// its first start with one, in `objectStorage` (with the keys in `environment`).
+  public init(
+    folder: URL, objectStorage: ObjectStorage? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(SyncError) {
     do {
       try FileManager.default.createDirectory(
         at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -20,7 +29,11 @@ public final class ServerStore: Sendable {
       database = try DatabasePool(
         path: folder.appendingPathComponent("server.sqlite").path, configuration: configuration)
       try ServerSchema.migrator().migrate(database)
-      blobs = try BlobStore(folder: folder.appendingPathComponent("blobs"))
+      let database = database
+      blobAccess = BlobAccess { () throws(SyncError) in
+        try Self.openBlobs(
+          folder: folder, requested: objectStorage, database: database, environment: environment)
+      }
     } catch let error as SyncError {
       throw error
     } catch {

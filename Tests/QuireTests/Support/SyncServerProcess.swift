@@ -1,6 +1,7 @@
 import Foundation
 import QuireSync
 import QuireSyncProtocol
+import Testing
 
 /// A `quire server` in its own process, on a free loopback port, over a temporary data folder
 /// with accounts made by `quire server add-user`.
@@ -8,27 +9,49 @@ final class SyncServerProcess {
   let data: TemporaryDirectory
   private(set) var process: HelperProcess
   private(set) var url: URL
-  private let arguments: [String]
+  private var arguments: [String]
+  /// More environment for the server (object storage's address and keys).
+  let environment: [String: String]
 
   /// Starts a server with the accounts `users` (name: password) and more `arguments` for
   /// `quire server` (such as `--tls-cert`).
   init(
     users: [String: String] = ["alice": "alice-password", "bob": "bob-password"],
-    arguments: [String] = []
+    arguments: [String] = [], environment: [String: String] = [:]
   ) throws {
     self.arguments = arguments
+    self.environment = environment
     data = try TemporaryDirectory()
     for (name, password) in users {
       let added = try Executables.run(
         "quire", ["server", "add-user", name, "--data", data.url.path], input: password + "\n")
       guard added.status == 0 else { throw Failure("add-user \(name): \(added.stderr)") }
     }
-    (process, url) = try Self.start(data.url, arguments: arguments)
+    (process, url) = try Self.start(data.url, arguments: arguments, environment: environment)
   }
 
-  /// Starts the server again over the same data and port (after ``kill()``).
-  func restart() throws {
-    (process, url) = try Self.start(data.url, port: url.port ?? 0, arguments: arguments)
+  /// A server keeping its chunk bytes in `blobs`: its folder, or a prefix of its own in the
+  /// test process's SeaweedFS.
+  convenience init(
+    blobs: ServerBlobs,
+    users: [String: String] = ["alice": "alice-password", "bob": "bob-password"]
+  ) async throws {
+    switch blobs {
+    case .folder:
+      try self.init(users: users)
+    case .objectStorage:
+      try self.init(
+        users: users, arguments: ["--blobs", "s3://\(SeaweedFS.bucket)/\(UUID().uuidString)"],
+        environment: try await SeaweedFS.shared.environment())
+    }
+  }
+
+  /// Starts the server again over the same data and port (after ``kill()``), with other
+  /// `arguments` if given.
+  func restart(arguments newArguments: [String]? = nil) throws {
+    if let newArguments { arguments = newArguments }
+    (process, url) = try Self.start(
+      data.url, port: url.port ?? 0, arguments: arguments, environment: environment)
   }
 
   /// SIGKILL: the server gets no chance to finish anything.
@@ -46,11 +69,12 @@ final class SyncServerProcess {
     return SyncClient(server: url, token: answer.token, container: container)
   }
 
-  private static func start(_ data: URL, port: Int = 0, arguments: [String]) throws -> (
-    HelperProcess, URL
-  ) {
+  private static func start(
+    _ data: URL, port: Int = 0, arguments: [String], environment: [String: String]
+  ) throws -> (HelperProcess, URL) {
     let process = try HelperProcess(
-      ["server", "--data", data.path, "--port", String(port)] + arguments, executable: "quire")
+      ["server", "--data", data.path, "--port", String(port)] + arguments, executable: "quire",
+      environment: environment)
     while let line = process.lines.nextLine() {
       if line.hasPrefix("Quire server listening on "),
         let url = URL(string: String(line.dropFirst("Quire server listening on ".count)))
@@ -65,4 +89,12 @@ final class SyncServerProcess {
     var description: String
     init(_ description: String) { self.description = description }
   }
+}
+
+/// Where a test server keeps its chunk bytes: the server suites run against both.
+enum ServerBlobs: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  case folder
+  case objectStorage
+
+  var testDescription: String { self == .folder ? "blobs in a folder" : "blobs in SeaweedFS (S3)" }
 }

@@ -8,21 +8,21 @@ import Testing
 /// upload's pack; never a chunk a kept version, or a recent upload, still names.
 @Suite("Server garbage collection")
 struct SyncCollectionTests {
-  static func packs(_ server: SyncServerProcess) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(
-      atPath: server.data.url.appendingPathComponent("blobs/packs").path)) ?? []
-  }
+  static func packs(_ server: SyncServerProcess) -> [String] { (try? server.packs()) ?? [] }
 
   static func collect(_ server: SyncServerProcess, grace: Int) throws -> String {
     let run = try Executables.run(
-      "quire", ["server", "gc", "--data", server.data.path, "--grace", String(grace)])
+      "quire", ["server", "gc", "--data", server.data.path, "--grace", String(grace)],
+      environment: server.environment)
     guard run.status == 0 else { throw SyncServerProcess.Failure(run.stderr) }
     return run.stdout
   }
 
-  @Test("removing a settled conflict's versions frees their chunks; every kept version still reads")
-  func removedConflictVersionsAreFreed() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "removing a settled conflict's versions frees their chunks; every kept version still reads",
+    arguments: ServerBlobs.allCases)
+  func removedConflictVersionsAreFreed(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()
@@ -33,8 +33,7 @@ struct SyncCollectionTests {
     #expect(await eventually { a.text("Note.txt") == "from B\n" })
 
     // A crashed upload's pack, no row naming it.
-    let orphan = server.data.url.appendingPathComponent("blobs/packs/orphan")
-    try Data("half an upload".utf8).write(to: orphan)
+    try server.writeOrphanPack("orphan", Array("half an upload".utf8))
 
     let store = SyncVersionStore(
       folder: a.folder, settingsFile: a.settingsFile,
@@ -71,10 +70,12 @@ struct SyncCollectionTests {
     #expect(await eventually { c.text("Note.txt") == "from B\n" })
   }
 
-  @Test("history on the server thins with age; the current version and its bytes stay")
-  func historyThins() async throws {
+  @Test(
+    "history on the server thins with age; the current version and its bytes stay",
+    arguments: ServerBlobs.allCases)
+  func historyThins(blobs: ServerBlobs) async throws {
     typealias S = SyncTestSupport
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess(blobs: blobs)
     let client = try await server.client("alice")
     var base: Int64?
     for index in 0..<5 {
@@ -87,7 +88,7 @@ struct SyncCollectionTests {
     #expect(try await client.versions(item: "log").versions.count == 5)
 
     // Today every save is kept; forty days on, the saves of one day thin to one.
-    let data = try ServerStore(folder: server.data.url)
+    let data = try server.openStore()
     #expect(try data.collectGarbage(grace: .zero).thinned == 0)
     let later = try data.collectGarbage(grace: .zero, now: Date().addingTimeInterval(40 * 86_400))
     #expect(later.thinned == 3 && later.chunks == 0, "\(later)")

@@ -8,9 +8,10 @@ import Testing
 struct SyncServerSafetyTests {
   typealias S = SyncTestSupport
 
-  @Test("no token, a wrong token and a revoked token are refused")
-  func tokens() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "no token, a wrong token and a revoked token are refused", arguments: ServerBlobs.allCases)
+  func tokens(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let changes = server.url.absoluteString + "/v1/containers/iCloud.a/changes"
     #expect(try await S.raw(.GET, changes) == (401, "unauthorized"))
     #expect(try await S.raw(.GET, changes, token: "not-a-token") == (401, "unauthorized"))
@@ -30,9 +31,10 @@ struct SyncServerSafetyTests {
     }
   }
 
-  @Test("another account sees none of a container's items or chunks")
-  func accountsAreSeparate() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "another account sees none of a container's items or chunks", arguments: ServerBlobs.allCases)
+  func accountsAreSeparate(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let alice = try await server.client("alice")
     let bob = try await server.client("bob")
     let secret = S.bytes("alice's secret")
@@ -89,9 +91,11 @@ struct SyncServerSafetyTests {
     #expect(try await a.changes(since: 0).entries.isEmpty)
   }
 
-  @Test("a chunk whose bytes do not match its hash is refused and not stored")
-  func lyingChunk() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "a chunk whose bytes do not match its hash is refused and not stored",
+    arguments: ServerBlobs.allCases)
+  func lyingChunk(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let a = try await server.client("alice")
     let claimed = ContentHash(of: S.bytes("what I claim"))
     var body: [UInt8] = []
@@ -115,9 +119,10 @@ struct SyncServerSafetyTests {
   }
 
   @Test(
-    "malformed JSON, oversize bodies, wrong manifests and unknown endpoints get a 4xx with a code")
-  func malformedRequests() async throws {
-    let server = try SyncServerProcess()
+    "malformed JSON, oversize bodies, wrong manifests and unknown endpoints get a 4xx with a code",
+    arguments: ServerBlobs.allCases)
+  func malformedRequests(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let signIn = try await SyncClient.signIn(
       server: server.url, user: "alice", password: "alice-password", device: "d")
     let base = server.url.absoluteString

@@ -9,9 +9,11 @@ import Testing
 struct SyncServerTests {
   typealias S = SyncTestSupport
 
-  @Test("a package committed on one device is read back whole by another device of the account")
-  func commitAndReadBack() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "a package committed on one device is read back whole by another device of the account",
+    arguments: ServerBlobs.allCases)
+  func commitAndReadBack(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let a = try await server.client("alice", device: "laptop")
     let b = try await server.client("alice", device: "desktop")
     let members = ["text.txt": S.bytes("Hello"), "image.png": S.random(300_000, seed: 1)]
@@ -33,9 +35,11 @@ struct SyncServerTests {
     #expect(image.chunks.flatMap { chunks[$0.hash] ?? [] } == members["image.png"])
   }
 
-  @Test("an edit commits and downloads only the members it changed, whatever the package's size")
-  func deltasFollowTheChange() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "an edit commits and downloads only the members it changed, whatever the package's size",
+    arguments: ServerBlobs.allCases)
+  func deltasFollowTheChange(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     var members: [String: [UInt8]] = [:]
@@ -64,9 +68,11 @@ struct SyncServerTests {
         == ContentHash(of: S.bytes("member 7")))
   }
 
-  @Test("a rename sends no bytes, and a deletion is a revision that empties the manifest")
-  func renameAndDelete() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "a rename sends no bytes, and a deletion is a revision that empties the manifest",
+    arguments: ServerBlobs.allCases)
+  func renameAndDelete(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let a = try await server.client("alice")
     let first = try await a.commit(
       S.commit(
@@ -88,9 +94,11 @@ struct SyncServerTests {
       ])
   }
 
-  @Test("a commit sent again after a lost answer is committed once and answered the same")
-  func retriedCommitIsIdempotent() async throws {
-    let server = try SyncServerProcess()
+  @Test(
+    "a commit sent again after a lost answer is committed once and answered the same",
+    arguments: ServerBlobs.allCases)
+  func retriedCommitIsIdempotent(blobs: ServerBlobs) async throws {
+    let server = try await SyncServerProcess(blobs: blobs)
     let a = try await server.client("alice")
     let request = S.commit(
       "i", path: "Documents/A.txt", base: nil, kind: .file,

@@ -4,6 +4,9 @@ import Foundation
 public struct ServerConfiguration: Sendable {
   /// The folder of the server's database and blobs.
   public var data: URL
+  /// The PostgreSQL database that keeps the metadata, `postgres://USER:PASSWORD@HOST:PORT/DB`,
+  /// shared by every replica; nil keeps it in SQLite in `data`.
+  public var postgres: URL?
   /// Where chunk bytes go on the first start: S3-compatible object storage; nil keeps them in
   /// `data/blobs`. Later starts use what the first one chose.
   public var objectStorage: ObjectStorage?

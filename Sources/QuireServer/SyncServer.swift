@@ -26,7 +26,9 @@ public final class SyncServer: Sendable {
   /// A server over the data in `configuration.data` (made if missing).
   public init(_ configuration: ServerConfiguration) throws(SyncError) {
     self.configuration = configuration
-    store = try ServerStore(folder: configuration.data, objectStorage: configuration.objectStorage)
+    store = try ServerStore(
+      folder: configuration.data, postgres: configuration.postgres,
+      objectStorage: configuration.objectStorage)
     _ = try store.blobs  // opened now: wrong keys or an unreachable bucket stop the start
     boundPort = Mutex(configuration.port)
   }
@@ -56,7 +58,15 @@ public final class SyncServer: Sendable {
     let reading = RequestReading(store: store, maximumJSONBytes: configuration.maximumJSONBytes)
     let limiter = CommitRateLimiter(
       burst: configuration.commitBurst, perSecond: configuration.commitsPerSecond)
-    let signal = JournalSignal()
+    let database = store.database
+    let signal = JournalSignal { database.announce($0) }
+    // Commits made through other replicas (PostgreSQL's notifications; nothing with SQLite).
+    let listening = Task {
+      await database.listen { key in
+        if let key { signal.wake(key) } else { signal.wakeAll() }
+      }
+    }
+    defer { listening.cancel() }
     SyncRoutes(
       store: store, configuration: configuration, reading: reading, limiter: limiter,
       signal: signal

@@ -14,9 +14,14 @@ struct Server: AsyncParsableCommand {
     discussion: """
       With no subcommand it serves: SQLite and a folder of chunks under --data, nothing to set \
       up; --blobs s3://BUCKET keeps the chunks in S3-compatible object storage instead (endpoint \
-      from AWS_ENDPOINT_URL, keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY). Add an account with `quire server add-user NAME`; devices sign in with `quire sync login`.
+      from AWS_ENDPOINT_URL, keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), and \
+      --database postgres://… the metadata in PostgreSQL, so several replicas can serve behind \
+      a load balancer (`quire server migrate --to postgres://…` moves an embedded server there). Add an account with `quire server add-user NAME`; devices sign in with `quire sync login`.
       """,
-    subcommands: [RunServer.self, AddUser.self, Devices.self, Revoke.self, CollectGarbage.self],
+    subcommands: [
+      RunServer.self, AddUser.self, Devices.self, Revoke.self, CollectGarbage.self,
+      MigrateServer.self,
+    ],
     defaultSubcommand: RunServer.self)
 }
 
@@ -24,8 +29,32 @@ struct Server: AsyncParsableCommand {
 struct ServerDataOption: ParsableArguments {
   @Option(help: "The server's data folder (default: $XDG_DATA_HOME/quire/server).")
   var data: String?
+  @Option(
+    help: """
+      Keep the metadata in PostgreSQL, postgres://USER:PASSWORD@HOST:PORT/DATABASE, shared by \
+      every replica (default: SQLite in the data folder).
+      """)
+  var database: String?
 
   var folder: URL { data.map { URL(fileURLWithPath: $0) } ?? ServerConfiguration.defaultData }
+
+  /// The PostgreSQL address, if one was given.
+  var postgres: URL? {
+    get throws(SyncError) {
+      guard let database else { return nil }
+      guard let url = URL(string: database), url.scheme?.hasPrefix("postgres") == true else {
+        throw SyncError(
+          .malformed,
+          "--database takes a PostgreSQL address, postgres://USER:PASSWORD@HOST:PORT/DATABASE.")
+      }
+      return url
+    }
+  }
+
+  /// The store these options name.
+  func store() throws(SyncError) -> ServerStore {
+    try ServerStore(folder: folder, postgres: postgres)
+  }
 }
 
 /// `quire server run`: serves until SIGTERM or Ctrl+C; requests in flight finish first.
@@ -53,6 +82,7 @@ struct RunServer: QuireDocumentSubcommand {
   @MainActor
   func execute() async throws {
     var configuration = ServerConfiguration(data: data.folder, host: host, port: port)
+    configuration.postgres = try data.postgres
     configuration.maximumMembersPerCommit = maxMembersPerCommit
     configuration.collectionInterval = gcInterval > 0 ? .seconds(gcInterval) : nil
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
@@ -79,7 +109,7 @@ struct AddUser: QuireSubcommand {
 
   func execute() throws {
     let password = try PasswordPrompt.read("Password for \(name): ")
-    try ServerStore(folder: data.folder).addUser(name: name, password: password)
+    try data.store().addUser(name: name, password: password)
     print("Added \(name).")
   }
 }
@@ -94,7 +124,7 @@ struct Devices: QuireSubcommand {
 
   func execute() throws {
     let formatter = ISO8601DateFormatter()
-    for device in try ServerStore(folder: data.folder).devices(of: name) {
+    for device in try data.store().devices(of: name) {
       print(
         "\(device.id)\t\(device.name)\t\(formatter.string(from: device.created))\(device.revoked ? "\trevoked" : "")"
       )
@@ -111,7 +141,7 @@ struct Revoke: QuireSubcommand {
   @Argument(help: "The device identifier (from quire server devices).") var device: String
 
   func execute() throws {
-    try ServerStore(folder: data.folder).revoke(device: device)
+    try data.store().revoke(device: device)
     print("Revoked \(device).")
   }
 }
@@ -127,7 +157,7 @@ struct CollectGarbage: QuireSubcommand {
   @Option(help: "Keep what is younger than this many seconds.") var grace = 3600
 
   func execute() throws {
-    let report = try ServerStore(folder: data.folder).collectGarbage(grace: .seconds(grace))
+    let report = try data.store().collectGarbage(grace: .seconds(grace))
     print(
       "Freed \(report.chunks) chunks in \(report.files) files (\(report.bytes) bytes); thinned \(report.thinned) old versions."
     )

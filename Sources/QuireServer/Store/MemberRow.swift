@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import QuireSyncProtocol
 
 /// A member as the `members` table holds it: chunks packed as 36-byte records (hash, size).
@@ -25,10 +24,13 @@ enum MemberRow {
     }
   }
 
-  static func member(_ row: Row) -> ManifestMember {
-    ManifestMember(
+  static func member(_ row: SQLRow) throws -> ManifestMember {
+    let hex: String = try row["hash"]
+    guard let hash = ContentHash(hex: hex) else {
+      throw SyncError(.internalError, "The server's database holds a bad member hash “\(hex)”.")
+    }
+    return try ManifestMember(
       path: row["path"], size: row["size"], mode: row["mode"], modified: row["modified"],
-      hash: ContentHash(hex: row["hash"])!,
-      chunks: decode([UInt8]((row["chunks"] as Data?) ?? Data())))
+      hash: hash, chunks: decode([UInt8]((row["chunks"] as Data?) ?? Data())))
   }
 }

@@ -1,6 +1,6 @@
 import GRDB
 
-/// The server's tables. A revision's members live as rows valid over a range of the item's
+/// The server's tables in SQLite (``PostgresSchema`` makes the same in PostgreSQL). A revision's members live as rows valid over a range of the item's
 /// revisions (`since` ≤ r < `until`), so a commit writes only the members it changes and a
 /// device downloads only the members changed after its revision: both cost O(changed).
 enum ServerSchema {
@@ -70,6 +70,15 @@ enum ServerSchema {
     migrator.registerMigration("v5") { db in
       try db.execute(
         sql: "CREATE INDEX itemsLiveByPath ON items(container, path) WHERE deleted = 0")
+    }
+    // v6: "user" is a reserved word in PostgreSQL; the same tables serve both engines.
+    migrator.registerMigration("v6") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE devices RENAME COLUMN user TO account;
+          ALTER TABLE containers RENAME COLUMN user TO account;
+          ALTER TABLE chunks RENAME COLUMN user TO account;
+          """)
     }
     return migrator
   }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 import HummingbirdBcrypt
 import QuireSyncProtocol
 
@@ -24,25 +23,24 @@ extension ServerStore {
     }
     let hash = Bcrypt.hash(password, cost: 10)
     try write { db throws in
-      if try Int64.fetchOne(db, sql: "SELECT id FROM users WHERE name = ?", arguments: [name])
-        != nil
-      {
+      if try db.value(Int64.self, "SELECT id FROM users WHERE name = ?", [name]) != nil {
         throw SyncError(.alreadyExists, "The user “\(name)” exists already.")
       }
       try db.execute(
-        sql: "INSERT INTO users(name, passwordHash, created) VALUES (?, ?, ?)",
-        arguments: [name, hash, Date().timeIntervalSince1970])
+        "INSERT INTO users(name, passwordHash, created) VALUES (?, ?, ?)",
+        [name, hash, Date().timeIntervalSince1970])
     }
   }
 
   /// Checks `user`'s password and registers a device named `device`, returning its token (kept
   /// only as a hash here).
   func signIn(user: String, password: String, device: String) throws(SyncError) -> SignInResponse {
-    let account = try read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT id, passwordHash FROM users WHERE name = ?", arguments: [user])
+    let account = try read { db -> (id: Int64, hash: String)? in
+      guard let row = try db.row("SELECT id, passwordHash FROM users WHERE name = ?", [user])
+      else { return nil }
+      return (try row["id"], try row["passwordHash"])
     }
-    guard let account, Bcrypt.verify(password, hash: account["passwordHash"]) else {
+    guard let account, Bcrypt.verify(password, hash: account.hash) else {
       throw SyncError(.badCredentials, "The user name or password is wrong.")
     }
     let token = Self.randomToken()
@@ -53,11 +51,11 @@ extension ServerStore {
       String(format: "%02x", UInt8.random(in: 0...255, using: &generator))
     }.joined()
     let name = String(device.prefix(128))
-    try write { db in
+    _ = try write { db in
       try db.execute(
-        sql: "INSERT INTO devices(id, user, name, tokenHash, created) VALUES (?, ?, ?, ?, ?)",
-        arguments: [
-          id, account["id"] as Int64, name, ContentHash(of: Array(token.utf8)).hex,
+        "INSERT INTO devices(id, account, name, tokenHash, created) VALUES (?, ?, ?, ?, ?)",
+        [
+          id, account.id, name, ContentHash(of: Array(token.utf8)).hex,
           Date().timeIntervalSince1970,
         ])
     }
@@ -68,10 +66,8 @@ extension ServerStore {
   func device(token: String) throws(SyncError) -> AuthenticatedDevice? {
     let hash = ContentHash(of: Array(token.utf8)).hex
     return try read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT id, user FROM devices WHERE tokenHash = ? AND revoked = 0",
-        arguments: [hash]
-      ).map { AuthenticatedDevice(id: $0["id"], user: $0["user"]) }
+      try db.row("SELECT id, account FROM devices WHERE tokenHash = ? AND revoked = 0", [hash])
+        .map { try AuthenticatedDevice(id: $0["id"], user: $0["account"]) }
     }
   }
 
@@ -79,17 +75,15 @@ extension ServerStore {
   public func devices(of user: String) throws(SyncError) -> [DeviceRecord] {
     try read { db throws in
       guard
-        let id = try Int64.fetchOne(
-          db, sql: "SELECT id FROM users WHERE name = ?", arguments: [user])
+        let id = try db.value(Int64.self, "SELECT id FROM users WHERE name = ?", [user])
       else {
         throw SyncError(
           .notFound, "There is no user “\(user)”. Add one with quire server add-user.")
       }
-      return try Row.fetchAll(
-        db, sql: "SELECT id, name, created, revoked FROM devices WHERE user = ? ORDER BY created",
-        arguments: [id]
+      return try db.rows(
+        "SELECT id, name, created, revoked FROM devices WHERE account = ? ORDER BY created", [id]
       ).map {
-        DeviceRecord(
+        try DeviceRecord(
           id: $0["id"], name: $0["name"], created: Date(timeIntervalSince1970: $0["created"]),
           revoked: $0["revoked"])
       }
@@ -99,8 +93,7 @@ extension ServerStore {
   /// Revokes the device `id`: its token stops working at once.
   public func revoke(device id: String) throws(SyncError) {
     try write { db throws in
-      try db.execute(sql: "UPDATE devices SET revoked = 1 WHERE id = ?", arguments: [id])
-      if db.changesCount == 0 {
+      if try db.execute("UPDATE devices SET revoked = 1 WHERE id = ?", [id]) == 0 {
         throw SyncError(
           .notFound, "There is no device “\(id)”. List them with quire server devices NAME.")
       }

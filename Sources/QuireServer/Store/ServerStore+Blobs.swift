@@ -1,20 +1,26 @@
 import Foundation
-import GRDB
 import QuireSyncProtocol
 
 extension ServerStore {
   /// The blob store of the server in `folder`: the object storage it was first started with
-  /// (remembered in `blobs.json`), `requested` on a first start, or the folder `blobs/`.
+  /// (remembered as the `blobs` setting: `blobs.json` beside SQLite, a row in PostgreSQL, so
+  /// every replica agrees), `requested` on a first start, or the folder `blobs/`.
   ///
   /// A server whose chunks are in its folder is not switched to object storage (that would
   /// lose them), nor one in a bucket to another bucket: both are refused with what to do.
   static func openBlobs(
-    folder: URL, requested: ObjectStorage?, database: DatabasePool,
+    folder: URL, requested: ObjectStorage?, database: any MetadataDatabase,
     environment: [String: String]
   ) throws(SyncError) -> any BlobStore {
-    let record = folder.appendingPathComponent("blobs.json")
-    let remembered = (try? Data(contentsOf: record)).flatMap {
-      try? JSONDecoder().decode(ObjectStorage.self, from: $0)
+    let remembered: ObjectStorage?
+    do {
+      remembered = try database.setting("blobs").flatMap {
+        try? JSONDecoder().decode(ObjectStorage.self, from: Data($0.utf8))
+      }
+    } catch {
+      throw SyncError(
+        .unavailable, "The server could not read its \(database.engine) database: \(error).",
+        cause: error)
     }
     if let requested, let remembered, requested != remembered {
       throw SyncError(
@@ -37,7 +43,7 @@ extension ServerStore {
     if remembered == nil {
       let count: Int
       do {
-        count = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM chunks") ?? 0 }
+        count = try database.read { try $0.value(Int.self, "SELECT COUNT(*) FROM chunks") ?? 0 }
       } catch {
         throw SyncError(
           .unavailable, "The server could not read its database: \(error).", cause: error)
@@ -49,10 +55,11 @@ extension ServerStore {
         )
       }
       do {
-        try JSONEncoder().encode(storage).write(to: record, options: .atomic)
+        try database.setSetting(
+          "blobs", String(decoding: try JSONEncoder().encode(storage), as: UTF8.self))
       } catch {
         throw SyncError(
-          .unavailable, "The server could not write “\(record.path)”: \(error).", cause: error)
+          .unavailable, "The server could not remember its blob storage: \(error).", cause: error)
       }
     }
     return store

@@ -1,4 +1,3 @@
-import GRDB
 import QuireSyncProtocol
 
 extension ServerStore {
@@ -23,13 +22,10 @@ extension ServerStore {
     let written = try blobs.writePack(unique.map { body[$0.range] })
     try blobs.sync()
     try write { db in
-      let insert = try db.cachedStatement(
-        sql:
-          "INSERT OR IGNORE INTO chunks(user, hash, size, pack, packOffset) VALUES (?, ?, ?, ?, ?)")
       for (frame, offset) in zip(unique, written.offsets) {
-        try insert.execute(arguments: [
-          user, frame.hash.hex, frame.range.count, written.pack, offset,
-        ])
+        try Self.insertChunk(
+          db, user: user, hash: frame.hash, size: frame.range.count, pack: written.pack,
+          offset: offset)
       }
     }
     return frames.count
@@ -40,18 +36,29 @@ extension ServerStore {
     try read { db in try Self.missing(db, user: user, hashes: Set(hashes)) }.sorted()
   }
 
-  static func missing(_ db: Database, user: Int64, hashes: Set<ContentHash>) throws -> Set<
-    ContentHash
-  > {
+  /// Records that `user`'s chunk `hash` is in `pack` at `offset` (kept as it was if known).
+  static func insertChunk(
+    _ db: any SQLSession, user: Int64, hash: ContentHash, size: Int, pack: String, offset: Int
+  ) throws {
+    try db.execute(
+      """
+      INSERT INTO chunks(account, hash, size, pack, packOffset) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT(account, hash) DO NOTHING
+      """, [user, hash.hex, size, pack, offset])
+  }
+
+  static func missing(_ db: any SQLSession, user: Int64, hashes: Set<ContentHash>) throws
+    -> Set<ContentHash>
+  {
     var missing = Set<ContentHash>()
     let all = Array(hashes)
     for start in stride(from: 0, to: all.count, by: 500) {
       let batch = all[start..<min(start + 500, all.count)]
       let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
-      let known = try String.fetchSet(
-        try db.cachedStatement(
-          sql: "SELECT hash FROM chunks WHERE user = ? AND hash IN (\(marks))"),
-        arguments: StatementArguments([user] + batch.map { $0.hex }))
+      let known = Set(
+        try db.values(
+          String.self, "SELECT hash FROM chunks WHERE account = ? AND hash IN (\(marks))",
+          [user] + batch.map { $0.hex }))
       for hash in batch where !known.contains(hash.hex) { missing.insert(hash) }
     }
     return missing
@@ -75,7 +82,7 @@ extension ServerStore {
   }
 
   /// Where `user`'s chunks `hashes` are stored (those it holds).
-  static func locations(_ db: Database, user: Int64, hashes: [ContentHash]) throws
+  static func locations(_ db: any SQLSession, user: Int64, hashes: [ContentHash]) throws
     -> [ContentHash: BlobLocation]
   {
     var found: [ContentHash: BlobLocation] = [:]
@@ -83,14 +90,12 @@ extension ServerStore {
     for start in stride(from: 0, to: all.count, by: 500) {
       let batch = all[start..<min(start + 500, all.count)]
       let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
-      let rows = try Row.fetchCursor(
-        try db.cachedStatement(
-          sql:
-            "SELECT hash, size, pack, packOffset FROM chunks WHERE user = ? AND hash IN (\(marks))"),
-        arguments: StatementArguments([user] + batch.map { $0.hex }))
-      while let row = try rows.next() {
-        guard let hash = ContentHash(hex: row["hash"]) else { continue }
-        found[hash] = BlobLocation(
+      try db.forEach(
+        "SELECT hash, size, pack, packOffset FROM chunks WHERE account = ? AND hash IN (\(marks))",
+        [user] + batch.map { $0.hex }
+      ) { row in
+        guard let hash = ContentHash(hex: try row["hash"]) else { return }
+        found[hash] = try BlobLocation(
           pack: row["pack"], offset: row["packOffset"] ?? 0, size: row["size"])
       }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Quire
 import QuireSyncProtocol
 
@@ -37,21 +36,20 @@ extension ServerStore {
       if let thinning { report.thinned = try Self.thin(db, thinning, now: now) }
       let needed = try Self.neededChunks(db)
       var removed = 0
-      let delete = try db.makeStatement(sql: "DELETE FROM chunks WHERE user = ? AND hash = ?")
-      for row in try Row.fetchAll(db, sql: "SELECT user, hash, pack FROM chunks") {
-        let user: Int64 = row["user"]
-        let hash: String = row["hash"]
+      for row in try db.rows("SELECT account, hash, pack FROM chunks") {
+        let user: Int64 = try row["account"]
+        let hash: String = try row["hash"]
         if needed[user]?.contains(hash) == true { continue }
-        let pack: String? = row["pack"]
+        let pack: String? = try row["pack"]
         let blob = pack.map { stored[$0] } ?? blobs.looseChunk(hash)
         guard let blob, blob.modified <= oldest else { continue }
-        try delete.execute(arguments: [user, hash])
+        try db.execute("DELETE FROM chunks WHERE account = ? AND hash = ?", [user, hash])
         removed += 1
         if pack == nil { doomedLoose.append(hash) }
       }
       report.chunks = removed
       return Set(
-        try String.fetchAll(db, sql: "SELECT DISTINCT pack FROM chunks WHERE pack IS NOT NULL"))
+        try db.values(String.self, "SELECT DISTINCT pack FROM chunks WHERE pack IS NOT NULL"))
     }
     for (name, blob) in stored where !named.contains(name) && blob.modified <= oldest {
       doomedPacks.append(name)
@@ -67,25 +65,25 @@ extension ServerStore {
   }
 
   /// Marks removed the revisions `thinning` no longer keeps, item by item; returns how many.
-  private static func thin(_ db: Database, _ thinning: VersionThinning, now: Date) throws -> Int {
+  private static func thin(_ db: any SQLSession, _ thinning: VersionThinning, now: Date) throws
+    -> Int
+  {
     var byItem: [String: [(id: Int64, date: Date)]] = [:]
-    for row in try Row.fetchAll(
-      db,
-      sql: """
-        SELECT r.id, r.container, r.item, r.committed FROM revisions r
-        JOIN items i ON i.container = r.container AND i.item = r.item
-        WHERE r.conflict = 0 AND r.deleted = 0 AND r.removed = 0 AND r.id != i.current
-        """)
-    {
-      let key = "\(row["container"] as Int64)/\(row["item"] as String)"
+    try db.forEach(
+      """
+      SELECT r.id, r.container, r.item, r.committed FROM revisions r
+      JOIN items i ON i.container = r.container AND i.item = r.item
+      WHERE r.conflict = 0 AND r.deleted = 0 AND r.removed = 0 AND r.id != i.current
+      """, []
+    ) { row in
+      let key = "\(try row["container"] as Int64)/\(try row["item"] as String)"
       byItem[key, default: []].append(
-        (row["id"], Date(timeIntervalSince1970: row["committed"] as Double)))
+        (try row["id"], Date(timeIntervalSince1970: try row["committed"] as Double)))
     }
-    let remove = try db.makeStatement(sql: "UPDATE revisions SET removed = 1 WHERE id = ?")
     var count = 0
     for revisions in byItem.values {
       for id in thinning.versionsToRemove(revisions, now: now) {
-        try remove.execute(arguments: [id])
+        try db.execute("UPDATE revisions SET removed = 1 WHERE id = ?", [id])
         count += 1
       }
     }
@@ -94,27 +92,25 @@ extension ServerStore {
 
   /// The chunks some version needs, by account: every member row's (the chains, removed
   /// revisions included) and every conflict revision's that is not removed.
-  private static func neededChunks(_ db: Database) throws -> [Int64: Set<String>] {
+  private static func neededChunks(_ db: any SQLSession) throws -> [Int64: Set<String>] {
     var needed: [Int64: Set<String>] = [:]
-    let members = try Row.fetchCursor(
-      db,
-      sql: "SELECT c.user, m.chunks FROM members m JOIN containers c ON c.id = m.container")
-    while let row = try members.next() {
-      let user: Int64 = row["user"]
-      for chunk in MemberRow.decode([UInt8]((row["chunks"] as Data?) ?? Data())) {
+    try db.forEach(
+      "SELECT c.account, m.chunks FROM members m JOIN containers c ON c.id = m.container", []
+    ) { row in
+      let user: Int64 = try row["account"]
+      for chunk in MemberRow.decode([UInt8]((try row["chunks"] as Data?) ?? Data())) {
         needed[user, default: []].insert(chunk.hash.hex)
       }
     }
     let decoder = JSONDecoder()
-    for row in try Row.fetchAll(
-      db,
-      sql: """
-        SELECT c.user, r.change FROM revisions r JOIN containers c ON c.id = r.container
-        WHERE r.conflict = 1 AND r.removed = 0 AND r.change IS NOT NULL
-        """)
+    for row in try db.rows(
+      """
+      SELECT c.account, r.change FROM revisions r JOIN containers c ON c.id = r.container
+      WHERE r.conflict = 1 AND r.removed = 0 AND r.change IS NOT NULL
+      """)
     {
-      let user: Int64 = row["user"]
-      let change = try decoder.decode(ManifestChange.self, from: row["change"] as Data)
+      let user: Int64 = try row["account"]
+      let change = try decoder.decode(ManifestChange.self, from: try row["change"] as Data)
       for member in change.upserted {
         needed[user, default: []].formUnion(member.chunks.map(\.hash.hex))
       }

@@ -1,22 +1,21 @@
 import Foundation
-import GRDB
 import QuireSyncProtocol
 
 extension ServerStore {
   /// The container `identifier` of `user`, made if `create`.
-  static func container(_ db: Database, user: Int64, identifier: String, create: Bool) throws
-    -> Int64?
+  static func container(_ db: any SQLSession, user: Int64, identifier: String, create: Bool)
+    throws -> Int64?
   {
-    if let id = try Int64.fetchOne(
-      try db.cachedStatement(sql: "SELECT id FROM containers WHERE user = ? AND identifier = ?"),
-      arguments: [user, identifier])
+    if let id = try db.value(
+      Int64.self, "SELECT id FROM containers WHERE account = ? AND identifier = ?",
+      [user, identifier])
     {
       return id
     }
     guard create else { return nil }
-    try db.execute(
-      sql: "INSERT INTO containers(user, identifier) VALUES (?, ?)", arguments: [user, identifier])
-    return db.lastInsertedRowID
+    return try db.value(
+      Int64.self, "INSERT INTO containers(account, identifier) VALUES (?, ?) RETURNING id",
+      [user, identifier])
   }
 
   /// Commits `request` from `device` to `container`, in one transaction: the revision, the
@@ -63,7 +62,7 @@ extension ServerStore {
   /// One commit inside the caller's transaction.
   static func commit(
     _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, blobs: any BlobStore,
-    _ db: Database
+    _ db: any SQLSession
   ) throws -> CommitResponse {
     var request = request
     let hashes = Set(request.change.upserted.flatMap { $0.chunks.map(\.hash) })
@@ -77,27 +76,25 @@ extension ServerStore {
         "The commit names \(missing.count) chunks the server does not hold, such as \(missing.sorted()[0]). Upload them, then commit again."
       )
     }
-    let item = try Row.fetchOne(
-      try db.cachedStatement(
-        sql: "SELECT kind, current FROM items WHERE container = ? AND item = ?"),
-      arguments: [container, request.item])
-    if let item, item["kind"] != request.kind.rawValue {
+    let item = try db.row(
+      "SELECT kind, current FROM items WHERE container = ? AND item = ?",
+      [container, request.item])
+    if let item, try item["kind"] != request.kind.rawValue {
       throw SyncError(
         .invalidManifest,
-        "The item \(request.item) is a \(item["kind"] as String), not a \(request.kind.rawValue)."
+        "The item \(request.item) is a \(try item["kind"] as String), not a \(request.kind.rawValue)."
       )
     }
     if let base = request.base {
-      let known = try Bool.fetchOne(
-        try db.cachedStatement(
-          sql: "SELECT 1 FROM revisions WHERE id = ? AND container = ? AND item = ?"),
-        arguments: [base, container, request.item])
+      let known = try db.value(
+        Bool.self, "SELECT 1 FROM revisions WHERE id = ? AND container = ? AND item = ?",
+        [base, container, request.item])
       guard known == true else {
         throw SyncError(
           .notFound, "The base revision \(base) is not a revision of item \(request.item).")
       }
     }
-    let current: Int64? = item?["current"]
+    let current: Int64? = try item?["current"]
     if let current, current != request.base {
       return try mergeStale(
         request, container: container, current: current, device: device, blobs: blobs, db)
@@ -106,33 +103,35 @@ extension ServerStore {
     if !request.deleted {
       request.path = try freePath(db, container: container, request.path, for: request.item)
     }
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
-          committed, commitID) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
-        """
-    ).execute(
-      arguments: [
+    let revision = try Self.inserted(
+      db,
+      """
+      INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
+        committed, commitID) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id
+      """,
+      [
         container, request.item, request.base, request.kind.rawValue, request.path,
         request.deleted, device.id, Date().timeIntervalSince1970, request.commit,
       ])
-    let revision = db.lastInsertedRowID
     try Self.apply(request, revision: revision, container: container, db)
-    try db.cachedStatement(sql: "INSERT INTO journal(container, revision) VALUES (?, ?)").execute(
-      arguments: [container, revision])
+    let sequence = try Self.journal(db, container: container, revision: revision)
     return CommitResponse(
-      revision: revision, status: .current, current: revision, sequence: db.lastInsertedRowID,
+      revision: revision, status: .current, current: revision, sequence: sequence,
       path: request.path)
   }
 
   /// `path` if no other live item of the container has it, else the first free "Stem N.ext"
   /// beside it (N from 2), as a Finder copy is named.
-  static func freePath(_ db: Database, container: Int64, _ path: String, for item: String)
+  static func freePath(_ db: any SQLSession, container: Int64, _ path: String, for item: String)
     throws -> String
   {
-    let taken = try db.cachedStatement(
-      sql: "SELECT 1 FROM items WHERE container = ? AND path = ? AND deleted = 0 AND item != ?")
-    guard try Bool.fetchOne(taken, arguments: [container, path, item]) == true else {
+    func taken(_ path: String) throws -> Bool {
+      try db.value(
+        Bool.self,
+        "SELECT 1 FROM items WHERE container = ? AND path = ? AND deleted = 0 AND item != ?",
+        [container, path, item]) == true
+    }
+    guard try taken(path) else {
       return path
     }
     let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
@@ -144,7 +143,7 @@ extension ServerStore {
     var number = 2
     while true {
       let candidate = "\(folder)\(stem) \(number)\(suffix)"
-      if try Bool.fetchOne(taken, arguments: [container, candidate, item]) != true {
+      if try !taken(candidate) {
         return candidate
       }
       number += 1
@@ -154,77 +153,87 @@ extension ServerStore {
   /// Makes `revision` the item's current one: closes the members it replaces or removes, adds
   /// the ones it writes.
   static func apply(
-    _ request: CommitRequest, revision: Int64, container: Int64, _ db: Database
+    _ request: CommitRequest, revision: Int64, container: Int64, _ db: any SQLSession
   ) throws {
-    let key: StatementArguments = [revision, container, request.item]
+    let key: [any SQLArgument] = [revision, container, request.item]
     if request.deleted {
       try db.execute(
-        sql: "UPDATE members SET until = ? WHERE container = ? AND item = ? AND until IS NULL",
-        arguments: key)
+        "UPDATE members SET until = ? WHERE container = ? AND item = ? AND until IS NULL", key)
     } else {
-      let close = try db.cachedStatement(
-        sql:
-          "UPDATE members SET until = ? WHERE container = ? AND item = ? AND path = ? AND until IS NULL"
-      )
       for path in request.change.removed + request.change.upserted.map(\.path) {
-        try close.execute(arguments: key + [path])
+        try db.execute(
+          "UPDATE members SET until = ? WHERE container = ? AND item = ? AND path = ? AND until IS NULL",
+          key + [path])
       }
-      let insert = try db.cachedStatement(
-        sql: """
+      for member in request.change.upserted {
+        try db.execute(
+          """
           INSERT INTO members(container, item, path, since, size, mode, modified, hash, chunks)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """)
-      for member in request.change.upserted {
-        try insert.execute(arguments: [
-          container, request.item, member.path, revision, member.size, member.mode,
-          member.modified, member.hash.hex, MemberRow.encode(member.chunks),
-        ])
+          """,
+          [
+            container, request.item, member.path, revision, member.size, member.mode,
+            member.modified, member.hash.hex, MemberRow.encode(member.chunks),
+          ])
       }
     }
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO items(container, item, kind, path, current, deleted) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT(container, item) DO UPDATE SET path = excluded.path,
-          current = excluded.current, deleted = excluded.deleted
-        """
-    ).execute(
-      arguments: [
-        container, request.item, request.kind.rawValue, request.path, revision, request.deleted,
-      ])
+    try db.execute(
+      """
+      INSERT INTO items(container, item, kind, path, current, deleted) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT(container, item) DO UPDATE SET path = excluded.path,
+        current = excluded.current, deleted = excluded.deleted
+      """,
+      [container, request.item, request.kind.rawValue, request.path, revision, request.deleted])
   }
 
-  private static func earlierAnswer(_ db: Database, container: Int64, commit: String) throws
-    -> CommitResponse?
+  /// The id an `INSERT … RETURNING` statement gave its row.
+  static func inserted(_ db: any SQLSession, _ sql: String, _ arguments: [any SQLArgument])
+    throws -> Int64
+  {
+    guard let id = try db.value(Int64.self, sql, arguments) else {
+      throw SyncError(.internalError, "The server's database returned no id for a new row.")
+    }
+    return id
+  }
+
+  /// Appends `revision` to the container's journal; returns its sequence.
+  static func journal(_ db: any SQLSession, container: Int64, revision: Int64) throws -> Int64 {
+    try inserted(
+      db, "INSERT INTO journal(container, revision) VALUES (?, ?) RETURNING sequence",
+      [container, revision])
+  }
+
+  private static func earlierAnswer(_ db: any SQLSession, container: Int64, commit: String)
+    throws -> CommitResponse?
   {
     guard
-      let row = try Row.fetchOne(
-        try db.cachedStatement(
-          sql: """
-            SELECT r.id, r.conflict, r.merged, r.path, i.current, j.sequence FROM revisions r
-            JOIN items i ON i.container = r.container AND i.item = r.item
-            JOIN journal j ON j.revision = r.id
-            WHERE r.container = ? AND r.commitID = ?
-            """), arguments: [container, commit])
+      let row = try db.row(
+        """
+        SELECT r.id, r.conflict, r.merged, r.path, i.current, j.sequence FROM revisions r
+        JOIN items i ON i.container = r.container AND i.item = r.item
+        JOIN journal j ON j.revision = r.id
+        WHERE r.container = ? AND r.commitID = ?
+        """, [container, commit])
     else { return nil }
-    let conflict: Bool = row["conflict"]
-    let merged: Bool = row["merged"]
+    let conflict: Bool = try row["conflict"]
+    let merged: Bool = try row["merged"]
     if conflict && merged {
       // A merge that left the current revision as it was: the commit itself was kept aside.
+      let id: Int64 = try row["id"]
       let resolved =
-        try Bool.fetchOne(
-          db, sql: "SELECT resolved FROM revisions WHERE id = ?", arguments: [row["id"]]) ?? true
+        try db.value(Bool.self, "SELECT resolved FROM revisions WHERE id = ?", [id]) ?? true
       return CommitResponse(
-        revision: row["current"], status: .merged, current: row["current"],
-        sequence: row["sequence"], conflictRevisions: resolved ? nil : [row["id"]])
+        revision: try row["current"], status: .merged, current: try row["current"],
+        sequence: try row["sequence"], conflictRevisions: resolved ? nil : [id])
     }
     // A merge's conflict revisions carry its commit identifier with a suffix.
     let kept =
       merged
-      ? try Int64.fetchAll(
-        db,
-        sql: "SELECT id FROM revisions WHERE container = ? AND commitID IN (?, ?) ORDER BY id",
-        arguments: [container, commit + "~mine", commit + "~theirs"]) : []
-    return CommitResponse(
+      ? try db.values(
+        Int64.self,
+        "SELECT id FROM revisions WHERE container = ? AND commitID IN (?, ?) ORDER BY id",
+        [container, commit + "~mine", commit + "~theirs"]) : []
+    return try CommitResponse(
       revision: row["id"], status: conflict ? .conflict : merged ? .merged : .current,
       current: row["current"], sequence: row["sequence"],
       conflictRevisions: kept.isEmpty ? nil : kept,

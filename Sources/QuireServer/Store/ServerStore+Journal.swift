@@ -1,4 +1,3 @@
-import GRDB
 import QuireSyncProtocol
 
 extension ServerStore {
@@ -12,27 +11,25 @@ extension ServerStore {
       guard
         let container = try Self.container(db, user: user, identifier: identifier, create: false)
       else { return ChangesPage(entries: [], cursor: cursor, more: false) }
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
-          WHERE j.container = ? AND j.sequence > ? ORDER BY j.sequence LIMIT ?
-          """, arguments: [container, cursor, limit + 1])
+      let rows = try db.rows(
+        """
+        SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
+        WHERE j.container = ? AND j.sequence > ? ORDER BY j.sequence LIMIT ?
+        """, [container, cursor, limit + 1])
       // The container's unresolved conflicts, read once per page: the partial index holds
       // only those, so this costs what there is to report, not the page's length.
       var unresolved: [String: [Int64]] = [:]
-      for row in try Row.fetchAll(
-        try db.cachedStatement(
-          sql: """
-            SELECT item, id FROM revisions WHERE container = ? AND conflict = 1 AND resolved = 0
-            ORDER BY id
-            """), arguments: [container])
+      for row in try db.rows(
+        """
+        SELECT item, id FROM revisions WHERE container = ? AND conflict = 1 AND resolved = 0
+        ORDER BY id
+        """, [container])
       {
-        unresolved[row["item"], default: []].append(row["id"])
+        try unresolved[row["item"], default: []].append(row["id"])
       }
-      let entries = rows.prefix(limit).map { row in
-        let item: String = row["item"]
-        return ChangeEntry(
+      let entries = try rows.prefix(limit).map { row in
+        let item: String = try row["item"]
+        return try ChangeEntry(
           sequence: row["sequence"], item: item, revision: row["id"], base: row["base"],
           kind: ItemKind(rawValue: row["kind"]) ?? .package, path: row["path"],
           deleted: row["deleted"], conflict: row["conflict"], device: row["device"],

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import QuireSyncProtocol
 
 extension ServerStore {
@@ -33,25 +32,24 @@ extension ServerStore {
   }
 
   static func manifest(
-    _ db: Database, container: Int64?, identifier: String, item: String, revision: Int64,
+    _ db: any SQLSession, container: Int64?, identifier: String, item: String, revision: Int64,
     since: Int64?
   ) throws -> RevisionManifest {
     guard let container,
-      let row = try Row.fetchOne(
-        db, sql: "SELECT * FROM revisions WHERE id = ? AND container = ? AND item = ?",
-        arguments: [revision, container, item])
+      let row = try db.row(
+        "SELECT * FROM revisions WHERE id = ? AND container = ? AND item = ?",
+        [revision, container, item])
     else {
       throw SyncError(
         .notFound, "There is no revision \(revision) of item \(item) in \(identifier).")
     }
-    let kind = ItemKind(rawValue: row["kind"]) ?? .package
-    let conflict: Bool = row["conflict"]
+    let kind = ItemKind(rawValue: try row["kind"]) ?? .package
+    let conflict: Bool = try row["conflict"]
     var since = since
     if let earlier = since {
-      let onChain = try Bool.fetchOne(
-        db,
-        sql: "SELECT conflict = 0 FROM revisions WHERE id = ? AND container = ? AND item = ?",
-        arguments: [earlier, container, item])
+      let onChain = try db.value(
+        Bool.self, "SELECT conflict = 0 FROM revisions WHERE id = ? AND container = ? AND item = ?",
+        [earlier, container, item])
       if onChain != true || earlier > revision || conflict { since = nil }
     }
     let change: ManifestChange
@@ -63,52 +61,50 @@ extension ServerStore {
       change = ManifestChange(
         upserted: try Self.members(db, container: container, item: item, at: revision))
     }
-    return RevisionManifest(
+    return try RevisionManifest(
       item: item, revision: revision, since: since, kind: kind, path: row["path"],
       deleted: row["deleted"], conflict: conflict, change: change)
   }
 
-  static func members(_ db: Database, container: Int64, item: String, at revision: Int64)
+  static func members(_ db: any SQLSession, container: Int64, item: String, at revision: Int64)
     throws -> [ManifestMember]
   {
-    try Row.fetchAll(
-      db,
-      sql: """
-        SELECT * FROM members WHERE container = ? AND item = ? AND since <= ?
-          AND (until IS NULL OR until > ?) ORDER BY path
-        """, arguments: [container, item, revision, revision]
+    try db.rows(
+      """
+      SELECT * FROM members WHERE container = ? AND item = ? AND since <= ?
+        AND (until IS NULL OR until > ?) ORDER BY path
+      """, [container, item, revision, revision]
     ).map(MemberRow.member)
   }
 
   private static func changes(
-    _ db: Database, container: Int64, item: String, from since: Int64, to revision: Int64
+    _ db: any SQLSession, container: Int64, item: String, from since: Int64, to revision: Int64
   ) throws -> ManifestChange {
-    let upserted = try Row.fetchAll(
-      db,
-      sql: """
-        SELECT * FROM members WHERE container = ? AND item = ? AND since > ? AND since <= ?
-          AND (until IS NULL OR until > ?) ORDER BY path
-        """, arguments: [container, item, since, revision, revision]
+    let upserted = try db.rows(
+      """
+      SELECT * FROM members WHERE container = ? AND item = ? AND since > ? AND since <= ?
+        AND (until IS NULL OR until > ?) ORDER BY path
+      """, [container, item, since, revision, revision]
     ).map(MemberRow.member)
     let written = Set(upserted.map(\.path))
-    let closed = try String.fetchAll(
-      db,
-      sql: """
-        SELECT path FROM members WHERE container = ? AND item = ? AND since <= ?
-          AND until > ? AND until <= ? ORDER BY path
-        """, arguments: [container, item, since, since, revision])
+    let closed = try db.values(
+      String.self,
+      """
+      SELECT path FROM members WHERE container = ? AND item = ? AND since <= ?
+        AND until > ? AND until <= ? ORDER BY path
+      """, [container, item, since, since, revision])
     return ManifestChange(upserted: upserted, removed: closed.filter { !written.contains($0) })
   }
 
   /// A conflict revision's whole manifest: its base's, with its own change laid over it.
-  static func conflictManifest(_ db: Database, row: Row, container: Int64, item: String)
-    throws -> ManifestChange
-  {
+  static func conflictManifest(
+    _ db: any SQLSession, row: SQLRow, container: Int64, item: String
+  ) throws -> ManifestChange {
     let change = try JSONDecoder().decode(
-      ManifestChange.self, from: (row["change"] as Data?) ?? Data("{}".utf8))
-    if row["deleted"] as Bool { return ManifestChange() }
+      ManifestChange.self, from: (try row["change"] as Data?) ?? Data("{}".utf8))
+    if try row["deleted"] as Bool { return ManifestChange() }
     var byPath: [String: ManifestMember] = [:]
-    if let base: Int64 = row["base"] {
+    if let base: Int64 = try row["base"] {
       for member in try members(db, container: container, item: item, at: base) {
         byPath[member.path] = member
       }

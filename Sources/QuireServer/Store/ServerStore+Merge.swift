@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Quire
 import QuireSyncProtocol
 
@@ -15,14 +14,12 @@ extension ServerStore {
   /// deleted meanwhile brings it back.
   static func mergeStale(
     _ request: CommitRequest, container: Int64, current: Int64, device: AuthenticatedDevice,
-    blobs: any BlobStore, _ db: Database
+    blobs: any BlobStore, _ db: any SQLSession
   ) throws -> CommitResponse {
     let key = MergeKey(container: container, item: request.item)
     guard
-      let currentRow = try Row.fetchOne(
-        try db.cachedStatement(
-          sql: "SELECT path, deleted, device, kind, committed FROM revisions WHERE id = ?"),
-        arguments: [current])
+      let currentRow = try db.row(
+        "SELECT path, deleted, device, kind, committed FROM revisions WHERE id = ?", [current])
     else {
       throw SyncError(
         .internalError, "The current revision \(current) of \(request.item) is missing.")
@@ -40,7 +37,8 @@ extension ServerStore {
     var mine = Dictionary(base.map { ($0.path, $0) }) { first, _ in first }
     for path in request.change.removed { mine[path] = nil }
     for member in request.change.upserted { mine[member.path] = member }
-    let theirsDeleted: Bool = currentRow["deleted"]
+    let theirsDeleted: Bool = try currentRow["deleted"]
+    let theirsDevice: String = try currentRow["device"]
     let theirs =
       theirsDeleted
       ? nil
@@ -49,17 +47,16 @@ extension ServerStore {
       ) { first, _ in first }
     let merge = try RevisionMerge(
       base: Dictionary(base.map { ($0.path, $0) }) { first, _ in first }, mine: mine,
-      theirs: theirs, mineDevice: device.id, theirsDevice: currentRow["device"]
+      theirs: theirs, mineDevice: device.id, theirsDevice: theirsDevice
     ) { path, original, m, t in
       try mergeText(
         path: path, itemPath: request.path, kind: request.kind, base: original, mine: m,
         theirs: t, user: device.user, blobs: blobs, db)
     }
     let basePath = try request.base.flatMap {
-      try String.fetchOne(
-        try db.cachedStatement(sql: "SELECT path FROM revisions WHERE id = ?"), arguments: [$0])
+      try db.value(String.self, "SELECT path FROM revisions WHERE id = ?", [$0])
     }
-    let currentPath: String = currentRow["path"]
+    let currentPath: String = try currentRow["path"]
     let path = request.path != basePath && currentPath == basePath ? request.path : currentPath
     if let theirs, merge.members == theirs, path == currentPath {
       // Nothing of this commit changes the current revision: it stays, and the commit is kept
@@ -69,8 +66,7 @@ extension ServerStore {
         commitID: request.commit, change: request.change, merged: true, db)
       if !merge.mineLost {
         try db.execute(
-          sql: "UPDATE revisions SET resolved = 1, removed = 1 WHERE id = ?",
-          arguments: [aside.revision])
+          "UPDATE revisions SET resolved = 1, removed = 1 WHERE id = ?", [aside.revision])
       }
       return CommitResponse(
         revision: current, status: .merged, current: current, sequence: aside.sequence,
@@ -89,9 +85,9 @@ extension ServerStore {
       theirsRequest.path = currentPath
       kept.append(
         try insertRevision(
-          theirsRequest, base: current, conflict: true, device: currentRow["device"], key: key,
+          theirsRequest, base: current, conflict: true, device: theirsDevice, key: key,
           commitID: request.commit + "~theirs", change: ManifestChange(),
-          committed: currentRow["committed"], db
+          committed: try currentRow["committed"], db
         ).revision)
     }
     let before = theirs ?? [:]
@@ -121,22 +117,20 @@ extension ServerStore {
   private static func insertRevision(
     _ request: CommitRequest, base: Int64?, conflict: Bool, device: String, key: MergeKey,
     commitID: String, change: ManifestChange?, merged: Bool = false,
-    committed: Double = Date().timeIntervalSince1970, _ db: Database
+    committed: Double = Date().timeIntervalSince1970, _ db: any SQLSession
   ) throws -> (revision: Int64, sequence: Int64) {
-    try db.cachedStatement(
-      sql: """
-        INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
-          committed, commitID, change, merged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-    ).execute(
-      arguments: [
+    let revision = try inserted(
+      db,
+      """
+      INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
+        committed, commitID, change, merged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      RETURNING id
+      """,
+      [
         key.container, key.item, base, request.kind.rawValue, request.path, request.deleted,
         conflict, device, committed, commitID,
         try change.map { try JSONEncoder().encode($0) }, merged,
       ])
-    let revision = db.lastInsertedRowID
-    try db.cachedStatement(sql: "INSERT INTO journal(container, revision) VALUES (?, ?)").execute(
-      arguments: [key.container, revision])
-    return (revision, db.lastInsertedRowID)
+    return (revision, try journal(db, container: key.container, revision: revision))
   }
 }

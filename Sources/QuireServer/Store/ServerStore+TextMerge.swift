@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Quire
 import QuireSyncProtocol
 
@@ -14,7 +13,7 @@ extension ServerStore {
   /// when it is not text, too large, or the merge conflicts.
   static func mergeText(
     path: String, itemPath: String, kind: ItemKind, base: ManifestMember?, mine: ManifestMember,
-    theirs: ManifestMember, user: Int64, blobs: any BlobStore, _ db: Database
+    theirs: ManifestMember, user: Int64, blobs: any BlobStore, _ db: any SQLSession
   ) throws -> ManifestMember? {
     let name = kind == .file ? itemPath : path
     guard [base?.size ?? 0, mine.size, theirs.size].allSatisfy({ $0 <= maximumMergedText }),
@@ -35,7 +34,7 @@ extension ServerStore {
 
   /// A member's whole contents, read from its chunks.
   private static func bytes(
-    of member: ManifestMember?, user: Int64, blobs: any BlobStore, _ db: Database
+    of member: ManifestMember?, user: Int64, blobs: any BlobStore, _ db: any SQLSession
   ) throws -> [UInt8] {
     guard let member, member.size > 0 else { return [] }
     let hashes = member.chunks.map(\.hash)
@@ -52,7 +51,9 @@ extension ServerStore {
 
   /// Cuts `bytes` into chunks, stores those `user` lacks in a new pack (durable before the
   /// transaction names them), and returns the chunk list.
-  private static func store(_ bytes: [UInt8], user: Int64, blobs: any BlobStore, _ db: Database)
+  private static func store(
+    _ bytes: [UInt8], user: Int64, blobs: any BlobStore, _ db: any SQLSession
+  )
     throws -> [ChunkReference]
   {
     let ranges = ContentChunker.standard.chunkRanges(of: bytes)
@@ -72,11 +73,10 @@ extension ServerStore {
     guard !pieces.isEmpty else { return references }
     let written = try blobs.writePack(pieces.map { bytes[$0.range] })
     try blobs.sync()
-    let insert = try db.cachedStatement(
-      sql: "INSERT OR IGNORE INTO chunks(user, hash, size, pack, packOffset) VALUES (?, ?, ?, ?, ?)"
-    )
     for (piece, offset) in zip(pieces, written.offsets) {
-      try insert.execute(arguments: [user, piece.hash.hex, piece.range.count, written.pack, offset])
+      try insertChunk(
+        db, user: user, hash: piece.hash, size: piece.range.count, pack: written.pack,
+        offset: offset)
     }
     return references
   }

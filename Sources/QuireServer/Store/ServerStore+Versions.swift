@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import QuireSyncProtocol
 
 extension ServerStore {
@@ -9,19 +8,18 @@ extension ServerStore {
   {
     try read { db in
       let (container, current) = try Self.existing(db, identifier, item: item, user: user)
-      let rows = try Row.fetchAll(
-        db,
-        sql: """
-          SELECT r.id, r.device, d.name, r.committed, r.path, r.conflict, r.resolved, r.base,
-            r.change, r.deleted
-          FROM revisions r LEFT JOIN devices d ON d.id = r.device
-          WHERE r.container = ? AND r.item = ? AND r.deleted = 0 AND (r.removed = 0 OR r.id = ?)
-          ORDER BY r.id DESC
-          """, arguments: [container, item, current])
+      let rows = try db.rows(
+        """
+        SELECT r.id, r.device, d.name, r.committed, r.path, r.conflict, r.resolved, r.base,
+          r.change, r.deleted
+        FROM revisions r LEFT JOIN devices d ON d.id = r.device
+        WHERE r.container = ? AND r.item = ? AND r.deleted = 0 AND (r.removed = 0 OR r.id = ?)
+        ORDER BY r.id DESC
+        """, [container, item, current])
       return VersionList(
         current: current,
         versions: try rows.map { row in
-          VersionInfo(
+          try VersionInfo(
             revision: row["id"], device: row["device"], deviceName: row["name"] ?? row["device"],
             committed: row["committed"],
             modified: try Self.modified(db, row: row, container: container, item: item),
@@ -32,22 +30,22 @@ extension ServerStore {
 
   /// The newest modification time among a revision's members: read from the members' validity
   /// ranges for a revision on the chain, from its whole manifest for a conflict revision.
-  private static func modified(_ db: Database, row: Row, container: Int64, item: String) throws
-    -> Double?
-  {
-    if row["deleted"] as Bool { return nil }
-    if row["conflict"] as Bool {
+  private static func modified(
+    _ db: any SQLSession, row: SQLRow, container: Int64, item: String
+  ) throws -> Double? {
+    if try row["deleted"] as Bool { return nil }
+    if try row["conflict"] as Bool {
       return try conflictManifest(db, row: row, container: container, item: item).upserted.map(
         \.modified
       ).max()
     }
-    let revision: Int64 = row["id"]
-    return try Double.fetchOne(
-      db,
-      sql: """
-        SELECT MAX(modified) FROM members WHERE container = ? AND item = ? AND since <= ?
-          AND (until IS NULL OR until > ?)
-        """, arguments: [container, item, revision, revision])
+    let revision: Int64 = try row["id"]
+    return try db.value(
+      Double.self,
+      """
+      SELECT MAX(modified) FROM members WHERE container = ? AND item = ? AND since <= ?
+        AND (until IS NULL OR until > ?)
+      """, [container, item, revision, revision])
   }
 
   /// Marks `revisions` (conflict revisions of `item`) resolved, with a journal entry on the
@@ -63,13 +61,12 @@ extension ServerStore {
       let (container, current) = try Self.existing(db, identifier, item: item, user: user)
       var changed = 0
       for revision in revisions {
-        try db.execute(
-          sql: """
-            UPDATE revisions SET resolved = ?
-            WHERE id = ? AND container = ? AND item = ? AND conflict = 1 AND resolved != ?
-              AND removed = 0
-            """, arguments: [resolved, revision, container, item, resolved])
-        changed += db.changesCount
+        changed += try db.execute(
+          """
+          UPDATE revisions SET resolved = ?
+          WHERE id = ? AND container = ? AND item = ? AND conflict = 1 AND resolved != ?
+            AND removed = 0
+          """, [resolved, revision, container, item, resolved])
       }
       return try Self.announce(db, changed: changed, container: container, item: item, current)
     }
@@ -88,17 +85,17 @@ extension ServerStore {
       var resolvedConflicts = 0
       for revision in revisions where revision != current {
         resolvedConflicts +=
-          try Int.fetchOne(
-            db,
-            sql: """
-              SELECT count(*) FROM revisions WHERE id = ? AND container = ? AND item = ?
-                AND conflict = 1 AND resolved = 0
-              """, arguments: [revision, container, item]) ?? 0
+          try db.value(
+            Int.self,
+            """
+            SELECT count(*) FROM revisions WHERE id = ? AND container = ? AND item = ?
+              AND conflict = 1 AND resolved = 0
+            """, [revision, container, item]) ?? 0
         try db.execute(
-          sql: """
-            UPDATE revisions SET removed = 1, resolved = 1
-            WHERE id = ? AND container = ? AND item = ?
-            """, arguments: [revision, container, item])
+          """
+          UPDATE revisions SET removed = 1, resolved = 1
+          WHERE id = ? AND container = ? AND item = ?
+          """, [revision, container, item])
       }
       return try Self.announce(
         db, changed: resolvedConflicts, container: container, item: item, current)
@@ -108,21 +105,18 @@ extension ServerStore {
   /// When `changed` conflicts changed state, a journal entry on the item's current revision
   /// tells every device; the answer lists the conflicts still unresolved.
   private static func announce(
-    _ db: Database, changed: Int, container: Int64, item: String, _ current: Int64
+    _ db: any SQLSession, changed: Int, container: Int64, item: String, _ current: Int64
   ) throws -> ResolveResponse {
     var sequence: Int64?
     if changed > 0 {
-      try db.execute(
-        sql: "INSERT INTO journal(container, revision) VALUES (?, ?)",
-        arguments: [container, current])
-      sequence = db.lastInsertedRowID
+      sequence = try journal(db, container: container, revision: current)
     }
-    let unresolved = try Int64.fetchAll(
-      db,
-      sql: """
-        SELECT id FROM revisions WHERE container = ? AND item = ? AND conflict = 1
-          AND resolved = 0 ORDER BY id
-        """, arguments: [container, item])
+    let unresolved = try db.values(
+      Int64.self,
+      """
+      SELECT id FROM revisions WHERE container = ? AND item = ? AND conflict = 1
+        AND resolved = 0 ORDER BY id
+      """, [container, item])
     return ResolveResponse(unresolved: unresolved, sequence: sequence)
   }
 
@@ -152,13 +146,13 @@ extension ServerStore {
   }
 
   /// The container's id and `item`'s current revision; `notFound` if either is unknown.
-  private static func existing(_ db: Database, _ identifier: String, item: String, user: Int64)
-    throws -> (Int64, Int64)
-  {
+  private static func existing(
+    _ db: any SQLSession, _ identifier: String, item: String, user: Int64
+  ) throws -> (Int64, Int64) {
     guard let container = try container(db, user: user, identifier: identifier, create: false),
-      let current = try Int64.fetchOne(
-        db, sql: "SELECT current FROM items WHERE container = ? AND item = ?",
-        arguments: [container, item])
+      let current = try db.value(
+        Int64.self, "SELECT current FROM items WHERE container = ? AND item = ?",
+        [container, item])
     else {
       throw SyncError(.notFound, "There is no item \(item) in \(identifier).")
     }

@@ -1,13 +1,14 @@
 import Foundation
-import GRDB
 import QuireSyncProtocol
 
 /// The server's durable state: accounts, devices, containers, items, revisions, members, chunks
-/// and the change journal, in one SQLite database (WAL) beside a folder of chunk bytes.
+/// and the change journal, in SQLite (WAL) in the data folder or in PostgreSQL shared by
+/// several replicas, beside the chunk bytes in a folder or object storage.
 ///
-/// Writes are serialized by SQLite, which is what makes the journal's order the commit order.
+/// Writes are serialized by the database, which is what makes the journal's order the commit
+/// order.
 public final class ServerStore: Sendable {
-  let database: DatabasePool
+  let database: any MetadataDatabase
   private let blobAccess: BlobAccess
 
   /// Where chunk bytes are; opened on first use (see ``BlobAccess``).
@@ -15,20 +16,21 @@ public final class ServerStore: Sendable {
     get throws(SyncError) { try blobAccess.store() }
   }
 
-  /// Opens (making if needed) the store in `folder`, its chunk bytes in `folder/blobs` or, from
-  /// its first start with one, in `objectStorage` (with the keys in `environment`).
+  /// Opens (making if needed) the store in `folder`: its metadata in `folder/server.sqlite`, or
+  /// in the PostgreSQL database at `postgres`; its chunk bytes in `folder/blobs` or, from its
+  /// first start with one, in `objectStorage` (with the keys in `environment`).
   public init(
-    folder: URL, objectStorage: ObjectStorage? = nil,
+    folder: URL, postgres: URL? = nil, objectStorage: ObjectStorage? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(SyncError) {
     do {
       try FileManager.default.createDirectory(
         at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-      var configuration = Configuration()
-      configuration.busyMode = .timeout(30)
-      database = try DatabasePool(
-        path: folder.appendingPathComponent("server.sqlite").path, configuration: configuration)
-      try ServerSchema.migrator().migrate(database)
+      if let postgres {
+        database = try PostgresMetadata(url: postgres)
+      } else {
+        database = try SQLiteMetadata(folder: folder)
+      }
       let database = database
       blobAccess = BlobAccess { () throws(SyncError) in
         try Self.openBlobs(
@@ -37,34 +39,40 @@ public final class ServerStore: Sendable {
     } catch let error as SyncError {
       throw error
     } catch {
+      let place =
+        postgres.map { "the database \(PostgresMetadata.redacted($0))" } ?? "“\(folder.path)”"
       throw SyncError(
         .unavailable,
-        "Could not open the server's data in “\(folder.path)”: \(error). Check that the folder is writable and not used by another server.",
+        "Could not open the server's data in \(place): \(String(reflecting: error)). Check that it is reachable and writable.",
         cause: error)
     }
   }
 
   /// Runs `body` in a write transaction, turning database failures into ``SyncError``.
-  func write<T>(_ body: (Database) throws -> T) throws(SyncError) -> T {
+  func write<T>(_ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
     do {
       return try database.write(body)
     } catch let error as SyncError {
       throw error
     } catch {
       throw SyncError(
-        .unavailable, "The server could not write its database: \(error).", cause: error)
+        .unavailable,
+        "The server could not write its \(database.engine) database: \(String(reflecting: error)). Try again.",
+        cause: error)
     }
   }
 
   /// Runs `body` on a read snapshot, turning database failures into ``SyncError``.
-  func read<T>(_ body: (Database) throws -> T) throws(SyncError) -> T {
+  func read<T>(_ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
     do {
       return try database.read(body)
     } catch let error as SyncError {
       throw error
     } catch {
       throw SyncError(
-        .unavailable, "The server could not read its database: \(error).", cause: error)
+        .unavailable,
+        "The server could not read its \(database.engine) database: \(String(reflecting: error)). Try again.",
+        cause: error)
     }
   }
 }

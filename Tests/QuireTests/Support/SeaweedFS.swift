@@ -58,7 +58,7 @@ actor SeaweedFS {
       "actions":["Admin","Read","Write","List","Tagging"]}]}
       """
     try Data(identities.utf8).write(to: folder.appendingPathComponent("s3.json"))
-    let ports = try freePorts(11)
+    let ports = try Network.freePorts(11)
     let names = [
       "master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port",
       "filer.port.grpc", "s3.port", "s3.port.grpc", "s3.port.iceberg", "s3.port.lance",
@@ -74,10 +74,19 @@ actor SeaweedFS {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/sh")
     process.arguments = [
-      "-c", "\(quoted) </dev/null >'\(folder.path)/log' 2>&1 & w=$!; read _; kill -9 $w; wait $w; rm -rf '\(folder.path)'",
+      "-c",
+      "\(quoted) </dev/null >'\(folder.path)/log' 2>&1 & w=$!; read _; kill -9 $w; rm -rf '\(folder.path)'",
     ]
     let keepAlive = Pipe()
+    // Only the watchdog may hold the writing end: a copy inherited by another child (the other
+    // watchdog) would keep it from ever seeing the end of input.
+    _ = fcntl(keepAlive.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
     process.standardInput = keepAlive
+    // Not the test's own output: a watchdog outliving the tests must not hold it open (swift
+    // test reads it to its end). It does not `wait` either: a shell started from Swift
+    // concurrency may never see its child's SIGCHLD.
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
     try process.run()
     held.append(keepAlive)  // never closed: its closing at exit stops weed
     let endpoint = URL(string: "http://127.0.0.1:\(ports[6])")!
@@ -110,29 +119,6 @@ actor SeaweedFS {
       folder.deleteLastPathComponent()
     }
     return nil
-  }
-
-  /// `count` distinct loopback ports no one listens on now.
-  private static func freePorts(_ count: Int) throws -> [Int] {
-    var sockets: [Int32] = []
-    defer { sockets.forEach { close($0) } }
-    var ports: [Int] = []
-    for _ in 0..<count {
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-        }
-      }
-      guard fd >= 0, bound else { throw Failure("no free loopback port") }
-      sockets.append(fd)
-      ports.append(Int(UInt16(bigEndian: address.sin_port)))
-    }
-    return ports
   }
 
   /// The HTTP status of a GET of `url`, or nil if nothing answers.

@@ -6,9 +6,8 @@ extension SyncServerProcess {
   /// The bucket and prefix this server keeps its packs under, if it uses object storage.
   private var objectStorage: (bucket: S3Bucket, prefix: String)? {
     get throws {
-      let record = data.url.appendingPathComponent("blobs.json")
-      guard let data = try? Data(contentsOf: record) else { return nil }
-      let storage = try JSONDecoder().decode(ObjectStorage.self, from: data)
+      guard let setting = try openStore().database.setting("blobs") else { return nil }
+      let storage = try JSONDecoder().decode(ObjectStorage.self, from: Data(setting.utf8))
       let store = try storage.blobStore(environment: environment)
       return (store.bucket, storage.prefix)
     }
@@ -38,7 +37,7 @@ extension SyncServerProcess {
   /// The server's store, opened in this process (with the object storage's keys).
   func openStore() throws -> ServerStore {
     try ServerStore(
-      folder: data.url,
+      folder: data.url, postgres: database,
       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
   }
 }

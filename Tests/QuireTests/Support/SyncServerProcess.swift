@@ -9,47 +9,61 @@ final class SyncServerProcess {
   let data: TemporaryDirectory
   private(set) var process: HelperProcess
   private(set) var url: URL
-  private var arguments: [String]
+  private(set) var arguments: [String]
   /// More environment for the server (object storage's address and keys).
   let environment: [String: String]
 
+  /// The PostgreSQL database keeping its metadata, if not SQLite in its folder.
+  let database: URL?
+
+  /// The arguments that name this server's data to `quire server` commands (`gc`, `revoke`, …).
+  var dataArguments: [String] {
+    ["--data", data.url.path] + (database.map { ["--database", $0.absoluteString] } ?? [])
+  }
+
   /// Starts a server with the accounts `users` (name: password) and more `arguments` for
-  /// `quire server` (such as `--tls-cert`).
+  /// `quire server` (such as `--tls-cert`), its metadata in SQLite or in `database`.
   init(
     users: [String: String] = ["alice": "alice-password", "bob": "bob-password"],
-    arguments: [String] = [], environment: [String: String] = [:]
+    arguments: [String] = [], environment: [String: String] = [:], database: URL? = nil
   ) throws {
-    self.arguments = arguments
     self.environment = environment
+    self.database = database
+    let databaseArguments = database.map { ["--database", $0.absoluteString] } ?? []
+    self.arguments = arguments + databaseArguments
     data = try TemporaryDirectory()
     for (name, password) in users {
       let added = try Executables.run(
-        "quire", ["server", "add-user", name, "--data", data.url.path], input: password + "\n")
+        "quire", ["server", "add-user", name, "--data", data.url.path] + databaseArguments,
+        input: password + "\n")
       guard added.status == 0 else { throw Failure("add-user \(name): \(added.stderr)") }
     }
-    (process, url) = try Self.start(data.url, arguments: arguments, environment: environment)
+    (process, url) = try Self.start(data.url, arguments: self.arguments, environment: environment)
   }
 
-  /// A server keeping its chunk bytes in `blobs`: its folder, or a prefix of its own in the
-  /// test process's SeaweedFS.
+  /// A server on `backend`: SQLite and its folder, or a PostgreSQL database of its own in the
+  /// test process's cluster and a prefix of its own in the test process's SeaweedFS.
   convenience init(
-    blobs: ServerBlobs,
+    backend: ServerBackend,
     users: [String: String] = ["alice": "alice-password", "bob": "bob-password"]
   ) async throws {
-    switch blobs {
-    case .folder:
+    switch backend {
+    case .embedded:
       try self.init(users: users)
-    case .objectStorage:
+    case .scaled:
       try self.init(
         users: users, arguments: ["--blobs", "s3://\(SeaweedFS.bucket)/\(UUID().uuidString)"],
-        environment: try await SeaweedFS.shared.environment())
+        environment: try await SeaweedFS.shared.environment(),
+        database: try await PostgresCluster.shared.database())
     }
   }
 
   /// Starts the server again over the same data and port (after ``kill()``), with other
-  /// `arguments` if given.
+  /// `arguments` if given (its database stays).
   func restart(arguments newArguments: [String]? = nil) throws {
-    if let newArguments { arguments = newArguments }
+    if let newArguments {
+      arguments = newArguments + (database.map { ["--database", $0.absoluteString] } ?? [])
+    }
     (process, url) = try Self.start(
       data.url, port: url.port ?? 0, arguments: arguments, environment: environment)
   }
@@ -91,10 +105,14 @@ final class SyncServerProcess {
   }
 }
 
-/// Where a test server keeps its chunk bytes: the server suites run against both.
-enum ServerBlobs: String, CaseIterable, CustomTestStringConvertible, Sendable {
-  case folder
-  case objectStorage
+/// The engines a test server runs on: the server suites run against both.
+enum ServerBackend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  /// SQLite and a folder of chunks, the default.
+  case embedded
+  /// PostgreSQL (a real server) and S3-compatible object storage (SeaweedFS).
+  case scaled
 
-  var testDescription: String { self == .folder ? "blobs in a folder" : "blobs in SeaweedFS (S3)" }
+  var testDescription: String {
+    self == .embedded ? "SQLite and a folder" : "PostgreSQL and SeaweedFS (S3)"
+  }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// The server's chunk bytes in S3-compatible object storage: SeaweedFS (`weed mini`), which
 /// checks every signature, in a real process on loopback. The server suites also run whole
-/// against it (``ServerBlobs``); these are what only object storage has.
+/// against it (``ServerBackend``); these are what only object storage has.
 @Suite("Object storage for the server's blobs")
 struct ObjectStorageTests {
   typealias S = SyncTestSupport
@@ -31,7 +31,7 @@ struct ObjectStorageTests {
   @Test(
     "an upload is one object under the server's prefix, read back by ranges; none in its folder")
   func uploadsAreObjects() async throws {
-    let server = try await SyncServerProcess(blobs: .objectStorage)
+    let server = try await SyncServerProcess(backend: .scaled)
     let a = try await server.client("alice")
     let members = (0..<50).map { ("m\($0).txt", S.random(3000, seed: UInt64($0))) }
     let manifest = try await S.upload(Dictionary(uniqueKeysWithValues: members), with: a)
@@ -53,7 +53,7 @@ struct ObjectStorageTests {
     "the server remembers its bucket; another bucket, or a folder already holding chunks, is refused"
   )
   func rememberedStorage() async throws {
-    let server = try await SyncServerProcess(blobs: .objectStorage)
+    let server = try await SyncServerProcess(backend: .scaled)
     let a = try await server.client("alice")
     let manifest = try await S.upload(["one.txt": S.bytes("kept in the bucket")], with: a)
     server.kill()
@@ -66,7 +66,7 @@ struct ObjectStorageTests {
 
     let other = try Executables.run(
       "quire",
-      ["server", "--data", server.data.path, "--port", "0", "--blobs", "s3://quire/other"],
+      ["server", "--port", "0", "--blobs", "s3://quire/other"] + server.dataArguments,
       environment: server.environment)
     #expect(other.status != 0)
     #expect(other.stderr.contains("keeps its blobs in s3://quire/"), "\(other.stderr)")

@@ -12,7 +12,7 @@ struct SyncCollectionTests {
 
   static func collect(_ server: SyncServerProcess, grace: Int) throws -> String {
     let run = try Executables.run(
-      "quire", ["server", "gc", "--data", server.data.path, "--grace", String(grace)],
+      "quire", ["server", "gc", "--grace", String(grace)] + server.dataArguments,
       environment: server.environment)
     guard run.status == 0 else { throw SyncServerProcess.Failure(run.stderr) }
     return run.stdout
@@ -20,9 +20,9 @@ struct SyncCollectionTests {
 
   @Test(
     "removing a settled conflict's versions frees their chunks; every kept version still reads",
-    arguments: ServerBlobs.allCases)
-  func removedConflictVersionsAreFreed(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    arguments: ServerBackend.allCases)
+  func removedConflictVersionsAreFreed(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()
@@ -72,10 +72,10 @@ struct SyncCollectionTests {
 
   @Test(
     "history on the server thins with age; the current version and its bytes stay",
-    arguments: ServerBlobs.allCases)
-  func historyThins(blobs: ServerBlobs) async throws {
+    arguments: ServerBackend.allCases)
+  func historyThins(backend: ServerBackend) async throws {
     typealias S = SyncTestSupport
-    let server = try await SyncServerProcess(blobs: blobs)
+    let server = try await SyncServerProcess(backend: backend)
     let client = try await server.client("alice")
     var base: Int64?
     for index in 0..<5 {

@@ -9,9 +9,9 @@ struct SyncServerSafetyTests {
   typealias S = SyncTestSupport
 
   @Test(
-    "no token, a wrong token and a revoked token are refused", arguments: ServerBlobs.allCases)
-  func tokens(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    "no token, a wrong token and a revoked token are refused", arguments: ServerBackend.allCases)
+  func tokens(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let changes = server.url.absoluteString + "/v1/containers/iCloud.a/changes"
     #expect(try await S.raw(.GET, changes) == (401, "unauthorized"))
     #expect(try await S.raw(.GET, changes, token: "not-a-token") == (401, "unauthorized"))
@@ -19,11 +19,11 @@ struct SyncServerSafetyTests {
       server: server.url, user: "alice", password: "alice-password", device: "phone")
     #expect(try await S.raw(.GET, changes, token: signIn.token).status == 200)
     let revoked = try Executables.run(
-      "quire", ["server", "revoke", signIn.device, "--data", server.data.url.path])
+      "quire", ["server", "revoke", signIn.device] + server.dataArguments)
     #expect(revoked.status == 0, "\(revoked.stderr)")
     #expect(try await S.raw(.GET, changes, token: signIn.token) == (401, "unauthorized"))
     let listed = try Executables.run(
-      "quire", ["server", "devices", "alice", "--data", server.data.url.path])
+      "quire", ["server", "devices", "alice"] + server.dataArguments)
     #expect(listed.stdout.contains("\(signIn.device)\tphone") && listed.stdout.contains("revoked"))
     await #expect(throws: SyncError.self) {
       _ = try await SyncClient.signIn(
@@ -32,9 +32,9 @@ struct SyncServerSafetyTests {
   }
 
   @Test(
-    "another account sees none of a container's items or chunks", arguments: ServerBlobs.allCases)
-  func accountsAreSeparate(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    "another account sees none of a container's items or chunks", arguments: ServerBackend.allCases)
+  func accountsAreSeparate(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let alice = try await server.client("alice")
     let bob = try await server.client("bob")
     let secret = S.bytes("alice's secret")
@@ -93,9 +93,9 @@ struct SyncServerSafetyTests {
 
   @Test(
     "a chunk whose bytes do not match its hash is refused and not stored",
-    arguments: ServerBlobs.allCases)
-  func lyingChunk(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    arguments: ServerBackend.allCases)
+  func lyingChunk(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let a = try await server.client("alice")
     let claimed = ContentHash(of: S.bytes("what I claim"))
     var body: [UInt8] = []
@@ -120,9 +120,9 @@ struct SyncServerSafetyTests {
 
   @Test(
     "malformed JSON, oversize bodies, wrong manifests and unknown endpoints get a 4xx with a code",
-    arguments: ServerBlobs.allCases)
-  func malformedRequests(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    arguments: ServerBackend.allCases)
+  func malformedRequests(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let signIn = try await SyncClient.signIn(
       server: server.url, user: "alice", password: "alice-password", device: "d")
     let base = server.url.absoluteString

@@ -11,9 +11,9 @@ struct SyncServerTests {
 
   @Test(
     "a package committed on one device is read back whole by another device of the account",
-    arguments: ServerBlobs.allCases)
-  func commitAndReadBack(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    arguments: ServerBackend.allCases)
+  func commitAndReadBack(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let a = try await server.client("alice", device: "laptop")
     let b = try await server.client("alice", device: "desktop")
     let members = ["text.txt": S.bytes("Hello"), "image.png": S.random(300_000, seed: 1)]
@@ -37,9 +37,9 @@ struct SyncServerTests {
 
   @Test(
     "an edit commits and downloads only the members it changed, whatever the package's size",
-    arguments: ServerBlobs.allCases)
-  func deltasFollowTheChange(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    arguments: ServerBackend.allCases)
+  func deltasFollowTheChange(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     var members: [String: [UInt8]] = [:]
@@ -70,9 +70,9 @@ struct SyncServerTests {
 
   @Test(
     "a rename sends no bytes, and a deletion is a revision that empties the manifest",
-    arguments: ServerBlobs.allCases)
-  func renameAndDelete(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    arguments: ServerBackend.allCases)
+  func renameAndDelete(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let a = try await server.client("alice")
     let first = try await a.commit(
       S.commit(
@@ -96,9 +96,9 @@ struct SyncServerTests {
 
   @Test(
     "a commit sent again after a lost answer is committed once and answered the same",
-    arguments: ServerBlobs.allCases)
-  func retriedCommitIsIdempotent(blobs: ServerBlobs) async throws {
-    let server = try await SyncServerProcess(blobs: blobs)
+    arguments: ServerBackend.allCases)
+  func retriedCommitIsIdempotent(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(backend: backend)
     let a = try await server.client("alice")
     let request = S.commit(
       "i", path: "Documents/A.txt", base: nil, kind: .file,

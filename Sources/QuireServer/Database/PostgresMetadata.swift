@@ -38,7 +38,9 @@ final class PostgresMetadata: MetadataDatabase {
   /// the server's tables; at most `connections` at once.
   init(url: URL, connections: Int = 8) throws {
     address = Self.redacted(url)
-    configuration = try Self.configuration(url)
+    var configuration = try Self.configuration(url)
+    configuration.options.connectTimeout = .seconds(5)
+    self.configuration = configuration
     slots = DispatchSemaphore(value: connections)
     try write { db in try PostgresSchema.migrate(db) }
   }
@@ -107,11 +109,38 @@ final class PostgresMetadata: MetadataDatabase {
     }
   }
 
-  /// Runs `body` between `begin` and COMMIT on a pooled connection; ROLLBACK if it throws.
+  /// Runs `body` between `begin` and COMMIT on a pooled connection; ROLLBACK if it throws. A
+  /// pooled connection found dead at BEGIN (PostgreSQL restarted since) is replaced, and the
+  /// transaction starts again on a new one: nothing of it had run.
   private func transaction<T>(_ begin: String, _ body: (any SQLSession) throws -> T) throws -> T {
+    var attempt = 0
+    while true {
+      do {
+        return try transactionOnce(begin, body)
+      } catch let stale as StaleConnection {
+        attempt += 1
+        if attempt > 16 { throw stale.error }
+      }
+    }
+  }
+
+  /// A pooled connection that failed at BEGIN because it was closed (or stopped answering, and
+  /// was closed for it).
+  private struct StaleConnection: Error {
+    var error: any Error
+  }
+
+  private func transactionOnce<T>(_ begin: String, _ body: (any SQLSession) throws -> T) throws
+    -> T
+  {
     try withConnection { connection in
       let session = PostgresSession(connection: connection, logger: logger)
-      try session.execute(begin)
+      do {
+        try session.begin(begin)
+      } catch {
+        if connection.isClosed { throw StaleConnection(error: error) }
+        throw error
+      }
       do {
         let result = try body(session)
         try session.execute("COMMIT")
@@ -136,7 +165,7 @@ final class PostgresMetadata: MetadataDatabase {
         connection = try PostgresSession.wait(
           PostgresConnection.connect(
             on: Self.loops.any(), configuration: configuration,
-            id: nextID.add(1, ordering: .relaxed).newValue, logger: logger))
+            id: nextID.add(1, ordering: .relaxed).newValue, logger: logger), seconds: 10)
       } catch {
         throw SyncError(
           .unavailable,
@@ -156,9 +185,9 @@ final class PostgresMetadata: MetadataDatabase {
 
   /// Closes `connection` and waits until it is (postgres-nio wants every connection closed
   /// before it goes).
-  private static func close(_ connection: PostgresConnection) {
+  static func close(_ connection: PostgresConnection) {
     let closing: EventLoopFuture<Void> = connection.close()
-    _ = try? PostgresSession.wait(closing)
+    _ = try? PostgresSession.wait(closing, seconds: 5)
   }
 
   /// `url` without its password, for messages.

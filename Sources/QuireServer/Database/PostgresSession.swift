@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import NIOCore
 import PostgresNIO
+import QuireSyncProtocol
 import Synchronization
 
 /// One PostgreSQL connection inside a transaction: `?` marks become `$1`, `$2`, …; integers
@@ -23,7 +24,15 @@ struct PostgresSession: SQLSession {
     }
   }
 
-  private func run(_ sql: String, _ arguments: [any SQLArgument]) throws -> PostgresQueryResult {
+  /// Starts a transaction with `sql`, waiting at most 5 s: a pooled connection whose server went
+  /// away can take long to notice it, and BEGIN never takes long otherwise.
+  func begin(_ sql: String) throws {
+    _ = try run(sql, [], seconds: 5)
+  }
+
+  private func run(_ sql: String, _ arguments: [any SQLArgument], seconds: Int = 30) throws
+    -> PostgresQueryResult
+  {
     var binds = PostgresBindings(capacity: arguments.count)
     for argument in arguments {
       switch argument.sqlValue {
@@ -35,7 +44,12 @@ struct PostgresSession: SQLSession {
       }
     }
     let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: binds)
-    return try Self.wait(connection.query(query, logger: logger))
+    do {
+      return try Self.wait(connection.query(query, logger: logger), seconds: seconds)
+    } catch let error as SyncError {
+      PostgresMetadata.close(connection)  // it may be half-way through an answer: not reused
+      throw error
+    }
   }
 
   /// `sql` with each `?` outside quotes numbered `$1`, `$2`, … as PostgreSQL wants.
@@ -73,15 +87,20 @@ struct PostgresSession: SQLSession {
     }
   }
 
-  /// Waits on this thread (never an event loop's) for `future`.
-  static func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+  /// Waits on this thread (never an event loop's) for `future`, at most `seconds`: a
+  /// PostgreSQL that stopped answering (shutting down, or a connection cut without a reset)
+  /// becomes a retryable error rather than a request that hangs.
+  static func wait<T: Sendable>(_ future: EventLoopFuture<T>, seconds: Int = 30) throws -> T {
     let done = DispatchSemaphore(value: 0)
     let result = Mutex<Result<T, any Error>?>(nil)
     future.whenComplete { outcome in
       result.withLock { $0 = outcome }
       done.signal()
     }
-    done.wait()
+    guard done.wait(timeout: .now() + .seconds(seconds)) == .success else {
+      throw SyncError(
+        .unavailable, "PostgreSQL did not answer within \(seconds) s; the request can be retried.")
+    }
     return try result.withLock { $0! }.get()
   }
 }

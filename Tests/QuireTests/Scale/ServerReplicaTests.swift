@@ -1,0 +1,135 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+/// Several replicas of `quire server` sharing one PostgreSQL database and one bucket, alone and
+/// behind nginx: what a device connected to one replica hears of commits made through another,
+/// and what survives a replica's SIGKILL and a PostgreSQL restart.
+@Suite("Server replicas on PostgreSQL", .serialized)
+struct ServerReplicaTests {
+  typealias S = SyncTestSupport
+
+  @Test(
+    "a device on one replica hears at once what another commits; through nginx a SIGKILLed replica loses nothing",
+    .timeLimit(.minutes(3)))
+  func replicasShareTheJournal() async throws {
+    let (first, second) = try await Self.replicas(database: PostgresCluster.shared.database())
+    let a = try await first.client("alice", device: "a")
+    let b = try await second.client("alice", device: "b")
+    let heard = Self.follow(a)
+    var base: Int64?
+    for round in 1...3 {
+      let upserted = try await S.upload(["": S.bytes("round \(round)")], with: b)
+      let answer = try await b.commit(
+        S.commit("x", path: "Documents/X.txt", base: base, kind: .file, upserted: upserted))
+      base = answer.revision
+      let got = await heard.collector.wait(seconds: 5) {
+        $0.contains { $0.sequence == answer.sequence }
+      }
+      #expect(got.contains { $0.sequence == answer.sequence }, "round \(round) reached replica 1")
+      // The bytes are shared too: a device on the other replica reads them.
+      let fetched = try await a.fetchChunks(upserted[0].chunks.map(\.hash))
+      #expect(fetched.values.flatMap { $0 } == S.bytes("round \(round)"))
+    }
+    heard.task.cancel()
+
+    let balancer = try NginxBalancer(upstreams: [first.url.port!, second.url.port!])
+    let c = SyncClient(server: balancer.url, token: a.token, container: a.container)
+    let d = SyncClient(server: balancer.url, token: b.token, container: b.container)
+    let followed = Self.follow(c)
+    defer { followed.task.cancel() }
+    for round in 4...6 {
+      base = try await Self.edit(d, round: round, base: base)
+    }
+    first.kill()
+    for round in 7...9 {
+      base = try await Self.edit(d, round: round, base: base)
+    }
+    let journal = try await d.changes(since: 0).entries.map(\.sequence)
+    #expect(journal.count == 9)
+    let got = await followed.collector.wait(seconds: 15) { Set($0.map(\.sequence)) == Set(journal) }
+    #expect(Set(got.map(\.sequence)) == Set(journal), "the device missed a commit")
+    #expect(got.map(\.sequence) == got.map(\.sequence).sorted(), "out of order")
+  }
+
+  @Test(
+    "PostgreSQL restarted: commits fail with a retryable error meanwhile, then replicas reconnect and devices catch up",
+    .timeLimit(.minutes(3)))
+  func postgresRestart() async throws {
+    let cluster = try await PostgresCluster.start()
+    let (first, second) = try await Self.replicas(database: cluster.database())
+    let a = try await first.client("alice", device: "a")
+    let b = try await second.client("alice", device: "b")
+    let heard = Self.follow(a)
+    defer { heard.task.cancel() }
+    var base = try await Self.edit(b, round: 1, base: nil)
+    _ = await heard.collector.wait(seconds: 5) { $0.count == 1 }
+
+    try cluster.stop()
+    var failure: SyncError?
+    do {
+      _ = try await b.commit(S.commit("x", path: "Documents/X.txt", base: base, kind: .file))
+    } catch {
+      failure = error
+    }
+    #expect(failure?.code == .unavailable, "\(String(describing: failure))")
+
+    try await cluster.run()
+    // The first commit after the restart may still meet a connection PostgreSQL dropped: the
+    // device retries, as an agent does.
+    let deadline = ContinuousClock.now + .seconds(30)
+    while true {
+      do {
+        base = try await Self.edit(b, round: 2, base: base)
+        break
+      } catch  where ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(200))  // an agent's retry pause
+      }
+    }
+    let journal = try await a.changes(since: 0).entries.map(\.sequence)
+    #expect(journal.count == 2, "the commit that failed while PostgreSQL was down left nothing")
+    let got = await heard.collector.wait(seconds: 15) { $0.count == journal.count }
+    #expect(got.map(\.sequence) == journal, "the device on the other replica caught up")
+  }
+
+  /// Two replicas over `database` and one bucket prefix; the first made the accounts.
+  static func replicas(database: URL) async throws -> (SyncServerProcess, SyncServerProcess) {
+    let environment = try await SeaweedFS.shared.environment()
+    let blobs = ["--blobs", "s3://\(SeaweedFS.bucket)/\(UUID().uuidString)"]
+    let first = try SyncServerProcess(
+      arguments: blobs, environment: environment, database: database)
+    let second = try SyncServerProcess(
+      users: [:], arguments: blobs, environment: environment, database: database)
+    return (first, second)
+  }
+
+  /// Commits a new text of `Documents/X.txt` through `client`; returns the revision.
+  static func edit(_ client: SyncClient, round: Int, base: Int64?) async throws -> Int64 {
+    let upserted = try await S.upload(["": S.bytes("round \(round)")], with: client)
+    return try await client.commit(
+      S.commit("x", path: "Documents/X.txt", base: base, kind: .file, upserted: upserted)
+    ).revision
+  }
+
+  /// Every entry `client` hears, reconnecting from its last sequence whenever the stream ends,
+  /// as an agent does.
+  static func follow(_ client: SyncClient) -> (
+    collector: Collector<ChangeEntry>, task: Task<Void, Never>
+  ) {
+    let collector = Collector<ChangeEntry>()
+    let task = Task {
+      var cursor: Int64 = 0
+      while !Task.isCancelled {
+        do {
+          for try await entry in client.events(since: cursor) {
+            cursor = entry.sequence
+            await collector.append(entry)
+          }
+        } catch {}
+        try? await Task.sleep(for: .milliseconds(100))  // an agent's reconnection pause
+      }
+    }
+    return (collector, task)
+  }
+}

@@ -13,7 +13,7 @@ import Foundation
 final class NginxBalancer {
   let port: Int
   private let folder: TemporaryDirectory
-  private let keepAlive = Pipe()
+  private let keepAlive: Pipe
 
   /// The address devices use.
   var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
@@ -56,17 +56,9 @@ final class NginxBalancer {
       """
     let file = folder.url.appendingPathComponent("nginx.conf")
     try Data(configuration.utf8).write(to: file)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = [
-      "-c",
-      "/usr/sbin/nginx -c '\(file.path)' -p '\(folder.path)' -g 'daemon off;' </dev/null >/dev/null 2>&1 & w=$!; read _; kill -TERM $w",
-    ]
-    _ = fcntl(keepAlive.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-    process.standardInput = keepAlive
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    (keepAlive, _) = try Watchdog.start(
+      "/usr/sbin/nginx -c '\(file.path)' -p '\(folder.path)' -g 'daemon off;' >/dev/null 2>&1",
+      stop: "kill -TERM $w")
     let deadline = ContinuousClock.now + .seconds(20)
     while !listening() {
       guard ContinuousClock.now < deadline else {

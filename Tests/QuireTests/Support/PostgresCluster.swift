@@ -80,23 +80,9 @@ final class PostgresCluster: Sendable {
     try? FileManager.default.removeItem(at: folder.appendingPathComponent("stopped"))
     let postgres =
       "\(Self.asOwner) '\(binaries.path)/postgres' -D '\(folder.path)/data' -p \(port) -k '\(folder.path)' -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=400 -c shared_buffers=64MB"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = [
-      "-c",
-      "\(postgres) </dev/null >>'\(folder.path)/log' 2>&1 & w=$!; read _; kill -QUIT $w; [ -f '\(folder.path)/stopped' ] || rm -rf '\(folder.path)'",
-    ]
-    let keepAlive = Pipe()
-    // Only the watchdog may hold the writing end: a copy inherited by another child (the other
-    // watchdog) would keep it from ever seeing the end of input.
-    _ = fcntl(keepAlive.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-    process.standardInput = keepAlive
-    // Not the test's own output: a watchdog outliving the tests must not hold it open (swift
-    // test reads it to its end). It does not `wait` either: a shell started from Swift
-    // concurrency may never see its child's SIGCHLD.
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (keepAlive, _) = try Watchdog.start(
+      "\(postgres) >>'\(folder.path)/log' 2>&1",
+      stop: "kill -QUIT $w; [ -f '\(folder.path)/stopped' ] || rm -rf '\(folder.path)'")
     Self.held.withLock { $0.append(keepAlive) }
     running.withLock { $0 = keepAlive }
     let deadline = ContinuousClock.now + .seconds(60)

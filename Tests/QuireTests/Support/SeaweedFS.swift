@@ -71,23 +71,8 @@ actor SeaweedFS {
       "-bucket=\(bucket)",
     ]
     let quoted = ([weed.path, "mini"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = [
-      "-c",
-      "\(quoted) </dev/null >'\(folder.path)/log' 2>&1 & w=$!; read _; kill -9 $w; rm -rf '\(folder.path)'",
-    ]
-    let keepAlive = Pipe()
-    // Only the watchdog may hold the writing end: a copy inherited by another child (the other
-    // watchdog) would keep it from ever seeing the end of input.
-    _ = fcntl(keepAlive.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-    process.standardInput = keepAlive
-    // Not the test's own output: a watchdog outliving the tests must not hold it open (swift
-    // test reads it to its end). It does not `wait` either: a shell started from Swift
-    // concurrency may never see its child's SIGCHLD.
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let (keepAlive, shell) = try Watchdog.start(
+      "\(quoted) >'\(folder.path)/log' 2>&1", stop: "kill -9 $w; rm -rf '\(folder.path)'")
     held.append(keepAlive)  // never closed: its closing at exit stops weed
     let endpoint = URL(string: "http://127.0.0.1:\(ports[6])")!
     // The storage is ready once the bucket answers (403 to this unsigned request).
@@ -102,7 +87,7 @@ actor SeaweedFS {
         (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
       throw Failure("weed mini did not start within 60 s: \(log.suffix(2000))")
     }
-    return Running(endpoint: endpoint, weed: process.processIdentifier)
+    return Running(endpoint: endpoint, weed: shell)
   }
 
   /// Keeps the watchdog pipes open for the life of the process.

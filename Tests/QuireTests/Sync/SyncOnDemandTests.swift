@@ -74,16 +74,17 @@ struct SyncOnDemandTests {
     #expect(a.text("Notes/Hello.txt") == "hello from A")
     #expect(b.isPlaceholder("Notes/Hello.txt"))
 
-    // A change on A updates the placeholder; quire sync download brings the new text.
-    try a.write("changed on A", to: "Notes/Hello.txt")
+    // A change on A updates the placeholder; quire sync download brings the new text. (The new
+    // text is longer than the old, so the placeholder's size tells the change has arrived.)
+    let changed = "changed on A, and longer"
+    try a.write(changed, to: "Notes/Hello.txt")
     #expect(
       await eventually {
-        CloudPlaceholder.find(for: b.url("Notes/Hello.txt"))?.size
-          == Int64("changed on A".utf8.count)
+        CloudPlaceholder.find(for: b.url("Notes/Hello.txt"))?.size == Int64(changed.utf8.count)
       })
     let downloaded = try b.quire(["sync", "download", b.url("Notes/Hello.txt").path])
     #expect(downloaded.status == 0, "\(downloaded.stderr)")
-    #expect(b.text("Notes/Hello.txt") == "changed on A")
+    #expect(b.text("Notes/Hello.txt") == changed)
   }
 
   @Test("a rename, a move and a deletion on A apply to B's placeholder")

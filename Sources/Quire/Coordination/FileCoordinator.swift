@@ -45,13 +45,31 @@ public final class FileCoordinator: Sendable {
   ) {
     self.filePresenter = filePresenter
     self.downloadTimeout = downloadTimeout
-    self.downloadProgress = downloadProgress ?? Self.inheritedDownloadProgress
+    self.downloadProgress = downloadProgress ?? Self.inheritedDownloadProgress?.report
   }
 
   /// Where a download reports when its coordinator is given no `downloadProgress`: a
   /// ``Document`` sets it while it reads, so a member it reads from the cloud (a package's
   /// large member, see ``FileWrapper/contents()``) counts as the load's progress.
-  @TaskLocal static var inheritedDownloadProgress: DownloadProgress?
+  @TaskLocal static var inheritedDownloadProgress: InheritedProgress?
+
+  /// A ``DownloadProgress`` boxed in a class: a task-local of an optional function type crashed
+  /// optimized builds (its type metadata came through null to `swift_task_localValuePush`,
+  /// Swift 6.3 on Linux).
+  final class InheritedProgress: Sendable {
+    let report: DownloadProgress
+    init(_ report: @escaping DownloadProgress) { self.report = report }
+  }
+
+  /// Runs `body` with ``inheritedDownloadProgress`` set to `progress`.
+  static func withInheritedProgress<T: Sendable>(
+    _ progress: DownloadProgress?, isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> T
+  ) async throws -> T {
+    try await $inheritedDownloadProgress.withValue(progress.map(InheritedProgress.init)) {
+      try await body()
+    }
+  }
 
   // MARK: Presenters
 

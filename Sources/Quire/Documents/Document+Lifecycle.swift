@@ -64,8 +64,7 @@ extension Document {
       fileSignature = try await coordinator.coordinate(with: [
         .readingIntent(with: url)
       ]) { urls in
-        try await FileCoordinator.$inheritedDownloadProgress.withValue(coordinator.downloadProgress)
-        {
+        try await FileCoordinator.withInheritedProgress(coordinator.downloadProgress) {
           try await self.read(from: urls[0])
         }
         return FileSignature.of(urls[0].path)

@@ -94,8 +94,9 @@ let package = Package(
     .executableTarget(
       name: "quire-bench",
       dependencies: [
-        "Quire", "QuireApp", "QuireSync", "CQuireShims",
+        "Quire", "QuireApp", "QuireSync", "QuireServer", "QuireSyncProtocol", "CQuireShims",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ]
     ),
     .executableTarget(

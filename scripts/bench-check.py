@@ -98,6 +98,11 @@ WORKLOADS = [
         at_most("first_page_ms", lambda r: 1000, "≤ 1000 ms"),
         at_most("bytes_fetched", lambda r: r["package_bytes"] / 20, "≤ 5 % of package_bytes"),
     ]),
+    # Issue 15: one replica on SQLite with 2000 devices holding event streams open.
+    ("server-load", ["--devices", "2000", "--rate", "200", "--seconds", "60"], [
+        at_most("notify_p99_ms", lambda r: 250, "≤ 250 ms"),
+        at_most("errors", lambda r: 0, "= 0"),
+    ]),
 ]
 
 

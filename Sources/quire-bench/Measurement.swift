@@ -64,9 +64,11 @@ enum Measurement {
     }
   }
 
-  /// Peak resident set size of this process since the last reset, in MiB.
-  static func peakMemoryMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+  /// Peak resident set size of this process since the last reset (or of the process `pid`), in
+  /// MiB.
+  static func peakMemoryMiB(of pid: Int32? = nil) -> Double {
+    let file = "/proc/\(pid.map(String.init) ?? "self")/status"
+    guard let status = try? String(contentsOfFile: file, encoding: .utf8) else {
       return .nan
     }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {

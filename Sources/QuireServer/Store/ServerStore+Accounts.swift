@@ -43,6 +43,26 @@ extension ServerStore {
     guard let account, Bcrypt.verify(password, hash: account.hash) else {
       throw SyncError(.badCredentials, "The user name or password is wrong.")
     }
+    return try registerDevice(account: account.id, user: user, name: device)
+  }
+
+  /// Registers a device named `name` in `user`'s account without its password, returning its
+  /// token: provisioning by whoever runs the server (a fleet of headless devices, the load
+  /// benchmark's simulated devices).
+  public func addDevice(user: String, name: String) throws(SyncError) -> SignInResponse {
+    guard
+      let account = try read({ db in
+        try db.value(Int64.self, "SELECT id FROM users WHERE name = ?", [user])
+      })
+    else {
+      throw SyncError(.notFound, "There is no user “\(user)”. Add one with quire server add-user.")
+    }
+    return try registerDevice(account: account, user: user, name: name)
+  }
+
+  private func registerDevice(account: Int64, user: String, name device: String)
+    throws(SyncError) -> SignInResponse
+  {
     let token = Self.randomToken()
     // Hex, so an identifier never starts with "-" (quire server revoke ID would take it for
     // an option).
@@ -55,7 +75,7 @@ extension ServerStore {
       try db.execute(
         "INSERT INTO devices(id, account, name, tokenHash, created) VALUES (?, ?, ?, ?, ?)",
         [
-          id, account.id, name, ContentHash(of: Array(token.utf8)).hex,
+          id, account, name, ContentHash(of: Array(token.utf8)).hex,
           Date().timeIntervalSince1970,
         ])
     }

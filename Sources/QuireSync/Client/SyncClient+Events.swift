@@ -9,10 +9,12 @@ extension SyncClient {
   /// events), in commit order. The stream ends with an error when the connection drops, or when
   /// nothing — not even the server's keep-alive — arrives for `idleTimeout` (a connection that
   /// died without a word, as one through a lost NAT mapping or a dead proxy does); call again
-  /// with the last entry's sequence to resume without a gap.
-  public func events(since cursor: Int64, idleTimeout: Duration = .seconds(45))
-    -> AsyncThrowingStream<ChangeEntry, any Error>
-  {
+  /// with the last entry's sequence to resume without a gap. `connected` runs once the server
+  /// has accepted the stream, before any entry arrives.
+  public func events(
+    since cursor: Int64, idleTimeout: Duration = .seconds(45),
+    connected: (@Sendable () -> Void)? = nil
+  ) -> AsyncThrowingStream<ChangeEntry, any Error> {
     AsyncThrowingStream { continuation in
       let heard = LastHeard()
       let task = Task {
@@ -27,6 +29,7 @@ extension SyncClient {
             let body = try await response.body.collect(upTo: 1 << 20)
             throw Self.serverError(Array(buffer: body), status: Int(response.status.code))
           }
+          connected?()
           var parser = EventStreamParser()
           for try await buffer in response.body {
             heard.time.withLock { $0 = .now }

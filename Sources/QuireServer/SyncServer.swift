@@ -73,6 +73,8 @@ public final class SyncServer: Sendable {
     ).add(to: router)
     VersionRoutes(store: store, reading: reading, limiter: limiter, signal: signal)
       .add(to: router)
+    LinkRoutes(store: store, reading: reading).add(to: router)
+    PublicPage(store: store).add(to: router)
     let application = Application(
       router: router, server: try serverBuilder(),
       configuration: .init(

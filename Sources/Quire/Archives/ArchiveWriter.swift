@@ -18,7 +18,7 @@ import ZIPFoundation
 /// - ZIP64 records are written where counts, sizes or offsets need them (over 65 535 entries,
 ///   or 4 GiB);
 /// - a file that deflate does not shrink is stored, as `zip` does.
-struct ArchiveWriter {
+public struct ArchiveWriter {
   private let fd: Int32
   private let path: String
   private var pending = Data()
@@ -29,7 +29,7 @@ struct ArchiveWriter {
   private static let max32 = UInt64(UInt32.max)
 
   /// Creates the archive file at `path` (which must not exist).
-  init(path: String) throws(QuireError) {
+  public init(path: String) throws(QuireError) {
     self.path = path
     do throws(SystemCallError) {
       fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
@@ -40,7 +40,7 @@ struct ArchiveWriter {
   }
 
   /// Adds a folder entry (`name` without the trailing slash).
-  mutating func addDirectory(_ name: String, mode: UInt16, date: Date) throws(QuireError) {
+  public mutating func addDirectory(_ name: String, mode: UInt16, date: Date) throws(QuireError) {
     try add(
       name + "/", data: Data(), stored: true,
       external: (UInt32(S_IFDIR) | UInt32(mode)) << 16 | 0x10,
@@ -48,7 +48,7 @@ struct ArchiveWriter {
   }
 
   /// Adds a symbolic link entry whose data is the link's destination.
-  mutating func addSymbolicLink(_ name: String, destination: String, date: Date)
+  public mutating func addSymbolicLink(_ name: String, destination: String, date: Date)
     throws(QuireError)
   {
     try add(
@@ -57,7 +57,7 @@ struct ArchiveWriter {
   }
 
   /// Adds a regular file, deflated unless that does not make it smaller.
-  mutating func addFile(_ name: String, contents: Data, mode: UInt16, date: Date)
+  public mutating func addFile(_ name: String, contents: Data, mode: UInt16, date: Date)
     throws(QuireError)
   {
     try add(
@@ -67,7 +67,7 @@ struct ArchiveWriter {
 
   /// Writes the central directory and the end records, and closes the file (not synced: the
   /// caller fsyncs before publishing it).
-  mutating func finish() throws(QuireError) {
+  public mutating func finish() throws(QuireError) {
     defer { Sys.close(fd) }
     let directoryStart = offset
     let directorySize = UInt64(central.count)

@@ -2,17 +2,19 @@
 /// SQLite, written at once in their latest form, versioned in `schema_version` so later
 /// releases can migrate them.
 enum PostgresSchema {
-  static let version: Int64 = 1
+  static let version: Int64 = 2
 
   /// Makes the tables if the database has none; refuses a newer schema than this server knows.
   static func migrate(_ db: any SQLSession) throws {
     try db.execute("CREATE TABLE IF NOT EXISTS schema_version(version BIGINT NOT NULL)")
     let current = try db.value(Int64.self, "SELECT max(version) FROM schema_version") ?? 0
     if current >= version { return }
-    for statement in tables {
-      try db.execute(statement)
+    for (number, statements) in [(Int64(1), tables), (2, links)] where current < number {
+      for statement in statements {
+        try db.execute(statement)
+      }
+      try db.execute("INSERT INTO schema_version(version) VALUES (?)", [number])
     }
-    try db.execute("INSERT INTO schema_version(version) VALUES (?)", [version])
   }
 
   private static let tables = [
@@ -73,5 +75,15 @@ enum PostgresSchema {
     """,
     "CREATE INDEX journalByContainer ON journal(container, sequence)",
     "CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  ]
+
+  /// Version 2: public read-only links to items.
+  private static let links = [
+    """
+    CREATE TABLE links(
+      token TEXT PRIMARY KEY, container BIGINT NOT NULL, item TEXT NOT NULL,
+      created DOUBLE PRECISION NOT NULL, revoked BIGINT NOT NULL DEFAULT 0)
+    """,
+    "CREATE INDEX linksByItem ON links(container, item) WHERE revoked = 0",
   ]
 }

@@ -80,6 +80,16 @@ enum ServerSchema {
           ALTER TABLE chunks RENAME COLUMN user TO account;
           """)
     }
+    // v7: public read-only links to items (the token is the link's secret part).
+    migrator.registerMigration("v7") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE links(
+            token TEXT PRIMARY KEY, container INTEGER NOT NULL, item TEXT NOT NULL,
+            created REAL NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);
+          CREATE INDEX linksByItem ON links(container, item) WHERE revoked = 0;
+          """)
+    }
     return migrator
   }
 }

@@ -21,6 +21,7 @@ extension ServerStore {
     ),
     ("chunks", ["account", "hash", "size", "pack", "packOffset"]),
     ("journal", ["sequence", "container", "revision"]),
+    ("links", ["token", "container", "item", "created", "revoked"]),
   ]
 
   /// Copies every row of this store's metadata into the empty PostgreSQL database at `target`

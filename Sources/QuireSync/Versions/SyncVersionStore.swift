@@ -43,7 +43,7 @@ public struct SyncVersionStore: VersionStore {
 
   /// Every version of the document at `url` on the server, newest first.
   public func versions(of url: URL) async throws -> [VersionRecord] {
-    let (client, item) = try target(url)
+    let (client, item) = try syncedItem(at: url)
     let list = try await client.versions(item: item)
     return list.versions.map { version in
       let current = version.revision == list.current
@@ -61,7 +61,7 @@ public struct SyncVersionStore: VersionStore {
 
   /// The version's contents, downloaded into the cache the first time.
   public func contents(of version: VersionRecord, item url: URL) async throws -> URL {
-    let (client, item) = try target(url)
+    let (client, item) = try syncedItem(at: url)
     let revision = try number(version)
     let destination = cached(item, revision, url.lastPathComponent)
     if FileManager.default.fileExists(atPath: destination.path) { return destination }
@@ -105,14 +105,14 @@ public struct SyncVersionStore: VersionStore {
   public func setResolved(_ resolved: Bool, _ versions: [VersionRecord], item url: URL)
     async throws
   {
-    let (client, item) = try target(url)
+    let (client, item) = try syncedItem(at: url)
     _ = try await client.resolve(
       item: item, revisions: try versions.map { try number($0) }, resolved: resolved)
   }
 
   /// Removes the versions on the server (and their downloaded copies).
   public func remove(_ versions: [VersionRecord], item url: URL) async throws {
-    let (client, item) = try target(url)
+    let (client, item) = try syncedItem(at: url)
     let numbers = try versions.map { try number($0) }
     _ = try await client.removeVersions(item: item, revisions: numbers)
     for revision in numbers {
@@ -123,11 +123,13 @@ public struct SyncVersionStore: VersionStore {
 
   /// Makes the version's contents the current ones: a new revision every device syncs.
   public func restore(_ version: VersionRecord, item url: URL) async throws {
-    let (client, item) = try target(url)
+    let (client, item) = try syncedItem(at: url)
     _ = try await client.restore(item: item, revision: try number(version))
   }
 
-  private func target(_ url: URL) throws -> (SyncClient, String) {
+  /// A client of the server that syncs `url`, and the document's item identity there; an
+  /// `unauthorized` error if this device is not signed in, `notFound` if `url` was never synced.
+  public func syncedItem(at url: URL) throws -> (client: SyncClient, item: String) {
     guard let settings = try SyncSettings.load(from: settingsFile) else {
       throw SyncError(
         .unauthorized,

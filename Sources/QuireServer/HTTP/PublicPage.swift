@@ -1,0 +1,200 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Quire
+import QuireSyncProtocol
+
+/// Public links in any browser, without an account: `/s/{token}` is a read-only page with the
+/// document's thumbnail, name and contents (text shown, images shown, a package listed and
+/// downloadable as its zip archive); `/s/{token}/raw` is a file's bytes (or a package member's,
+/// `?member=PATH`) and `/s/{token}/archive` a package's zip. Only GET is routed, so a link can
+/// never write; a revoked or unknown link is 404.
+///
+/// Every answer forbids scripts (a shared SVG or HTML file cannot run in the server's origin),
+/// sends no referrer (the token is in the address) and is not cached (revoking takes effect at
+/// once).
+struct PublicPage: Sendable {
+  let store: ServerStore
+  /// Text larger than this is offered for download rather than shown.
+  static let maximumShownText = 1 << 20
+  /// The most bytes one download may hold (it is assembled in memory).
+  static let maximumDownload = 256 << 20
+
+  func add(to router: Router<BasicRequestContext>) {
+    router.get("/s/:token") { _, context in
+      let token = try context.parameters.require("token")
+      do {
+        return Self.html(try page(try store.linkedDocument(token: token), token: token))
+      } catch let error as SyncError where error.code == .notFound {
+        return Self.html(
+          Self.layout(
+            title: "Link not found",
+            body:
+              "<h1>This link does not work</h1><p>\(Self.escape(error.message))</p>"),
+          status: .notFound)
+      }
+    }
+    router.get("/s/:token/raw") { request, context in
+      let document = try store.linkedDocument(token: try context.parameters.require("token"))
+      let wanted = request.uri.queryParameters["member"].map(String.init) ?? ""
+      guard let member = document.members.first(where: { $0.path == wanted }) else {
+        throw SyncError(.notFound, "“\(document.name)” has no member “\(wanted)”.")
+      }
+      try Self.checkSize(member.size, document.name)
+      let name = wanted.isEmpty ? document.name : String(wanted.split(separator: "/").last ?? "")
+      return Self.file(
+        try store.contents(of: member, account: document.account), name: name,
+        type: Self.contentType(name))
+    }
+    router.get("/s/:token/archive") { _, context in
+      let document = try store.linkedDocument(token: try context.parameters.require("token"))
+      guard document.kind == .package else {
+        throw SyncError(.notFound, "“\(document.name)” is a file, not a package: download it.")
+      }
+      try Self.checkSize(document.members.reduce(0) { $0 + $1.size }, document.name)
+      return Self.file(
+        try archive(document), name: document.name + ".zip", type: "application/zip")
+    }
+  }
+
+  /// The page for `document`.
+  private func page(_ document: LinkedDocument, token: String) throws -> String {
+    let base = "/s/\(token)"
+    let size = document.members.reduce(0) { $0 + $1.size }
+    var body = ""
+    if let thumbnail = document.members.first(where: {
+      $0.path.hasPrefix("QuickLook/Thumbnail.")
+        && Self.contentType($0.path).hasPrefix("image/")
+    }) {
+      body +=
+        "<img class=\"thumbnail\" alt=\"\" src=\"\(base)/raw?member=\(Self.escape(thumbnail.path))\">"
+    }
+    body += "<h1>\(Self.escape(document.name))</h1>"
+    body +=
+      "<p class=\"meta\">Shared read-only · \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file))</p>"
+    switch document.kind {
+    case .package:
+      body += "<p><a class=\"download\" href=\"\(base)/archive\">Download as .zip</a></p><ul>"
+      for member in document.members {
+        body +=
+          "<li><a href=\"\(base)/raw?member=\(Self.escape(member.path))\">\(Self.escape(member.path))</a> <span class=\"meta\">\(member.size) bytes</span></li>"
+      }
+      body += "</ul>"
+    case .file:
+      let type = Self.contentType(document.name)
+      body += "<p><a class=\"download\" href=\"\(base)/raw\">Download</a></p>"
+      if type.hasPrefix("image/") {
+        body += "<img class=\"contents\" alt=\"\(Self.escape(document.name))\" src=\"\(base)/raw\">"
+      } else if let member = document.members.first, member.size <= Self.maximumShownText,
+        let text = String(
+          validating: try store.contents(of: member, account: document.account), as: UTF8.self),
+        !text.contains("\0")
+      {
+        body += "<pre class=\"contents\">\(Self.escape(text))</pre>"
+      }
+    }
+    return Self.layout(title: document.name, body: body)
+  }
+
+  /// `document`'s members as a zip archive whose one folder is the package.
+  private func archive(_ document: LinkedDocument) throws -> [UInt8] {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("quire-link-\(UUID().uuidString).zip")
+    defer { try? FileManager.default.removeItem(at: file) }
+    var writer = try ArchiveWriter(path: file.path)
+    try writer.addDirectory(document.name, mode: 0o755, date: Date())
+    for member in document.members {
+      try writer.addFile(
+        "\(document.name)/\(member.path)",
+        contents: Data(try store.contents(of: member, account: document.account)),
+        mode: UInt16(member.mode & 0o7777), date: Date(timeIntervalSince1970: member.modified))
+    }
+    try writer.finish()
+    return Array(try Data(contentsOf: file))
+  }
+
+  private static func checkSize(_ size: Int, _ name: String) throws(SyncError) {
+    guard size <= maximumDownload else {
+      throw SyncError(
+        .tooLarge,
+        "“\(name)” is larger than a link downloads (\(maximumDownload >> 20) MiB); sync it instead."
+      )
+    }
+  }
+
+  private static let headers: HTTPFields = [
+    .contentSecurityPolicy:
+      "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+    HTTPField.Name("Referrer-Policy")!: "no-referrer", .cacheControl: "no-store",
+    HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+  ]
+
+  private static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    var fields = headers
+    fields[.contentType] = "text/html; charset=utf-8"
+    return Response(
+      status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  private static func file(_ bytes: [UInt8], name: String, type: String) -> Response {
+    var fields = headers
+    fields[.contentType] = type
+    let ascii = String(name.unicodeScalars.filter { $0.isASCII && $0 != "\"" && $0 != "\\" })
+    fields[.contentDisposition] = "inline; filename=\"\(ascii)\""
+    return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+
+  /// The media type a name's extension suggests (text shown as UTF-8).
+  static func contentType(_ name: String) -> String {
+    switch name.split(separator: ".").last.map({ $0.lowercased() }) ?? "" {
+    case "png": "image/png"
+    case "jpg", "jpeg": "image/jpeg"
+    case "gif": "image/gif"
+    case "webp": "image/webp"
+    case "svg": "image/svg+xml"
+    case "txt", "md", "markdown", "csv", "json", "swift", "log": "text/plain; charset=utf-8"
+    case "pdf": "application/pdf"
+    default: "application/octet-stream"
+    }
+  }
+
+  /// `text` safe inside HTML text and quoted attributes.
+  static func escape(_ text: String) -> String {
+    var escaped = ""
+    for character in text {
+      switch character {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      case "\"": escaped += "&quot;"
+      case "'": escaped += "&#39;"
+      default: escaped.append(character)
+      }
+    }
+    return escaped
+  }
+
+  private static func layout(title: String, body: String) -> String {
+    """
+    <!doctype html>
+    <html lang="en"><head><meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>\(escape(title)) — Quire</title>
+    <style>
+    body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f6f6f4; color: #222; }
+    main { max-width: 52rem; margin: 2rem auto; padding: 2rem; background: #fff;
+      border-radius: 12px; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
+    h1 { margin: .2rem 0; font-size: 1.6rem; word-break: break-word; }
+    .meta { color: #777; font-size: .9rem; }
+    .thumbnail { max-width: 12rem; max-height: 12rem; border-radius: 8px; display: block; }
+    img.contents { max-width: 100%; border-radius: 8px; }
+    pre.contents { white-space: pre-wrap; word-break: break-word; background: #fafafa;
+      padding: 1rem; border-radius: 8px; border: 1px solid #eee; }
+    a.download { display: inline-block; padding: .4rem .9rem; background: #2f6fdb; color: #fff;
+      border-radius: 6px; text-decoration: none; }
+    </style></head>
+    <body><main>\(body)</main></body></html>
+    """
+  }
+}

@@ -93,12 +93,15 @@ struct PublicLinkTests {
   func shareCommand() async throws {
     let server = try SyncServerProcess()
     let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
     try a.start()
+    try b.start()
     try a.write("shared text", to: "Shared.txt")
     let path = a.url("Shared.txt").path
-    // The document is shareable once the agent has synced it.
-    #expect(await eventually { (try? a.quire(["share", path, "--public"]))?.status == 0 })
+    // Synced: it has reached device B.
+    #expect(await eventually(seconds: 120) { b.text("Shared.txt") == "shared text" })
     let shared = try a.quire(["share", path, "--public"])
+    #expect(shared.status == 0, "\(shared.stderr)")
     let link = shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     #expect(link.hasPrefix(server.url.absoluteString + "/s/"), "\(shared.stdout)")
     #expect(try await Self.get(link).text.contains("shared text"))

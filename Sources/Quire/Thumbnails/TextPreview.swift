@@ -9,7 +9,8 @@ public enum TextPreview {
     {
       let shown = String(line.prefix(40))
       let y = lineHeight * Double(index + 2)
-      rows.append("<text x=\"\(Int(lineHeight))\" y=\"\(Int(y))\">\(escape(shown))</text>")
+      rows.append(
+        "<text x=\"\(Int(lineHeight))\" y=\"\(Int(y))\">\(MarkupText.escape(shown))</text>")
     }
     let fontSize = Int(lineHeight * 0.75)
     return .svg(
@@ -20,19 +21,6 @@ public enum TextPreview {
       """)
   }
 
-  static func escape(_ text: String) -> String {
-    var result = ""
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      default: result.append(character)
-      }
-    }
-    return result
-  }
 }
 
 extension TextPreview {

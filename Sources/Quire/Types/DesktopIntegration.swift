@@ -65,11 +65,11 @@ public struct DesktopIntegration: Sendable {
     for type in declarations.exportedTypes {
       guard let mime = type.mimeTypes.first else { continue }
       let isPackage = type.conformsTo.contains("com.apple.package")
-      xml += "  <mime-type type=\"\(escape(mime))\">\n"
-      xml += "    <comment>\(escape(type.description ?? type.identifier))</comment>\n"
+      xml += "  <mime-type type=\"\(MarkupText.escape(mime))\">\n"
+      xml += "    <comment>\(MarkupText.escape(type.description ?? type.identifier))</comment>\n"
       if isPackage { xml += "    <sub-class-of type=\"inode/directory\"/>\n" }
       for ext in type.filenameExtensions {
-        xml += "    <glob pattern=\"*.\(escape(ext))\"/>\n"
+        xml += "    <glob pattern=\"*.\(MarkupText.escape(ext))\"/>\n"
       }
       xml += "  </mime-type>\n"
     }
@@ -138,8 +138,4 @@ public struct DesktopIntegration: Sendable {
     process.waitUntilExit()
   }
 
-  private func escape(_ text: String) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-  }
 }

@@ -31,7 +31,7 @@ struct PublicPage: Sendable {
           Self.layout(
             title: "Link not found",
             body:
-              "<h1>This link does not work</h1><p>\(Self.escape(error.message))</p>"),
+              "<h1>This link does not work</h1><p>\(MarkupText.escape(error.message))</p>"),
           status: .notFound)
       }
     }
@@ -68,9 +68,9 @@ struct PublicPage: Sendable {
         && Self.contentType($0.path).hasPrefix("image/")
     }) {
       body +=
-        "<img class=\"thumbnail\" alt=\"\" src=\"\(base)/raw?member=\(Self.escape(thumbnail.path))\">"
+        "<img class=\"thumbnail\" alt=\"\" src=\"\(base)/raw?member=\(MarkupText.escape(thumbnail.path))\">"
     }
-    body += "<h1>\(Self.escape(document.name))</h1>"
+    body += "<h1>\(MarkupText.escape(document.name))</h1>"
     body +=
       "<p class=\"meta\">Shared read-only · \(ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file))</p>"
     switch document.kind {
@@ -78,20 +78,21 @@ struct PublicPage: Sendable {
       body += "<p><a class=\"download\" href=\"\(base)/archive\">Download as .zip</a></p><ul>"
       for member in document.members {
         body +=
-          "<li><a href=\"\(base)/raw?member=\(Self.escape(member.path))\">\(Self.escape(member.path))</a> <span class=\"meta\">\(member.size) bytes</span></li>"
+          "<li><a href=\"\(base)/raw?member=\(MarkupText.escape(member.path))\">\(MarkupText.escape(member.path))</a> <span class=\"meta\">\(member.size) bytes</span></li>"
       }
       body += "</ul>"
     case .file:
       let type = Self.contentType(document.name)
       body += "<p><a class=\"download\" href=\"\(base)/raw\">Download</a></p>"
       if type.hasPrefix("image/") {
-        body += "<img class=\"contents\" alt=\"\(Self.escape(document.name))\" src=\"\(base)/raw\">"
+        body +=
+          "<img class=\"contents\" alt=\"\(MarkupText.escape(document.name))\" src=\"\(base)/raw\">"
       } else if let member = document.members.first, member.size <= Self.maximumShownText,
         let text = String(
           validating: try store.contents(of: member, account: document.account), as: UTF8.self),
         !text.contains("\0")
       {
-        body += "<pre class=\"contents\">\(Self.escape(text))</pre>"
+        body += "<pre class=\"contents\">\(MarkupText.escape(text))</pre>"
       }
     }
     return Self.layout(title: document.name, body: body)
@@ -159,28 +160,12 @@ struct PublicPage: Sendable {
     }
   }
 
-  /// `text` safe inside HTML text and quoted attributes.
-  static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "'": escaped += "&#39;"
-      default: escaped.append(character)
-      }
-    }
-    return escaped
-  }
-
   private static func layout(title: String, body: String) -> String {
     """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>\(escape(title)) — Quire</title>
+    <title>\(MarkupText.escape(title)) — Quire</title>
     <style>
     body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f6f6f4; color: #222; }
     main { max-width: 52rem; margin: 2rem auto; padding: 2rem; background: #fff;

@@ -1,0 +1,20 @@
+/// Text made safe for XML and HTML: inside elements and inside quoted attributes (the desktop
+/// MIME database, SVG thumbnails, the server's public pages).
+public enum MarkupText {
+  /// `text` with `&`, `<`, `>`, `"` and `'` replaced by their entities.
+  public static func escape(_ text: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count)
+    for character in text {
+      switch character {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      case "\"": escaped += "&quot;"
+      case "'": escaped += "&#39;"
+      default: escaped.append(character)
+      }
+    }
+    return escaped
+  }
+}

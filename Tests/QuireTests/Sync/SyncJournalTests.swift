@@ -50,7 +50,9 @@ struct SyncJournalTests {
       ended = error
     }
     #expect((ended as? SyncError)?.code == .unavailable)
-    #expect(ContinuousClock.now - started < .seconds(10), "the watchdog ended the silent stream")
+    // Without the watchdog the stream would hang until the test's time limit; the bound leaves
+    // room for a loaded 2-core CI machine (11.6 s was seen with the whole suite running).
+    #expect(ContinuousClock.now - started < .seconds(30), "the watchdog ended the silent stream")
     proxy.release()
   }
 

@@ -161,6 +161,44 @@ struct FileMonitorTests {
       ])
   }
 
+  @Test(
+    "a folder that appears and is renamed into place before its watch is made is watched where it landed"
+  )
+  func stagedFolderIsWatched() {
+    // An atomic save: a hidden staging folder is filled, then renamed over the name. When the
+    // reading thread is late, the creation and the rename arrive in one read, so the watch asked
+    // for under the staging name finds nothing; later writes inside must still be heard.
+    var translator = InotifyTranslator(root: "/library")
+    translator.watched(1, path: "/library")
+    let folder = UInt32(IN_ISDIR)
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_CREATE) | folder, cookie: 0, name: ".stage"))
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_MOVED_FROM) | folder, cookie: 9, name: ".stage"))
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_MOVED_TO) | folder, cookie: 9, name: "Trip.mydoc"))
+    #expect(translator.takeActions() == [.watch("/library/Trip.mydoc")])
+
+    // The watch was tried in an earlier read and found nothing: the rename alone asks again.
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_CREATE) | folder, cookie: 0, name: ".next"))
+    #expect(translator.takeActions() == [.watch("/library/.next")])
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_MOVED_FROM) | folder, cookie: 10, name: ".next"))
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_MOVED_TO) | folder, cookie: 10, name: "Next.mydoc"))
+    #expect(translator.takeActions() == [.watch("/library/Next.mydoc")])
+
+    // A folder already watched keeps its watch under the new name, and needs no other.
+    translator.watched(2, path: "/library/Trip.mydoc")
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_MOVED_FROM) | folder, cookie: 11, name: "Trip.mydoc"))
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_MOVED_TO) | folder, cookie: 11, name: "Moved.mydoc"))
+    #expect(translator.takeActions().isEmpty)
+    #expect(translator.paths[2] == "/library/Moved.mydoc")
+  }
+
   @Test("reaching the watch limit is a clear, typed error")
   func watchLimit() async throws {
     let folder = try TemporaryDirectory()

@@ -49,6 +49,18 @@ struct InotifyTranslator {
     }
   }
 
+  /// A folder moved inside the tree keeps its watches under the new path. One that has none (a
+  /// staging folder that appeared and was renamed into place, as every atomic save does, before
+  /// the watch asked for under its first name was made) is watched where it is now.
+  private mutating func followMovedFolder(from old: String, to new: String) {
+    renameWatches(from: old, to: new)
+    actions.removeAll { action in
+      guard case .watch(let path) = action else { return false }
+      return path == old || path.hasPrefix(old + "/")
+    }
+    if !paths.values.contains(new) { actions.append(.watch(new)) }
+  }
+
   mutating func translate(_ event: RawEvent) {
     let mask = event.mask
     if mask & UInt32(IN_Q_OVERFLOW) != 0 {
@@ -70,7 +82,7 @@ struct InotifyTranslator {
         events[from.index] = FileEvent(
           .moved(from: from.path), path: path, isDirectory: isDirectory)
         // Events later in this batch already name the folder's new path.
-        if isDirectory { renameWatches(from: from.path, to: path) }
+        if isDirectory { followMovedFolder(from: from.path, to: path) }
       } else {
         events.append(FileEvent(.created, path: path, isDirectory: isDirectory))
         if isDirectory { actions.append(.watch(path)) }

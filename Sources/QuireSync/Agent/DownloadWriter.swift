@@ -82,8 +82,10 @@ struct DownloadWriter {
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
         try checkUnchanged([""], at: url, expected: expected)
         try writeFile(member, at: url) { try stream(member, $0) }
+        // Inside the write: once it ends, an open document reloads and may save at once, and
+        // that save must not be taken for what was downloaded.
+        written[""] = try stat(url)
       }
-      written[""] = try stat(target)
     } else if incremental && exists {
       try FileCoordinator().coordinate(writingItemAt: target) { url in
         try checkUnchanged(
@@ -95,9 +97,9 @@ struct DownloadWriter {
           try place(member, contents: contents(member), in: package)
         }
         try package.write(to: url, originalContentsURL: url)
-      }
-      for member in manifest.change.upserted {
-        written[member.path] = try stat(target.appendingPathComponent(member.path))
+        for member in manifest.change.upserted {
+          written[member.path] = try stat(url.appendingPathComponent(member.path))
+        }
       }
     } else {
       let staging = target.deletingLastPathComponent().appendingPathComponent(
@@ -131,11 +133,11 @@ struct DownloadWriter {
         guard rename(staging.path, url.path) == 0 else {
           throw SyncError(.unavailable, "Could not place the downloaded “\(url.path)”.")
         }
-      }
-      for member in manifest.change.upserted {
-        written[member.path] =
-          inCloud.contains(member.path)
-          ? .inCloud : try stat(target.appendingPathComponent(member.path))
+        for member in manifest.change.upserted {
+          written[member.path] =
+            inCloud.contains(member.path)
+            ? .inCloud : try stat(url.appendingPathComponent(member.path))
+        }
       }
     }
     return (relative, written)

@@ -32,7 +32,10 @@ struct SyncOpenDocumentTests {
     document.setText("typed on B")
     document.undoManager.endEvent()
     try await document.save(to: document.fileURL, for: .forOverwriting)
+    // The document saves the moment it has reloaded: the agent must have recorded what it
+    // downloaded inside its coordinated write, or it takes this save for the download.
     #expect(
-      await eventually { a.text("Shared.mydoc/text.txt") == "typed on B" }, "B's save went to A")
+      await eventually { a.text("Shared.mydoc/text.txt") == "typed on B" },
+      "B's save did not reach A; on A: \(a.text("Shared.mydoc/text.txt") ?? "nothing")")
   }
 }

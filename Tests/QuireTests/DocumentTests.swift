@@ -6,7 +6,7 @@ import Testing
 
 /// Waits for the first event that `matches`, failing after `seconds`.
 func waitForEvent(
-  _ events: AsyncStream<DocumentEvent>, seconds: Double = 10,
+  _ events: AsyncStream<DocumentEvent>, seconds: Double = 60,
   _ matches: @escaping @Sendable (DocumentEvent) -> Bool
 ) async -> DocumentEvent? {
   try? await withDeadline(seconds: seconds) { () async -> DocumentEvent? in

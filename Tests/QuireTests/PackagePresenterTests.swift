@@ -98,7 +98,7 @@ struct PackagePresenterTests {
     // timestamp tick (about 4 ms) of the last save has the same signature and cannot be told
     // from it by `stat`, which is not what this test is about.
     try overwrite("marker text", in: package.appendingPathComponent("text.txt"))
-    let first = await waitForEvent(events, seconds: 10) { event in
+    let first = await waitForEvent(events, seconds: 60) { event in
       if case .loaded = event { true } else { false }
     }
     #expect(first != nil, "the outside change was not heard")

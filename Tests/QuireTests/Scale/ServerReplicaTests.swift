@@ -24,7 +24,7 @@ struct ServerReplicaTests {
       let answer = try await b.commit(
         S.commit("x", path: "Documents/X.txt", base: base, kind: .file, upserted: upserted))
       base = answer.revision
-      let got = await heard.collector.wait(seconds: 5) {
+      let got = await heard.collector.wait(seconds: 60) {
         $0.contains { $0.sequence == answer.sequence }
       }
       #expect(got.contains { $0.sequence == answer.sequence }, "round \(round) reached replica 1")
@@ -48,7 +48,7 @@ struct ServerReplicaTests {
     }
     let journal = try await d.changes(since: 0).entries.map(\.sequence)
     #expect(journal.count == 9)
-    let got = await followed.collector.wait(seconds: 15) { Set($0.map(\.sequence)) == Set(journal) }
+    let got = await followed.collector.wait(seconds: 60) { Set($0.map(\.sequence)) == Set(journal) }
     #expect(Set(got.map(\.sequence)) == Set(journal), "the device missed a commit")
     #expect(got.map(\.sequence) == got.map(\.sequence).sorted(), "out of order")
   }
@@ -64,7 +64,7 @@ struct ServerReplicaTests {
     let heard = Self.follow(a)
     defer { heard.task.cancel() }
     var base = try await Self.edit(b, round: 1, base: nil)
-    _ = await heard.collector.wait(seconds: 5) { $0.count == 1 }
+    _ = await heard.collector.wait(seconds: 60) { $0.count == 1 }
 
     try cluster.stop()
     var failure: SyncError?
@@ -89,7 +89,7 @@ struct ServerReplicaTests {
     }
     let journal = try await a.changes(since: 0).entries.map(\.sequence)
     #expect(journal.count == 2, "the commit that failed while PostgreSQL was down left nothing")
-    let got = await heard.collector.wait(seconds: 15) { $0.count == journal.count }
+    let got = await heard.collector.wait(seconds: 60) { $0.count == journal.count }
     #expect(got.map(\.sequence) == journal, "the device on the other replica caught up")
   }
 

@@ -15,7 +15,7 @@ actor Collector<Value: Sendable> {
   }
 
   /// Waits until `condition` holds of the values, or `seconds` pass; returns the values then.
-  func wait(seconds: Double = 10, until condition: @escaping @Sendable ([Value]) -> Bool) async
+  func wait(seconds: Double = 60, until condition: @escaping @Sendable ([Value]) -> Bool) async
     -> [Value]
   {
     if condition(values) { return values }

@@ -16,7 +16,7 @@ final class RecordingPresenter: FilePresenter {
 
   /// Waits (up to `seconds`) for a message satisfying `matches`: returns it as soon as it is
   /// recorded, or nil at the deadline.
-  func waitFor(seconds: Double = 10, _ matches: @escaping @Sendable (String) -> Bool) async
+  func waitFor(seconds: Double = 60, _ matches: @escaping @Sendable (String) -> Bool) async
     -> String?
   {
     let (stream, continuation) = AsyncStream.makeStream(of: String.self)

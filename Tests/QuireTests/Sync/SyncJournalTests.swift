@@ -73,10 +73,12 @@ struct SyncJournalTests {
         } catch { break }
       }
     }
-    #expect(await acknowledgements.wait(seconds: 20) { $0.count >= 20 }.count >= 20)
+    // Some commits are acknowledged before the kill; how many does not matter, and each one
+    // takes an fsync, slow on a loaded machine.
+    #expect(await acknowledgements.wait(seconds: 60) { $0.count >= 5 }.count >= 5)
     server.kill()
-    // The commit in flight fails with the connection; if it has not within 20 s, stop waiting.
-    if try await withDeadline(seconds: 20, { await committer.value }) == nil { committer.cancel() }
+    // The commit in flight fails with the connection; if it has not within 60 s, stop waiting.
+    if try await withDeadline(seconds: 60, { await committer.value }) == nil { committer.cancel() }
     let acknowledged = await acknowledgements.values
     try server.restart()
     let after = try await server.client("alice")

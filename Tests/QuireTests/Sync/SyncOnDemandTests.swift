@@ -209,7 +209,7 @@ struct SyncOnDemandTests {
     #expect(!(try b.hiddenLeftovers().isEmpty), "a 40 MiB download should spool to disk")
     toB.release()
     #expect(try await reading.value == bytes.count)
-    let finished = await reported.wait(seconds: 10) { $0.last == Int64(bytes.count) }
+    let finished = await reported.wait(seconds: 60) { $0.last == Int64(bytes.count) }
     #expect(finished.last == Int64(bytes.count))
     #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == Data(bytes))
     let done = await seen.wait(seconds: 60) { values in

@@ -74,6 +74,10 @@ public final class SyncServer: Sendable {
     VersionRoutes(store: store, reading: reading, limiter: limiter, signal: signal)
       .add(to: router)
     LinkRoutes(store: store, reading: reading).add(to: router)
+    ShareRoutes(
+      store: store, configuration: configuration, reading: reading, limiter: limiter,
+      signal: signal
+    ).add(to: router)
     PublicPage(store: store).add(to: router)
     let application = Application(
       router: router, server: try serverBuilder(),

@@ -13,7 +13,7 @@ struct QuireCommand: AsyncParsableCommand {
     subcommands: [
       New.self, Show.self, Edit.self, Thumbnail.self, Info.self, Export.self, Import.self,
       Types.self, Watch.self, List.self, Tag.self, MakeBookmark.self, Resolve.self, Recent.self,
-      Versions.self, Merge.self, Share.self, Unshare.self,
+      Versions.self, Merge.self, Share.self, Unshare.self, Shared.self,
       App.self, Open.self, InstallDesktop.self, UninstallDesktop.self, Server.self, Sync.self,
     ],
     defaultSubcommand: App.self)

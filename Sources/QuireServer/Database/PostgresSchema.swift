@@ -2,14 +2,14 @@
 /// SQLite, written at once in their latest form, versioned in `schema_version` so later
 /// releases can migrate them.
 enum PostgresSchema {
-  static let version: Int64 = 2
+  static let version: Int64 = 3
 
   /// Makes the tables if the database has none; refuses a newer schema than this server knows.
   static func migrate(_ db: any SQLSession) throws {
     try db.execute("CREATE TABLE IF NOT EXISTS schema_version(version BIGINT NOT NULL)")
     let current = try db.value(Int64.self, "SELECT max(version) FROM schema_version") ?? 0
     if current >= version { return }
-    for (number, statements) in [(Int64(1), tables), (2, links)] where current < number {
+    for (number, statements) in [(Int64(1), tables), (2, links), (3, shares)] where current < number {
       for statement in statements {
         try db.execute(statement)
       }
@@ -85,5 +85,18 @@ enum PostgresSchema {
       created DOUBLE PRECISION NOT NULL, revoked BIGINT NOT NULL DEFAULT 0)
     """,
     "CREATE INDEX linksByItem ON links(container, item) WHERE revoked = 0",
+  ]
+
+  /// Version 3: items shared with other accounts, and what participants uploaded through them.
+  private static let shares = [
+    """
+    CREATE TABLE shares(
+      id TEXT PRIMARY KEY, container BIGINT NOT NULL, item TEXT NOT NULL,
+      grantee BIGINT NOT NULL, role TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,
+      revoked BIGINT NOT NULL DEFAULT 0)
+    """,
+    "CREATE INDEX sharesByItem ON shares(container, item) WHERE revoked = 0",
+    "CREATE INDEX sharesByGrantee ON shares(grantee) WHERE revoked = 0",
+    "CREATE TABLE shareUploads(share TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY(share, hash))",
   ]
 }

@@ -90,6 +90,21 @@ enum ServerSchema {
           CREATE INDEX linksByItem ON links(container, item) WHERE revoked = 0;
           """)
     }
+    // v8: items shared with other accounts, and the chunks a participant uploaded through a
+    // share (so a share's commit names only chunks of the item or its own uploads).
+    migrator.registerMigration("v8") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE shares(
+            id TEXT PRIMARY KEY, container INTEGER NOT NULL, item TEXT NOT NULL,
+            grantee INTEGER NOT NULL, role TEXT NOT NULL, created REAL NOT NULL,
+            revoked INTEGER NOT NULL DEFAULT 0);
+          CREATE INDEX sharesByItem ON shares(container, item) WHERE revoked = 0;
+          CREATE INDEX sharesByGrantee ON shares(grantee) WHERE revoked = 0;
+          CREATE TABLE shareUploads(
+            share TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY(share, hash)) WITHOUT ROWID;
+          """)
+    }
     return migrator
   }
 }

@@ -2,8 +2,11 @@ import QuireSyncProtocol
 
 extension ServerStore {
   /// Stores the chunks framed in `body` for `user`, after checking each one's bytes hash to the
-  /// hash it came with; nothing is stored if any lies.
-  func storeChunks(user: Int64, body: [UInt8], maximumChunk: Int) throws(SyncError) -> Int {
+  /// hash it came with; nothing is stored if any lies. With `share`, they are noted as uploaded
+  /// through it, so its participant may commit them.
+  func storeChunks(user: Int64, body: [UInt8], maximumChunk: Int, share: String? = nil)
+    throws(SyncError) -> Int
+  {
     let frames = try ChunkFrames.parse(body, maximumChunk: maximumChunk)
     for frame in frames {
       let actual = body.withUnsafeBytes {
@@ -26,6 +29,11 @@ extension ServerStore {
         try Self.insertChunk(
           db, user: user, hash: frame.hash, size: frame.range.count, pack: written.pack,
           offset: offset)
+        if let share {
+          try db.execute(
+            "INSERT INTO shareUploads(share, hash) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [share, frame.hash.hex])
+        }
       }
     }
     return frames.count

@@ -93,7 +93,7 @@ extension ServerStore {
   }
 
   /// The container holding `user`'s live `item`; `notFound` otherwise.
-  private static func liveItem(
+  static func liveItem(
     _ db: any SQLSession, _ identifier: String, item: String, user: Int64
   )
     throws -> Int64

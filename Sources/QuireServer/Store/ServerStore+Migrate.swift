@@ -22,6 +22,8 @@ extension ServerStore {
     ("chunks", ["account", "hash", "size", "pack", "packOffset"]),
     ("journal", ["sequence", "container", "revision"]),
     ("links", ["token", "container", "item", "created", "revoked"]),
+    ("shares", ["id", "container", "item", "grantee", "role", "created", "revoked"]),
+    ("shareUploads", ["share", "hash"]),
   ]
 
   /// Copies every row of this store's metadata into the empty PostgreSQL database at `target`

@@ -20,7 +20,7 @@ extension SyncClient {
       let task = Task {
         do {
           var request = HTTPClientRequest(
-            url: server.absoluteString + "/v1/containers/\(container)/events")
+            url: server.absoluteString + "\(scope)/events")
           request.headers.add(name: "Authorization", value: "Bearer \(token)")
           request.headers.add(name: "Last-Event-ID", value: String(cursor))
           request.headers.add(name: "Accept", value: "text/event-stream")

@@ -14,8 +14,11 @@ public struct SyncClient: Sendable {
   public let server: URL
   /// The device token (`Authorization: Bearer …`).
   public let token: String
-  /// The container every call is about, such as `iCloud.net.gacha.mydoc`.
+  /// The container every call is about, such as `iCloud.net.gacha.mydoc` (empty for a client
+  /// of a share).
   public let container: String
+  /// The share every call is about, for a client of an item shared with this account.
+  public let share: String?
   let http: HTTPClient
 
   /// A client of `container` on `server`, signed in with `token`.
@@ -23,8 +26,24 @@ public struct SyncClient: Sendable {
     self.server = server
     self.token = token
     self.container = container
+    share = nil
     self.http = http
   }
+
+  /// A client of the item another account shares with this one (``ShareInfo/id``): the same
+  /// calls as a container's, limited to that item; writes need the `write` role.
+  public init(server: URL, token: String, share: String, http: HTTPClient = .shared) {
+    self.server = server
+    self.token = token
+    container = ""
+    self.share = share
+    self.http = http
+  }
+
+  /// Where the container's (or the share's) journal, manifests and commits are.
+  var scope: String { share.map { "/v1/shares/\($0)" } ?? "/v1/containers/\(container)" }
+  /// Where this account's (or the share's) chunks are.
+  var chunkScope: String { share.map { "/v1/shares/\($0)/chunks" } ?? "/v1/chunks" }
 
   /// Signs in as `user` and registers this device as `device`, returning its token.
   public static func signIn(
@@ -40,7 +59,7 @@ public struct SyncClient: Sendable {
   public func missingChunks(_ hashes: [ContentHash]) async throws(SyncError) -> [ContentHash] {
     guard !hashes.isEmpty else { return [] }
     let list: ChunkList = try await send(
-      .POST, "/v1/chunks/missing", json: ChunkList(hashes: hashes))
+      .POST, "\(chunkScope)/missing", json: ChunkList(hashes: hashes))
     return list.hashes
   }
 
@@ -85,7 +104,7 @@ public struct SyncClient: Sendable {
     for start in stride(from: 0, to: hashes.count, by: 1024) {
       let batch = Array(hashes[start..<min(start + 1024, hashes.count)])
       let body = try await raw(
-        .POST, "/v1/chunks/fetch", body: try Self.encode(ChunkList(hashes: batch)),
+        .POST, "\(chunkScope)/fetch", body: try Self.encode(ChunkList(hashes: batch)),
         limit: batch.count * (ContentChunker.standard.maximumSize + ChunkFrames.headerSize))
       for frame in try ChunkFrames.parse(body, maximumChunk: ContentChunker.standard.maximumSize) {
         let bytes = Array(body[frame.range])
@@ -101,14 +120,14 @@ public struct SyncClient: Sendable {
 
   /// Commits a revision.
   public func commit(_ request: CommitRequest) async throws(SyncError) -> CommitResponse {
-    try await send(.POST, "/v1/containers/\(container)/commits", json: request)
+    try await send(.POST, "\(scope)/commits", json: request)
   }
 
   /// Commits `requests` in order, all or none, as one request (at most
   /// ``CommitBatch/maximumCount``).
   public func commit(batch requests: [CommitRequest]) async throws(SyncError) -> [CommitResponse] {
     let answer: CommitBatchResponse = try await send(
-      .POST, "/v1/containers/\(container)/commits/batch", json: CommitBatch(commits: requests))
+      .POST, "\(scope)/commits/batch", json: CommitBatch(commits: requests))
     guard answer.results.count == requests.count else {
       throw SyncError(
         .internalError,
@@ -121,7 +140,7 @@ public struct SyncClient: Sendable {
   /// The journal after `cursor`.
   public func changes(since cursor: Int64, limit: Int = 1000) async throws(SyncError) -> ChangesPage
   {
-    try await send(.GET, "/v1/containers/\(container)/changes?since=\(cursor)&limit=\(limit)")
+    try await send(.GET, "\(scope)/changes?since=\(cursor)&limit=\(limit)")
   }
 
   /// Revision `revision` of `item`: whole, or only what changed after `since`.
@@ -130,7 +149,7 @@ public struct SyncClient: Sendable {
   {
     let query = since.map { "?since=\($0)" } ?? ""
     return try await send(
-      .GET, "/v1/containers/\(container)/items/\(item)/revisions/\(revision)\(query)")
+      .GET, "\(scope)/items/\(item)/revisions/\(revision)\(query)")
   }
 
   /// The whole manifests of `revisions`, in their order, a thousand per request.
@@ -141,7 +160,7 @@ public struct SyncClient: Sendable {
     for start in stride(from: 0, to: revisions.count, by: ManifestBatch.maximumCount) {
       let part = revisions[start..<min(start + ManifestBatch.maximumCount, revisions.count)]
       let answer: ManifestBatchResponse = try await send(
-        .POST, "/v1/containers/\(container)/manifests",
+        .POST, "\(scope)/manifests",
         json: ManifestBatch(revisions: Array(part)))
       guard answer.manifests.count == part.count else {
         throw SyncError(
@@ -155,6 +174,6 @@ public struct SyncClient: Sendable {
   }
 
   private func sendFrames(_ body: [UInt8]) async throws(SyncError) {
-    _ = try await raw(.POST, "/v1/chunks", body: body, limit: 1 << 16)
+    _ = try await raw(.POST, chunkScope, body: body, limit: 1 << 16)
   }
 }

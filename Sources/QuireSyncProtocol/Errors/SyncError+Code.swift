@@ -22,6 +22,9 @@ extension SyncError {
     public static let missingChunks = Code(rawValue: "missingChunks")
     /// A manifest does not add up (sizes, duplicate paths, a file with several members) (400).
     public static let invalidManifest = Code(rawValue: "invalidManifest")
+    /// The account may see this but not change it: a write to an item shared with it read-only,
+    /// or an owner's action a participant asked for (403).
+    public static let forbidden = Code(rawValue: "forbidden")
     /// The item, revision, chunk or container does not exist for this account (404).
     public static let notFound = Code(rawValue: "notFound")
     /// A request or manifest is larger than the server accepts (413).
@@ -42,6 +45,7 @@ extension SyncError {
     public var httpStatus: Int {
       switch self {
       case .unauthorized, .badCredentials: 401
+      case .forbidden: 403
       case .notFound: 404
       case .tooLarge: 413
       case .rateLimited: 429

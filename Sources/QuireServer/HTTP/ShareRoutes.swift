@@ -1,0 +1,163 @@
+import Foundation
+import Hummingbird
+import QuireSyncProtocol
+
+/// The sharing API (docs/sync-api.yaml). An owner shares an item with another account
+/// (`…/items/{item}/shares`); the participant lists what is shared with it (`/v1/shares`) and
+/// reaches each item through `/v1/shares/{share}/…`, which mirrors a container's routes limited
+/// to that item. Writes through a read-only share are `forbidden` (403); a share that is not the
+/// caller's, or was revoked, is `notFound`, as one that never existed.
+struct ShareRoutes: Sendable {
+  let store: ServerStore
+  let configuration: ServerConfiguration
+  let reading: RequestReading
+  let limiter: CommitRateLimiter
+  let signal: JournalSignal
+
+  func add(to router: Router<BasicRequestContext>) {
+    addOwnerRoutes(to: router)
+    router.get("/v1/shares") { request, _ in
+      let device = try reading.device(request)
+      return ServerResponse.json(ShareList(shares: try store.sharedWith(user: device.user)))
+    }
+    let share = "/v1/shares/:share"
+    router.get(RouterPath(share + "/changes")) { request, context in
+      let device = try reading.device(request)
+      let limit = min(max(Int(request.uri.queryParameters["limit"] ?? "1000") ?? 1000, 1), 5000)
+      return ServerResponse.json(
+        try store.sharedChanges(
+          try context.parameters.require("share"), user: device.user,
+          since: try reading.cursor(request), limit: limit))
+    }
+    router.get(RouterPath(share + "/items/:item/revisions/:revision")) { request, context in
+      let device = try reading.device(request)
+      guard let revision = Int64(try context.parameters.require("revision")) else {
+        throw SyncError(.malformed, "A revision is a number.")
+      }
+      let since = try request.uri.queryParameters["since"].map { text throws(SyncError) in
+        guard let value = Int64(text) else {
+          throw SyncError(.malformed, "since is a revision number.")
+        }
+        return value
+      }
+      return ServerResponse.json(
+        try store.sharedManifests(
+          try context.parameters.require("share"), user: device.user,
+          revisions: [(try context.parameters.require("item"), revision, since)])[0])
+    }
+    router.post(RouterPath(share + "/manifests")) { request, context in
+      let device = try reading.device(request)
+      let batch = try await reading.json(ManifestBatch.self, from: request)
+      guard batch.revisions.count <= ManifestBatch.maximumCount else {
+        throw SyncError(
+          .tooLarge, "A batch asks for at most \(ManifestBatch.maximumCount) manifests; split it.")
+      }
+      return ServerResponse.json(
+        ManifestBatchResponse(
+          manifests: try store.sharedManifests(
+            try context.parameters.require("share"), user: device.user,
+            revisions: batch.revisions.map { ($0.item, $0.revision, nil) })))
+    }
+    router.post(RouterPath(share + "/chunks/fetch")) { request, context in
+      let device = try reading.device(request)
+      let list = try await reading.json(ChunkList.self, from: request)
+      guard list.hashes.count <= 4096 else {
+        throw SyncError(
+          .tooLarge, "Fetch at most 4096 chunks per request, not \(list.hashes.count).")
+      }
+      return ServerResponse.bytes(
+        try store.sharedChunks(
+          try context.parameters.require("share"), user: device.user, hashes: list.hashes))
+    }
+    router.post(RouterPath(share + "/chunks/missing")) { request, context in
+      let device = try reading.device(request)
+      let list = try await reading.json(ChunkList.self, from: request)
+      return ServerResponse.json(
+        ChunkList(
+          hashes: try store.sharedMissingChunks(
+            try context.parameters.require("share"), user: device.user, hashes: list.hashes)))
+    }
+    router.post(RouterPath(share + "/chunks")) { request, context in
+      let device = try reading.device(request)
+      let body = try await request.body.collect(upTo: configuration.maximumChunkBodyBytes)
+      let count = try store.storeSharedChunks(
+        try context.parameters.require("share"), user: device.user, body: Array(buffer: body),
+        maximumChunk: ContentChunker.standard.maximumSize)
+      return ServerResponse.json(["stored": count])
+    }
+    router.post(RouterPath(share + "/commits")) { request, context in
+      let device = try reading.device(request)
+      let request = try await reading.json(CommitRequest.self, from: request)
+      let answer = try commit([request], share: try context.parameters.require("share"), device)[0]
+      return ServerResponse.json(answer, status: answer.status == .current ? .created : .ok)
+    }
+    router.post(RouterPath(share + "/commits/batch")) { request, context in
+      let device = try reading.device(request)
+      let batch = try await reading.json(CommitBatch.self, from: request)
+      guard batch.commits.count <= CommitBatch.maximumCount else {
+        throw SyncError(
+          .tooLarge, "A batch holds at most \(CommitBatch.maximumCount) commits; split it.")
+      }
+      return ServerResponse.json(
+        CommitBatchResponse(
+          results: try commit(
+            batch.commits, share: try context.parameters.require("share"), device)))
+    }
+    router.get(RouterPath(share + "/events")) { request, context in
+      let device = try reading.device(request)
+      let id = try context.parameters.require("share")
+      let shared = try store.sharedItem(id, user: device.user)
+      let wakes = signal.listen(shared.signalKey, keepAlive: configuration.keepAliveInterval)
+      return EventStream.response(from: try reading.cursor(request), wakes: wakes) {
+        [store] cursor throws(SyncError) in
+        try store.sharedChanges(id, user: device.user, since: cursor, limit: 500)
+      }
+    }
+  }
+
+  /// A participant's commits, at the device's commit rate; the owner's devices are woken.
+  private func commit(_ commits: [CommitRequest], share: String, _ device: AuthenticatedDevice)
+    throws(SyncError) -> [CommitResponse]
+  {
+    guard limiter.allow(device.id) else {
+      throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
+    }
+    let (answers, shared) = try store.sharedCommit(
+      commits, share: share, device: device,
+      maximumMembers: configuration.maximumMembersPerCommit)
+    signal.notify(shared.signalKey)
+    return answers
+  }
+
+  /// The owner's routes: share an item, list its participants, stop sharing.
+  private func addOwnerRoutes(to router: Router<BasicRequestContext>) {
+    let path = "/v1/containers/:container/items/:item/shares"
+    router.post(RouterPath(path)) { request, context in
+      let device = try reading.device(request)
+      let body = try await reading.json(ShareRequest.self, from: request)
+      let share = try store.share(
+        container: try context.parameters.require("container"),
+        item: try context.parameters.require("item"), user: device.user, with: body.user,
+        role: body.role)
+      return ServerResponse.json(share, status: .created)
+    }
+    router.get(RouterPath(path)) { request, context in
+      let device = try reading.device(request)
+      return ServerResponse.json(
+        ShareList(
+          shares: try store.shares(
+            container: try context.parameters.require("container"),
+            item: try context.parameters.require("item"), user: device.user)))
+    }
+    router.delete(RouterPath(path + "/:user")) { request, context in
+      let device = try reading.device(request)
+      let container = try context.parameters.require("container")
+      try store.unshare(
+        container: container, item: try context.parameters.require("item"), user: device.user,
+        with: try context.parameters.require("user"))
+      // The participant's event streams end when they next read: wake them.
+      signal.notify("\(device.user)/\(container)")
+      return Response(status: .noContent)
+    }
+  }
+}

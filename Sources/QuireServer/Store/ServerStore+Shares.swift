@@ -1,0 +1,99 @@
+import Foundation
+import QuireSyncProtocol
+
+extension ServerStore {
+  /// Shares `user`'s live `item` with the account `name` in `role` (sharing again changes the
+  /// role). `notFound` if `user` has no such item or there is no such account; `forbidden` to
+  /// share with oneself.
+  func share(
+    container identifier: String, item: String, user: Int64, with name: String, role: ShareRole
+  ) throws(SyncError) -> ShareInfo {
+    try write { db throws in
+      let container = try Self.liveItem(db, identifier, item: item, user: user)
+      let grantee = try Self.account(db, named: name)
+      guard grantee != user else {
+        throw SyncError(
+          .forbidden, "“\(name)” owns this item already; share it with another account.")
+      }
+      let now = Date().timeIntervalSince1970
+      if try db.execute(
+        """
+        UPDATE shares SET role = ?, created = ?
+        WHERE container = ? AND item = ? AND grantee = ? AND revoked = 0
+        """, [role.rawValue, now, container, item, grantee]) == 0
+      {
+        try db.execute(
+          "INSERT INTO shares(id, container, item, grantee, role, created) VALUES (?, ?, ?, ?, ?, ?)",
+          [UUID().uuidString.lowercased(), container, item, grantee, role.rawValue, now])
+      }
+      return try Self.shares(
+        db, "s.container = ? AND s.item = ? AND s.grantee = ?", [container, item, grantee])[0]
+    }
+  }
+
+  /// Who `user`'s `item` is shared with; `notFound` if `user` has no such item.
+  func shares(container identifier: String, item: String, user: Int64) throws(SyncError)
+    -> [ShareInfo]
+  {
+    try read { db throws in
+      let container = try Self.liveItem(db, identifier, item: item, user: user)
+      return try Self.shares(db, "s.container = ? AND s.item = ?", [container, item])
+    }
+  }
+
+  /// Stops sharing `user`'s `item` with the account `name`: its routes answer `notFound` from
+  /// now on, and its devices remove the item. `notFound` if it was not shared with `name`.
+  func unshare(container identifier: String, item: String, user: Int64, with name: String)
+    throws(SyncError)
+  {
+    try write { db throws in
+      guard
+        let container = try Self.container(db, user: user, identifier: identifier, create: false),
+        let grantee = try? Self.account(db, named: name),
+        let id = try db.value(
+          String.self,
+          "SELECT id FROM shares WHERE container = ? AND item = ? AND grantee = ? AND revoked = 0",
+          [container, item, grantee])
+      else {
+        throw SyncError(.notFound, "Item \(item) in \(identifier) is not shared with “\(name)”.")
+      }
+      try db.execute("UPDATE shares SET revoked = 1 WHERE id = ?", [id])
+      try db.execute("DELETE FROM shareUploads WHERE share = ?", [id])
+    }
+  }
+
+  /// The items other accounts share with `user`, whose items are still there.
+  func sharedWith(user: Int64) throws(SyncError) -> [ShareInfo] {
+    try read { db throws in try Self.shares(db, "s.grantee = ?", [user]) }
+  }
+
+  /// The account named `name`; `notFound` if there is none.
+  static func account(_ db: any SQLSession, named name: String) throws -> Int64 {
+    guard let id = try db.value(Int64.self, "SELECT id FROM users WHERE name = ?", [name]) else {
+      throw SyncError(.notFound, "There is no account “\(name)” on this server.")
+    }
+    return id
+  }
+
+  /// The live shares (of live items) matching `condition` on `shares s`, oldest first.
+  static func shares(_ db: any SQLSession, _ condition: String, _ arguments: [any SQLArgument])
+    throws -> [ShareInfo]
+  {
+    try db.rows(
+      """
+      SELECT s.id, s.item, s.role, s.created, o.name AS owner, g.name AS grantee, i.path, i.kind
+      FROM shares s JOIN containers c ON c.id = s.container JOIN users o ON o.id = c.account
+        JOIN users g ON g.id = s.grantee
+        JOIN items i ON i.container = s.container AND i.item = s.item
+      WHERE s.revoked = 0 AND i.deleted = 0 AND \(condition) ORDER BY s.created, s.id
+      """, arguments
+    ).map { row in
+      let path: String = try row["path"]
+      return try ShareInfo(
+        id: row["id"], owner: row["owner"], user: row["grantee"], item: row["item"],
+        name: String(path.split(separator: "/").last ?? Substring(path)),
+        kind: ItemKind(rawValue: row["kind"]) ?? .package,
+        role: ShareRole(rawValue: row["role"]) ?? .read, created: row["created"])
+    }
+  }
+}

@@ -222,7 +222,11 @@ public actor SyncAgent {
   private func listenToFolder() async {
     while !Task.isCancelled {
       do {
-        for try await event in FileMonitor(watching: folder) {
+        var events = FileMonitor(watching: folder).makeAsyncIterator()
+        // The watch holds from here; a change made after the last scan but before it has no
+        // event (a file saved just as the agent started): scan once more.
+        request(push: true)
+        while let event = try await events.next() {
           let relative = event.url.standardizedFileURL.path.dropFirst(folder.path.count)
           if relative.split(separator: "/").contains(where: { $0.hasPrefix(".quire-sync") }) {
             continue

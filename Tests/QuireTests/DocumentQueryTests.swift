@@ -6,7 +6,7 @@ import Testing
 
 /// Reads query reports until one satisfies `done`, or nil after `seconds`.
 func nextResults(
-  _ iterator: AsyncStream<DocumentQuery.Results>.Iterator, seconds: Double = 10,
+  _ iterator: AsyncStream<DocumentQuery.Results>.Iterator, seconds: Double = 60,
   until done: @escaping @Sendable (DocumentQuery.Results) -> Bool
 ) async -> (DocumentQuery.Results, AsyncStream<DocumentQuery.Results>.Iterator)? {
   nonisolated(unsafe) var iterator = iterator

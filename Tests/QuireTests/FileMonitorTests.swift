@@ -13,7 +13,7 @@ struct FileMonitorTests {
   /// Starts watching `folder`, runs `action`, and collects events until `done` says enough or
   /// the deadline passes (the wait ends as soon as `done` is satisfied).
   static func events(
-    in folder: TemporaryDirectory, seconds: Double = 10,
+    in folder: TemporaryDirectory, seconds: Double = 60,
     _ action: @escaping @Sendable () throws -> Void,
     until done: @escaping @Sendable ([FileEvent]) -> Bool
   ) async throws -> [FileEvent] {
@@ -114,7 +114,7 @@ struct FileMonitorTests {
     let parent = try TemporaryDirectory()
     let root = parent.file("watched")
     try Disk.write("x", to: root.appendingPathComponent("a.txt"))
-    let ended = try await withDeadline(seconds: 10) {
+    let ended = try await withDeadline(seconds: 60) {
       var events: [FileEvent] = []
       var iterator = FileMonitor(watching: root).makeAsyncIterator()
       try FileManager.default.removeItem(at: root)

@@ -92,7 +92,7 @@ struct UncoordinatedMoveTests {
     let index = try DocumentIndex(url: data.appendingPathComponent("quire/index.sqlite"))
     let query = DocumentQuery(scopes: [elsewhere], index: index)
     for await results in query.results() where results.phase == .gathered { break }
-    let indexed = try await withDeadline(seconds: 10) { () async throws -> Bool in
+    let indexed = try await withDeadline(seconds: 60) { () async throws -> Bool in
       while !index.paths(withIdentity: identity).contains(new.path) {
         try await Task.sleep(for: .milliseconds(20))  // polls the index (not a wait for an event)
       }

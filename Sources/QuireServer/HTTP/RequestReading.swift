@@ -46,6 +46,58 @@ struct RequestReading: Sendable {
     return cursor
   }
 
+  /// The page size in `limit`: 1000 unless asked, kept between 1 and 5000.
+  func limit(_ request: Request) -> Int {
+    min(max(Int(request.uri.queryParameters["limit"] ?? "1000") ?? 1000, 1), 5000)
+  }
+
+  /// The revision in the path and the optional `since` revision of a manifest request;
+  /// `malformed` if either is not a number.
+  func revisions(_ request: Request, _ context: BasicRequestContext) throws
+    -> (revision: Int64, since: Int64?)
+  {
+    guard let revision = Int64(try context.parameters.require("revision")) else {
+      throw SyncError(.malformed, "A revision is a number.")
+    }
+    let since = try request.uri.queryParameters["since"].map { text throws(SyncError) in
+      guard let value = Int64(text) else {
+        throw SyncError(.malformed, "since is a revision number.")
+      }
+      return value
+    }
+    return (revision, since)
+  }
+
+  /// A batch of manifests asked for; `tooLarge` past ``ManifestBatch/maximumCount``.
+  func manifestBatch(_ request: Request) async throws -> ManifestBatch {
+    let batch = try await json(ManifestBatch.self, from: request)
+    guard batch.revisions.count <= ManifestBatch.maximumCount else {
+      throw SyncError(
+        .tooLarge, "A batch asks for at most \(ManifestBatch.maximumCount) manifests; split it.")
+    }
+    return batch
+  }
+
+  /// A batch of commits; `tooLarge` past ``CommitBatch/maximumCount``.
+  func commitBatch(_ request: Request) async throws -> CommitBatch {
+    let batch = try await json(CommitBatch.self, from: request)
+    guard batch.commits.count <= CommitBatch.maximumCount else {
+      throw SyncError(
+        .tooLarge, "A batch holds at most \(CommitBatch.maximumCount) commits; split it.")
+    }
+    return batch
+  }
+
+  /// The chunks a fetch asks for; `tooLarge` past 4096 (a response of at most 4096 chunks).
+  func chunkFetch(_ request: Request) async throws -> [ContentHash] {
+    let list = try await json(ChunkList.self, from: request)
+    guard list.hashes.count <= 4096 else {
+      throw SyncError(
+        .tooLarge, "Fetch at most 4096 chunks per request, not \(list.hashes.count).")
+    }
+    return list.hashes
+  }
+
   static func describe(_ error: DecodingError) -> String {
     switch error {
     case .keyNotFound(let key, _): "the field “\(key.stringValue)” is missing"

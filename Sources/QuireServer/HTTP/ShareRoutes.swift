@@ -23,23 +23,14 @@ struct ShareRoutes: Sendable {
     let share = "/v1/shares/:share"
     router.get(RouterPath(share + "/changes")) { request, context in
       let device = try reading.device(request)
-      let limit = min(max(Int(request.uri.queryParameters["limit"] ?? "1000") ?? 1000, 1), 5000)
       return ServerResponse.json(
         try store.sharedChanges(
           try context.parameters.require("share"), user: device.user,
-          since: try reading.cursor(request), limit: limit))
+          since: try reading.cursor(request), limit: reading.limit(request)))
     }
     router.get(RouterPath(share + "/items/:item/revisions/:revision")) { request, context in
       let device = try reading.device(request)
-      guard let revision = Int64(try context.parameters.require("revision")) else {
-        throw SyncError(.malformed, "A revision is a number.")
-      }
-      let since = try request.uri.queryParameters["since"].map { text throws(SyncError) in
-        guard let value = Int64(text) else {
-          throw SyncError(.malformed, "since is a revision number.")
-        }
-        return value
-      }
+      let (revision, since) = try reading.revisions(request, context)
       return ServerResponse.json(
         try store.sharedManifests(
           try context.parameters.require("share"), user: device.user,
@@ -47,11 +38,7 @@ struct ShareRoutes: Sendable {
     }
     router.post(RouterPath(share + "/manifests")) { request, context in
       let device = try reading.device(request)
-      let batch = try await reading.json(ManifestBatch.self, from: request)
-      guard batch.revisions.count <= ManifestBatch.maximumCount else {
-        throw SyncError(
-          .tooLarge, "A batch asks for at most \(ManifestBatch.maximumCount) manifests; split it.")
-      }
+      let batch = try await reading.manifestBatch(request)
       return ServerResponse.json(
         ManifestBatchResponse(
           manifests: try store.sharedManifests(
@@ -60,14 +47,10 @@ struct ShareRoutes: Sendable {
     }
     router.post(RouterPath(share + "/chunks/fetch")) { request, context in
       let device = try reading.device(request)
-      let list = try await reading.json(ChunkList.self, from: request)
-      guard list.hashes.count <= 4096 else {
-        throw SyncError(
-          .tooLarge, "Fetch at most 4096 chunks per request, not \(list.hashes.count).")
-      }
+      let hashes = try await reading.chunkFetch(request)
       return ServerResponse.bytes(
         try store.sharedChunks(
-          try context.parameters.require("share"), user: device.user, hashes: list.hashes))
+          try context.parameters.require("share"), user: device.user, hashes: hashes))
     }
     router.post(RouterPath(share + "/chunks/missing")) { request, context in
       let device = try reading.device(request)
@@ -93,11 +76,7 @@ struct ShareRoutes: Sendable {
     }
     router.post(RouterPath(share + "/commits/batch")) { request, context in
       let device = try reading.device(request)
-      let batch = try await reading.json(CommitBatch.self, from: request)
-      guard batch.commits.count <= CommitBatch.maximumCount else {
-        throw SyncError(
-          .tooLarge, "A batch holds at most \(CommitBatch.maximumCount) commits; split it.")
-      }
+      let batch = try await reading.commitBatch(request)
       return ServerResponse.json(
         CommitBatchResponse(
           results: try commit(

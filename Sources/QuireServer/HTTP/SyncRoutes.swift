@@ -35,14 +35,8 @@ struct SyncRoutes: Sendable {
     }
     router.post("/v1/chunks/fetch") { request, _ in
       let device = try reading.device(request)
-      let list = try await reading.json(ChunkList.self, from: request)
-      let total = list.hashes.count * ContentChunker.standard.maximumSize
-      guard list.hashes.count <= 4096 else {
-        throw SyncError(
-          .tooLarge, "Fetch at most 4096 chunks per request, not \(list.hashes.count).")
-      }
-      _ = total
-      return ServerResponse.bytes(try store.fetchChunks(user: device.user, hashes: list.hashes))
+      let hashes = try await reading.chunkFetch(request)
+      return ServerResponse.bytes(try store.fetchChunks(user: device.user, hashes: hashes))
     }
     router.post("/v1/containers/:container/commits") { request, context in
       let device = try reading.device(request)
@@ -60,11 +54,7 @@ struct SyncRoutes: Sendable {
     router.post("/v1/containers/:container/commits/batch") { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
-      let batch = try await reading.json(CommitBatch.self, from: request)
-      guard batch.commits.count <= CommitBatch.maximumCount else {
-        throw SyncError(
-          .tooLarge, "A batch holds at most \(CommitBatch.maximumCount) commits; split it.")
-      }
+      let batch = try await reading.commitBatch(request)
       guard limiter.allow(device.id) else {  // a batch costs one commit of the device's rate
         throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
       }
@@ -77,23 +67,14 @@ struct SyncRoutes: Sendable {
     router.get("/v1/containers/:container/changes") { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
-      let limit = min(max(Int(request.uri.queryParameters["limit"] ?? "1000") ?? 1000, 1), 5000)
       return ServerResponse.json(
         try store.changes(
           container: container, user: device.user, since: try reading.cursor(request),
-          limit: limit))
+          limit: reading.limit(request)))
     }
     router.get("/v1/containers/:container/items/:item/revisions/:revision") { request, context in
       let device = try reading.device(request)
-      guard let revision = Int64(try context.parameters.require("revision")) else {
-        throw SyncError(.malformed, "A revision is a number.")
-      }
-      let since = try request.uri.queryParameters["since"].map { text throws(SyncError) in
-        guard let value = Int64(text) else {
-          throw SyncError(.malformed, "since is a revision number.")
-        }
-        return value
-      }
+      let (revision, since) = try reading.revisions(request, context)
       return ServerResponse.json(
         try store.manifest(
           container: try context.parameters.require("container"),
@@ -102,11 +83,7 @@ struct SyncRoutes: Sendable {
     }
     router.post("/v1/containers/:container/manifests") { request, context in
       let device = try reading.device(request)
-      let batch = try await reading.json(ManifestBatch.self, from: request)
-      guard batch.revisions.count <= ManifestBatch.maximumCount else {
-        throw SyncError(
-          .tooLarge, "A batch asks for at most \(ManifestBatch.maximumCount) manifests; split it.")
-      }
+      let batch = try await reading.manifestBatch(request)
       return ServerResponse.json(
         ManifestBatchResponse(
           manifests: try store.manifests(

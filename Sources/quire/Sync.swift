@@ -71,8 +71,17 @@ struct SyncRun: QuireDocumentSubcommand {
     help: "With --download on-demand, still download documents under this many MiB at once.")
   var downloadUnder: Double?
 
+  @Option(
+    help: ArgumentHelp(
+      "How often to ask the server which documents others share with you (seconds).",
+      valueName: "seconds"))
+  var sharesEvery: Double = 30
+
   @MainActor
   func execute() async throws {
+    guard sharesEvery > 0 else {
+      throw SyncError(.malformed, "--shares-every is a time in seconds.")
+    }
     var policy = try download.map { text throws(SyncError) in try DownloadPolicy(parsing: text) }
     if let downloadUnder {
       guard policy != .all, downloadUnder >= 0 else {
@@ -98,7 +107,8 @@ struct SyncRun: QuireDocumentSubcommand {
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
     let settings = signedIn
     let agent = try SyncAgent(
-      settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root))
+      settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root),
+      sharesEvery: .milliseconds(Int(sharesEvery * 1000)))
     let work = Task {
       try await agent.run {
         FileHandle.standardOutput.write(

@@ -15,7 +15,7 @@ extension SyncAgent {
       var unsynced: [String: LocalItem] = [:]
       if page.entries.contains(where: { synced[$0.item] == nil }) {
         unsynced = Dictionary(
-          LocalScanner.scan(root: folder, known: syncedByPath).filter { synced[$0.id] == nil }
+          scan().filter { synced[$0.id] == nil }
             .map { ($0.id, $0) }
         ) { first, _ in first }
       }
@@ -177,7 +177,7 @@ extension SyncAgent {
     if let known, let item = LocalScanner.item(at: known.path, root: folder), item.id == id {
       return item
     }
-    return LocalScanner.scan(root: folder).first { $0.id == id }
+    return scan().first { $0.id == id }
   }
 
   /// Brings the item to `revision`: only what changed since `base` when the folder still holds
@@ -243,7 +243,7 @@ extension SyncAgent {
         throw SyncError(
           .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
       }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:],
-      isUnsynced: { !syncedItems.contains($0) }, inCloud: inCloud)
+      isUnsynced: { share == nil && !syncedItems.contains($0) }, inCloud: inCloud)
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }

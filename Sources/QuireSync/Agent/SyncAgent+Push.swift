@@ -8,7 +8,7 @@ extension SyncAgent {
   /// batches: one question about chunks, one upload and one commit request per batch.
   func pushLocalChanges() async throws {
     let syncedByPath = syncedByPath
-    let items = LocalScanner.scan(root: folder, known: syncedByPath)
+    let items = scan()
     let scanned = Set(items.map(\.id))
     var seen = Set<String>()
     var changed: [LocalItem] = []
@@ -29,12 +29,22 @@ extension SyncAgent {
       if let known = synced[item.id], known.matches(item) { continue }
       changed.append(item)
     }
+    if share?.role == .read {
+      for item in changed { try await keepAside(item) }
+      changed = []
+    }
     for start in stride(from: 0, to: changed.count, by: Self.batchSize) {
       try await uploadBatch(Array(changed[start..<min(start + Self.batchSize, changed.count)]))
     }
     for (id, known) in synced where !seen.contains(id) {
       // In the cloud only: there while its placeholder is (deleting that deletes the item).
       if known.isPlaceholder && placeholderExists(known) { continue }
+      if share != nil {
+        // A participant does not delete the owner's item: it comes back (unsharing is the
+        // owner's).
+        try await download(item: known.id, revision: known.revision, base: nil)
+        continue
+      }
       try await uploadDeletion(known)
     }
   }
@@ -45,6 +55,7 @@ extension SyncAgent {
 
   /// Uploads what changed in `item` since `base` (everything for a new item) and commits it.
   func upload(_ item: LocalItem, base: SyncedItem?) async throws {
+    if share?.role == .read { return try await keepAside(item) }
     state.setStatus(item.id, path: item.path, state: "uploading")
     let prepared = try prepare(item, base: base)
     let sources = prepared.sources

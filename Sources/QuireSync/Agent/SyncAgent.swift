@@ -50,12 +50,24 @@ public actor SyncAgent {
   /// A download or eviction asked of the worker.
   enum Asked: Sendable { case download, evict }
 
+  /// The share this agent syncs (an item another account shares with this one, in
+  /// ``sharedFolderName``), or nil for the account's own container.
+  let share: ShareInfo?
+  /// The drive's folder, where a participant's changes that a share does not take are kept
+  /// ("Name (my changes)") and synced as the account's own.
+  let drive: URL
+  /// How often the drive's agent asks the server which items are shared with the account.
+  let sharesInterval: Duration
+
   /// An agent for `folder`, with its state in `stateFile`.
   /// It pauses while `pauseMarker` exists. `download` overrides the folder's download policy
   /// in `settings`; a change of the settings file beside `pauseMarker` applies at once.
+  /// Every `sharesEvery` it asks which items other accounts share with this one, and syncs
+  /// them in `folder`'s ``sharedFolderName`` folder.
   public init(
     settings: SyncSettings, folder: URL, stateFile: URL, trash: Trash = .home,
-    pauseMarker: URL = SyncSettings.pauseMarker, download: DownloadPolicy? = nil
+    pauseMarker: URL = SyncSettings.pauseMarker, download: DownloadPolicy? = nil,
+    sharesEvery: Duration = .seconds(30)
   ) throws(SyncError) {
     self.pauseMarker = pauseMarker
     self.folder = folder.standardizedFileURL
@@ -67,6 +79,27 @@ public actor SyncAgent {
     self.stateFile = stateFile
     self.trash = trash
     downloadPolicy = download ?? settings.downloadPolicy(for: folder)
+    share = nil
+    drive = self.folder
+    sharesInterval = sharesEvery
+  }
+
+  /// The agent of `share`, for the drive agent `parent`: it syncs the shared item in the
+  /// parent's ``sharedFolderName`` folder, through the share's routes, with its own state.
+  init(share: ShareInfo, parent: SyncAgent) throws(SyncError) {
+    pauseMarker = parent.pauseMarker
+    folder = parent.folder.appendingPathComponent(Self.sharedFolderName)
+    settings = parent.settings
+    client = SyncClient(
+      server: parent.client.server, token: parent.client.token, share: share.id,
+      http: parent.client.http)
+    stateFile = Self.stateFile(of: share.id, parent: parent.stateFile)
+    state = try SyncState(file: stateFile)
+    trash = parent.trash
+    downloadPolicy = .all
+    self.share = share
+    drive = parent.folder
+    sharesInterval = parent.sharesInterval
   }
 
   /// The default state file for `folder`: under `$XDG_STATE_HOME/quire/sync/`, one per folder
@@ -94,7 +127,7 @@ public actor SyncAgent {
     let lock = try lockFolder()
     defer { close(lock) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    removeLeftovers()
+    if share == nil { removeLeftovers() }  // a share's folder is the drive's, cleaned by it
     knownConflicts = state.unresolvedConflicts()
     do { synced = try state.syncedItems() } catch {
       throw SyncError(.unavailable, "The sync state could not be read: \(error).", cause: error)
@@ -105,7 +138,9 @@ public actor SyncAgent {
     needsPush = true
     needsPull = true
     let provider = AgentProvider(agent: self)
-    try? FileCoordinator.addFilePresenter(provider)  // without it, reads of placeholders fail
+    if share == nil {  // a share's agent downloads everything: it has no placeholders
+      try? FileCoordinator.addFilePresenter(provider)  // without it, reads of placeholders fail
+    }
     defer { FileCoordinator.removeFilePresenter(provider) }
     await work()
     ready()
@@ -113,6 +148,7 @@ public actor SyncAgent {
       group.addTask { await self.listenToServer() }
       group.addTask { await self.listenToFolder() }
       group.addTask { await self.listenToSettings() }
+      if share == nil { group.addTask { await self.followShares() } }
       group.addTask {
         for await _ in requests { await self.work() }
       }
@@ -228,8 +264,10 @@ public actor SyncAgent {
         request(push: true)
         while let event = try await events.next() {
           let relative = event.url.standardizedFileURL.path.dropFirst(folder.path.count)
-          if relative.split(separator: "/").contains(where: { $0.hasPrefix(".quire-sync") }) {
-            continue
+          let parts = relative.split(separator: "/")
+          if parts.contains(where: { $0.hasPrefix(".quire-sync") }) { continue }
+          if share == nil, parts.count > 1, parts.first == Substring(Self.sharedFolderName) {
+            continue  // the shares' agents listen there
           }
           request(push: true)
         }

@@ -106,14 +106,3 @@ extension Array {
     return result
   }
 }
-
-/// Polls an async condition until it holds or `seconds` pass (a bounded wait for another
-/// process's effect).
-private func eventuallyAsync(seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + .seconds(seconds)
-  while ContinuousClock.now < deadline {
-    if await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(20))  // polling interval of a bounded wait
-  }
-  return await condition()
-}

@@ -1,0 +1,115 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+
+extension SyncAgent {
+  /// The drive's folder where the items other accounts share with this one are synced, each by
+  /// an agent of its own (``ShareInfo``'s routes, its own state), beside the drive's agent.
+  public static let sharedFolderName = "Shared with me"
+
+  /// A share's state file, beside the drive's: `{drive's state}-share-{id}.sqlite`.
+  static func stateFile(of share: String, parent: URL) -> URL {
+    let safe =
+      share.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+      ? share : ContentHash(of: Array(share.utf8)).hex
+    let base = parent.deletingPathExtension().lastPathComponent
+    return parent.deletingLastPathComponent().appendingPathComponent(
+      "\(base)-share-\(safe).sqlite")
+  }
+
+  /// The documents of the folder this agent syncs. A share's agent has only the shared item,
+  /// found by its identity wherever the participant put it in the folder. The drive's agent has
+  /// everything but the shares in ``sharedFolderName`` (a document of its own there, synced
+  /// before, stays its own; a new one there is the participant's to move into the drive).
+  func scan() -> [LocalItem] {
+    let items = LocalScanner.scan(root: folder, known: syncedByPath)
+    if let share { return items.filter { $0.id == share.item } }
+    return items.filter {
+      !$0.path.hasPrefix(Self.sharedFolderName + "/") || synced[$0.id] != nil
+    }
+  }
+
+  /// A change the share does not take (a read-only participant's edit, made by any program):
+  /// the changed item moves into the drive as "Name (my changes)", a document of this account's
+  /// own that syncs as any other, and the shared revision comes back in its place. Nothing the
+  /// participant wrote is lost, and the owner's item stays as the owner has it.
+  func keepAside(_ item: LocalItem) async throws {
+    guard let known = synced[item.id] else { return }
+    _ = try keepInDrive(url(item.path))
+    try await download(item: known.id, revision: known.revision, base: nil)
+  }
+
+  /// Moves the item at `source` into the drive as "Name (my changes)" (a free name), without
+  /// the shared item's identity; returns where it went.
+  func keepInDrive(_ source: URL) throws -> URL {
+    let name = source.deletingPathExtension().lastPathComponent
+    let ext = source.pathExtension.isEmpty ? "" : "." + source.pathExtension
+    var target = drive.appendingPathComponent("\(name) (my changes)\(ext)")
+    var number = 2
+    while FileManager.default.fileExists(atPath: target.path) {
+      target = drive.appendingPathComponent("\(name) (my changes \(number))\(ext)")
+      number += 1
+    }
+    try FileCoordinator().coordinate(
+      writingItemAt: source, options: .forMoving, writingItemAt: target, options: .forReplacing
+    ) { from, to in
+      try FileManager.default.moveItem(at: from, to: to)
+      try ItemIdentity.assign(nil, to: to)  // a new document, not the owner's
+    }
+    return target
+  }
+
+  /// The drive's agent: at once and then every ``sharesInterval``, asks the server what is
+  /// shared with this account. Each new share gets an agent of its own in
+  /// ``sharedFolderName``; one whose role or name changed is restarted; one revoked is stopped
+  /// and its item leaves the device (``leave(_:)``).
+  func followShares() async {
+    var running: [String: (info: ShareInfo, task: Task<Void, Never>)] = [:]
+    while !Task.isCancelled {
+      if !paused, let shares = try? await client.sharedWithMe() {
+        let current = Dictionary(shares.map { ($0.id, $0) }) { first, _ in first }
+        for (id, child) in running where current[id] != child.info {
+          child.task.cancel()
+          await child.task.value
+          running[id] = nil
+          if current[id] == nil { leave(child.info) }
+        }
+        for (id, info) in current where running[id] == nil {
+          do {
+            let agent = try SyncAgent(share: info, parent: self)
+            running[id] = (info, Task { try? await agent.run() })
+          } catch {
+            note(error)
+          }
+        }
+      }
+      try? await Task.sleep(for: sharesInterval)  // the next look, not a wait for an event
+    }
+    for child in running.values { child.task.cancel() }
+    for child in running.values { await child.task.value }
+  }
+
+  /// A revoked share's item leaves the device: into the Trash if it is as last synced, else
+  /// into the drive as "Name (my changes)", since the owner never got that change. Then the
+  /// share's state is removed.
+  func leave(_ share: ShareInfo) {
+    let file = Self.stateFile(of: share.id, parent: stateFile)
+    let shared = folder.appendingPathComponent(Self.sharedFolderName)
+    let known = (try? SyncState(file: file)).flatMap { try? $0.syncedItems()[share.item] }
+    if let local = LocalScanner.scan(root: shared).first(where: { $0.id == share.item }) {
+      let url = shared.appendingPathComponent(local.path)
+      do {
+        if let known, known.matches(local) {
+          _ = try trash.trash(url)
+        } else {
+          _ = try keepInDrive(url)
+        }
+      } catch {
+        note(error)
+      }
+    }
+    for suffix in ["", "-wal", "-shm", ".lock"] {
+      try? FileManager.default.removeItem(atPath: file.path + suffix)
+    }
+  }
+}

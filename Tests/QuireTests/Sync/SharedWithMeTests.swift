@@ -1,0 +1,84 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+/// A participant's devices sync what is shared with its account into "Shared with me": edits
+/// flow both ways in the `write` role; in the `read` role a change made on the participant's
+/// device is kept in its own drive as "Name (my changes)" and the shared item comes back; a
+/// revoked share leaves the device. Real `quire sync run` processes against one server.
+@Suite("Shared with me on devices", .timeLimit(.minutes(4)))
+struct SharedWithMeTests {
+  static let shared = SyncAgent.sharedFolderName + "/Trip.txt"
+
+  /// Alice's device with a synced Trip.txt, and Bob's device syncing, shares looked up often.
+  static func devices() async throws -> (SyncServerProcess, SyncDevice, SyncDevice) {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server, user: "bob")
+    try a.start()
+    try b.start(["--shares-every", "0.2"])
+    try a.write("plans\n", to: "Trip.txt")
+    let owner = try await server.client(
+      "alice", device: "check", container: "iCloud.net.gacha.quire")
+    #expect(
+      await eventuallyAsync {
+        (try? await owner.changes(since: 0))?.entries.contains {
+          $0.path == "Documents/Trip.txt"
+        } ?? false
+      }, "Trip.txt was synced")
+    return (server, a, b)
+  }
+
+  @Test(
+    "a write share reaches the participant's device, edits flow both ways, and unsharing removes it there"
+  )
+  func writeShare() async throws {
+    let (server, a, b) = try await Self.devices()
+    let share = try a.quire(["share", a.url("Trip.txt").path, "--with", "bob", "--role", "write"])
+    #expect(share.status == 0, "\(share.stderr)")
+    #expect(await eventually { b.text(Self.shared) == "plans\n" }, "the share reached Bob")
+
+    try a.write("plans\nby train\n", to: "Trip.txt")
+    #expect(await eventually { b.text(Self.shared) == "plans\nby train\n" })
+    try b.write("plans\nby train\nBob comes too\n", to: Self.shared)
+    #expect(await eventually { a.text("Trip.txt") == "plans\nby train\nBob comes too\n" })
+
+    let bob = try await server.client("bob", device: "check", container: "iCloud.net.gacha.quire")
+    let own = try await bob.changes(since: 0).entries.map(\.path)
+    #expect(own.isEmpty, "Bob's own drive holds nothing of the share: \(own)")
+
+    let stopped = try a.quire(["unshare", a.url("Trip.txt").path, "--with", "bob"])
+    #expect(stopped.status == 0, "\(stopped.stderr)")
+    #expect(await eventually { !b.exists(Self.shared) }, "the revoked share left Bob's device")
+    #expect(a.text("Trip.txt") == "plans\nby train\nBob comes too\n", "the owner keeps it all")
+  }
+
+  @Test(
+    "in a read share, a change on the participant's device is kept as “Trip (my changes)” in its own drive, and the shared document comes back"
+  )
+  func readShare() async throws {
+    let (server, a, b) = try await Self.devices()
+    let share = try a.quire(["share", a.url("Trip.txt").path, "--with", "bob", "--role", "read"])
+    #expect(share.status == 0, "\(share.stderr)")
+    #expect(await eventually { b.text(Self.shared) == "plans\n" }, "the share reached Bob")
+
+    try b.write("plans\nBob's idea\n", to: Self.shared)  // another program, not the agent
+    #expect(
+      await eventually { b.text("Trip (my changes).txt") == "plans\nBob's idea\n" },
+      "Bob's change was kept")
+    #expect(await eventually { b.text(Self.shared) == "plans\n" }, "the shared document came back")
+    let bob = try await server.client("bob", device: "check", container: "iCloud.net.gacha.quire")
+    #expect(
+      await eventuallyAsync {
+        (try? await bob.changes(since: 0))?.entries.contains {
+          $0.path == "Documents/Trip (my changes).txt"
+        } ?? false
+      }, "the copy syncs as Bob's own document")
+
+    try a.write("plans\nby plane\n", to: "Trip.txt")
+    #expect(await eventually { b.text(Self.shared) == "plans\nby plane\n" }, "the owner's edit")
+    #expect(a.text("Trip.txt") == "plans\nby plane\n", "Bob's change never reached the owner")
+    #expect(b.text("Trip (my changes).txt") == "plans\nBob's idea\n")
+  }
+}

@@ -109,12 +109,14 @@ class App:
 
 
 class SyncServer:
-    """`quire server` on a fresh data folder and a free port, with the account alice."""
+    """`quire server` on a fresh data folder and a free port, with the account alice (and
+    more `users`, each with the password NAME-password)."""
 
-    def __init__(self):
+    def __init__(self, users=("alice",)):
         self.data = tempfile.mkdtemp(prefix="quire-server-test-")
-        subprocess.run([QUIRE, "server", "add-user", "alice", "--data", self.data],
-                       input="alice-password\n", text=True, check=True, capture_output=True)
+        for user in users:
+            subprocess.run([QUIRE, "server", "add-user", user, "--data", self.data],
+                           input=f"{user}-password\n", text=True, check=True, capture_output=True)
         self.process = subprocess.Popen([QUIRE, "server", "--data", self.data, "--port", "0"],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.url = None

@@ -63,6 +63,10 @@ extension DocumentQuery {
     public var uploadingError: UbiquityError? { ubiquity?.uploadingError }
     /// Why its last download failed, until one succeeds.
     public var downloadingError: UbiquityError? { ubiquity?.downloadingError }
+    /// Whether it is shared with other accounts.
+    public var isShared: Bool { ubiquity?.isShared ?? false }
+    /// How it is shared: this account's role and permissions; nil if it is not shared.
+    public var sharing: UbiquitySharing? { ubiquity?.sharing }
 
     /// The item's path, which identifies it within one set of results.
     public var id: String { path }

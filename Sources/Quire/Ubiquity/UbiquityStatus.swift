@@ -18,6 +18,10 @@ public struct UbiquityStatus: Sendable, Hashable {
   public var downloadingError: UbiquityError?
   /// Whether conflicting versions of it wait to be resolved.
   public var hasUnresolvedConflicts: Bool
+  /// How it is shared with other accounts; nil if it is not.
+  public var sharing: UbiquitySharing?
+  /// Whether it is shared with other accounts (as owner or participant).
+  public var isShared: Bool { sharing != nil }
 
   /// A status; by default, in sync.
   public init(

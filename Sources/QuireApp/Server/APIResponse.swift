@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Quire
+import QuireSyncProtocol
 
 /// JSON responses of the app's API, and errors the page can show.
 enum APIResponse {
@@ -23,6 +24,10 @@ enum APIResponse {
     if let error = error as? HTTPError {
       return self.error(
         error.status, code: "badRequest", error.body ?? "The request could not be read.")
+    }
+    if let error = error as? SyncError {  // the sync server's (or the agent's) own code
+      return self.error(
+        .init(code: error.code.httpStatus), code: error.code.rawValue, error.message)
     }
     guard let error = error as? QuireError else {
       return self.error(.internalServerError, code: "internalError", "\(error)")

@@ -68,6 +68,7 @@ public final class AppServer: Sendable {
     ).add(to: router)
     VersionRoutes(library: library, documents: documents).add(to: router)
     CloudRoutes(library: library, feed: feed).add(to: router)
+    SharingRoutes(library: library).add(to: router)
     let simpleDocuments = SimpleDocumentsFeed(library: library, registry: registry) {
       await feed.broadcast(event: "sicd", json: "{}")
     }

@@ -21,6 +21,11 @@ struct LibraryItem: Encodable {
   var conflicts: Bool?
   /// How much of it is here, 0 to 100, while it is in the cloud or downloading.
   var percent: Double?
+  /// How it is shared with other accounts: `owner` (yours, shared), `readWrite` or `readOnly`
+  /// (another account's, shared with you); nil if it is not shared.
+  var shared: String?
+  /// The owner's account name, for an item shared with you.
+  var owner: String?
 
   init(_ item: DocumentQuery.Item, library: LibraryFolder) {
     path = library.relative(item.url)
@@ -36,6 +41,10 @@ struct LibraryItem: Encodable {
       sync = Self.syncState(status)
       syncError = (status.uploadingError ?? status.downloadingError)?.message
       conflicts = status.hasUnresolvedConflicts
+      if let sharing = status.sharing {
+        shared = sharing.role == .owner ? "owner" : sharing.permissions.rawValue
+        owner = sharing.owner
+      }
       if sync == "notDownloaded" || sync == "downloading" || item.isPlaceholder {
         percent = item.percentDownloaded
       }

@@ -128,6 +128,13 @@ struct ShareRoutes: Sendable {
             container: try context.parameters.require("container"),
             item: try context.parameters.require("item"), user: device.user)))
     }
+    router.get("/v1/containers/:container/shares") { request, context in
+      let device = try reading.device(request)
+      return ServerResponse.json(
+        ShareList(
+          shares: try store.shares(
+            container: try context.parameters.require("container"), user: device.user)))
+    }
     router.delete(RouterPath(path + "/:user")) { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")

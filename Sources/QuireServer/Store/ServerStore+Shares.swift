@@ -41,6 +41,16 @@ extension ServerStore {
     }
   }
 
+  /// Every share of `user`'s items in the container (none if it has no such container).
+  func shares(container identifier: String, user: Int64) throws(SyncError) -> [ShareInfo] {
+    try read { db throws in
+      guard
+        let container = try Self.container(db, user: user, identifier: identifier, create: false)
+      else { return [] }
+      return try Self.shares(db, "s.container = ?", [container])
+    }
+  }
+
   /// Stops sharing `user`'s `item` with the account `name`: its routes answer `notFound` from
   /// now on, and its devices remove the item. `notFound` if it was not shared with `name`.
   func unshare(container identifier: String, item: String, user: Int64, with name: String)

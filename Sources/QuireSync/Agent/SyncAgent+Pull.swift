@@ -191,11 +191,17 @@ extension SyncAgent {
     chunks fetchedBefore: [ContentHash: [UInt8]] = [:], progress: DownloadProgress? = nil,
     keepsInCloud: (ManifestMember) -> Bool = { _ in false }
   ) async throws {
-    let manifest: RevisionManifest
+    var manifest: RevisionManifest
     if let prefetched {
       manifest = prefetched
     } else {
       manifest = try await client.manifest(item: id, revision: revision, since: base?.revision)
+    }
+    if share?.role == .read {
+      // Written without write permission: editors, and a Quire Document, open it read-only.
+      for index in manifest.change.upserted.indices {
+        manifest.change.upserted[index].mode &= ~0o222
+      }
     }
     guard manifest.path.hasPrefix("Documents/") else { return }
     if manifest.deleted {  // deleted here and there

@@ -13,8 +13,9 @@ extension SyncAgent {
     var seen = Set<String>()
     var changed: [LocalItem] = []
     for var item in items {
-      if seen.contains(item.id) {
-        // A copy that kept the original's identity (cp -a, a file manager's duplicate).
+      if seen.contains(item.id) || (share == nil && sharedItems.contains(item.id)) {
+        // A copy that kept the original's identity (cp -a, a file manager's duplicate), or a
+        // shared document moved out of "Shared with me": a new document of this account's.
         try ItemIdentity.assign(nil, to: url(item.path))
         item.id = try ItemIdentity.of(url(item.path))
       } else if synced[item.id] == nil, let replaced = syncedByPath[item.path],

@@ -2,6 +2,10 @@ import Foundation
 import Quire
 import QuireSyncProtocol
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension SyncAgent {
   /// The drive's folder where the items other accounts share with this one are synced, each by
   /// an agent of its own (``ShareInfo``'s routes, its own state), beside the drive's agent.
@@ -18,12 +22,17 @@ extension SyncAgent {
   }
 
   /// The documents of the folder this agent syncs. A share's agent has only the shared item,
-  /// found by its identity wherever the participant put it in the folder. The drive's agent has
+  /// found by its identity wherever the participant put it in the folder (or at its path, saved
+  /// over by another program). The drive's agent has
   /// everything but the shares in ``sharedFolderName`` (a document of its own there, synced
   /// before, stays its own; a new one there is the participant's to move into the drive).
   func scan() -> [LocalItem] {
-    let items = LocalScanner.scan(root: folder, known: syncedByPath)
-    if let share { return items.filter { $0.id == share.item } }
+    let known = syncedByPath
+    let items = LocalScanner.scan(root: folder, known: known)
+    if let share {
+      // Also what another program saved over the item (a new file, without its identity).
+      return items.filter { $0.id == share.item || known[$0.path] != nil }
+    }
     return items.filter {
       !$0.path.hasPrefix(Self.sharedFolderName + "/") || synced[$0.id] != nil
     }
@@ -55,6 +64,7 @@ extension SyncAgent {
     ) { from, to in
       try FileManager.default.moveItem(at: from, to: to)
       try ItemIdentity.assign(nil, to: to)  // a new document, not the owner's
+      Self.allowWriting(to)  // this account's own now, whatever the share allowed
     }
     return target
   }
@@ -66,13 +76,22 @@ extension SyncAgent {
   func followShares() async {
     var running: [String: (info: ShareInfo, task: Task<Void, Never>)] = [:]
     while !Task.isCancelled {
+      if !paused, let owned = try? await client.sharesInContainer() {
+        // For SyncStatusSource: which of the drive's items are shared (their sharing keys).
+        let items = Set(owned.map(\.item)).sorted()
+        let json = String(decoding: (try? JSONEncoder().encode(items)) ?? Data(), as: UTF8.self)
+        if state.value("ownedShares") != json { state.setValue(json, for: "ownedShares") }
+      }
       if !paused, let shares = try? await client.sharedWithMe() {
         let current = Dictionary(shares.map { ($0.id, $0) }) { first, _ in first }
+        sharedItems = Set(shares.map(\.item))
         for (id, child) in running where current[id] != child.info {
           child.task.cancel()
           await child.task.value
           running[id] = nil
-          if current[id] == nil { leave(child.info) }
+          // Revoked, or another role: a read share's files have no write permission, a write
+          // share's have the owner's, so the item comes again as the new role has it.
+          if current[id]?.role != child.info.role { leave(child.info) }
         }
         for (id, info) in current where running[id] == nil {
           do {
@@ -110,6 +129,20 @@ extension SyncAgent {
     }
     for suffix in ["", "-wal", "-shm", ".lock"] {
       try? FileManager.default.removeItem(atPath: file.path + suffix)
+    }
+  }
+
+  /// Gives the owner write permission on `url` and, for a package, on everything in it.
+  static func allowWriting(_ url: URL) {
+    var paths = [url.path]
+    if let walker = FileManager.default.enumerator(atPath: url.path) {
+      while let path = walker.nextObject() as? String { paths.append(url.path + "/" + path) }
+    }
+    for path in paths {
+      var info = stat()
+      if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK {
+        chmod(path, (info.st_mode & 0o7777) | 0o200)
+      }
     }
   }
 }

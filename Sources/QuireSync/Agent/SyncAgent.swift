@@ -58,6 +58,8 @@ public actor SyncAgent {
   let drive: URL
   /// How often the drive's agent asks the server which items are shared with the account.
   let sharesInterval: Duration
+  /// The identities of the items shared with this account, as the drive's agent last heard.
+  var sharedItems = Set<String>()
 
   /// An agent for `folder`, with its state in `stateFile`.
   /// It pauses while `pauseMarker` exists. `download` overrides the folder's download policy
@@ -100,6 +102,10 @@ public actor SyncAgent {
     self.share = share
     drive = parent.folder
     sharesInterval = parent.sharesInterval
+    // For SyncStatusSource: the share's role and owner, the items' sharing keys.
+    if let json = try? JSONEncoder().encode(share) {
+      state.setValue(String(decoding: json, as: UTF8.self), for: "share")
+    }
   }
 
   /// The default state file for `folder`: under `$XDG_STATE_HOME/quire/sync/`, one per folder

@@ -17,6 +17,12 @@ extension SyncClient {
     return list.shares
   }
 
+  /// Every share of this account's items in the container.
+  public func sharesInContainer() async throws(SyncError) -> [ShareInfo] {
+    let list: ShareList = try await send(.GET, "/v1/containers/\(container)/shares")
+    return list.shares
+  }
+
   /// Stops sharing `item` with the account `user`.
   public func unshare(item: String, with user: String) async throws(SyncError) {
     let name = user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? user

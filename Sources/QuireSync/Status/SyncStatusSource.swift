@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Quire
+import QuireSyncProtocol
 import Synchronization
 
 /// The Quire Sync agent's view of a folder, for ``Quire/DocumentQuery``: each item's
@@ -21,7 +22,7 @@ public final class SyncStatusSource: UbiquityStatusSource {
   public let stateFile: URL
   /// The device's sign-in.
   public let settingsFile: URL
-  private let database = Mutex<DatabaseQueue?>(nil)
+  private let databases = Mutex<[String: DatabaseQueue]>([:])
 
   /// The source for `folder`, whose agent records in `stateFile`.
   public init(
@@ -32,57 +33,121 @@ public final class SyncStatusSource: UbiquityStatusSource {
     self.settingsFile = settingsFile
   }
 
-  /// The status of every item the agent knows, by relative path; nil when signed out.
+  /// The status of every item the agent knows, by relative path; nil when signed out. The
+  /// items other accounts share with this one (``SyncAgent/sharedFolderName``) are read from
+  /// their agents' states, and carry their ``Quire/UbiquitySharing`` as participant; this
+  /// account's items that it shares carry theirs as owner.
   public func statuses() async -> [String: UbiquityStatus]? {
     guard FileManager.default.fileExists(atPath: settingsFile.path) else { return nil }
-    guard let database = open() else { return [:] }
-    return try? await database.read { db -> [String: UbiquityStatus] in
-      var result: [String: UbiquityStatus] = [:]
-      var synced = try String.fetchSet(db, sql: "SELECT path FROM synced")
-      result.reserveCapacity(synced.count)
-      for path in synced { result[path] = .current }
-      if try db.columns(in: "synced").contains(where: { $0.name == "placeholder" }) {
-        // In the cloud only: known by name, not downloaded.
-        for path in try String.fetchAll(db, sql: "SELECT path FROM synced WHERE placeholder") {
-          result[path] = UbiquityStatus(downloadingStatus: .notDownloaded)
-          synced.remove(path)
+    var result: [String: UbiquityStatus] = [:]
+    if let database = open(stateFile) {
+      result = (try? await database.read { db in try Self.statuses(db, owner: true) }) ?? [:]
+    }
+    for file in shareStateFiles() {
+      guard let database = open(file),
+        let shared = try? await database.read({ db in try Self.statuses(db, owner: false) })
+      else { continue }
+      for (path, status) in shared {
+        result[SyncAgent.sharedFolderName + "/" + path] = status
+      }
+    }
+    return result
+  }
+
+  /// The statuses in one agent's state: its items, their sync and conflicts, and how they are
+  /// shared (as `owner` of its own items, or as the participant of the share it syncs).
+  private static func statuses(_ db: Database, owner: Bool) throws -> [String: UbiquityStatus] {
+    var result: [String: UbiquityStatus] = [:]
+    var synced = try String.fetchSet(db, sql: "SELECT path FROM synced")
+    result.reserveCapacity(synced.count)
+    for path in synced { result[path] = .current }
+    if try db.columns(in: "synced").contains(where: { $0.name == "placeholder" }) {
+      // In the cloud only: known by name, not downloaded.
+      for path in try String.fetchAll(db, sql: "SELECT path FROM synced WHERE placeholder") {
+        result[path] = UbiquityStatus(downloadingStatus: .notDownloaded)
+        synced.remove(path)
+      }
+    }
+    for row in try Row.fetchAll(db, sql: "SELECT * FROM status") {
+      let path: String = row["path"]
+      let error = UbiquityError(
+        code: row["code"] ?? "failed", message: row["error"] ?? "The sync of “\(path)” failed.")
+      let here: DocumentQuery.DownloadingStatus =
+        synced.contains(path) ? .downloaded : .notDownloaded
+      switch row["state"] as String {
+      case "uploading": result[path] = UbiquityStatus(isUploaded: false, isUploading: true)
+      case "waiting": result[path] = .waitingToUpload
+      case "error": result[path] = UbiquityStatus(isUploaded: false, uploadingError: error)
+      case "downloading":
+        var status = UbiquityStatus(isDownloading: true, downloadingStatus: here)
+        if let done = row["done"] as Int64?, let total = row["total"] as Int64?, total > 0 {
+          status.percentDownloaded = min(100, Double(done) * 100 / Double(total))
         }
+        result[path] = status
+      case "downloadError":
+        result[path] = UbiquityStatus(downloadingStatus: here, downloadingError: error)
+      default: continue
       }
-      for row in try Row.fetchAll(db, sql: "SELECT * FROM status") {
-        let path: String = row["path"]
-        let error = UbiquityError(
-          code: row["code"] ?? "failed", message: row["error"] ?? "The sync of “\(path)” failed.")
-        let here: DocumentQuery.DownloadingStatus =
-          synced.contains(path) ? .downloaded : .notDownloaded
-        switch row["state"] as String {
-        case "uploading": result[path] = UbiquityStatus(isUploaded: false, isUploading: true)
-        case "waiting": result[path] = .waitingToUpload
-        case "error": result[path] = UbiquityStatus(isUploaded: false, uploadingError: error)
-        case "downloading":
-          var status = UbiquityStatus(isDownloading: true, downloadingStatus: here)
-          if let done = row["done"] as Int64?, let total = row["total"] as Int64?, total > 0 {
-            status.percentDownloaded = min(100, Double(done) * 100 / Double(total))
-          }
-          result[path] = status
-        case "downloadError":
-          result[path] = UbiquityStatus(downloadingStatus: here, downloadingError: error)
-        default: continue
-        }
+    }
+    try markSharing(db, owner: owner, in: &result)
+    // The server kept conflict revisions of the item that no one has resolved yet.
+    guard try db.columns(in: "remote").contains(where: { $0.name == "conflicts" }) else {
+      return result  // an agent that has not yet upgraded its state
+    }
+    let conflicted = try String.fetchAll(
+      db,
+      sql: """
+        SELECT synced.path FROM remote JOIN synced USING (item)
+        WHERE remote.conflicts IS NOT NULL
+        """)
+    for path in conflicted {
+      result[path, default: .current].hasUnresolvedConflicts = true
+    }
+    return result
+  }
+
+  /// Sets the sharing of the items the agent recorded as shared: the share it syncs (meta
+  /// `share`, a ``QuireSyncProtocol/ShareInfo``), or the drive's items shared with others (meta
+  /// `ownedShares`, their identities).
+  private static func markSharing(
+    _ db: Database, owner: Bool, in result: inout [String: UbiquityStatus]
+  ) throws {
+    let key = owner ? "ownedShares" : "share"
+    guard
+      let json = try String.fetchOne(
+        db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+    else { return }
+    let sharing: UbiquitySharing
+    let items: [String]
+    if owner {
+      items = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+      sharing = UbiquitySharing(role: .owner, permissions: .readWrite)
+    } else {
+      guard let share = try? JSONDecoder().decode(ShareInfo.self, from: Data(json.utf8)) else {
+        return
       }
-      // The server kept conflict revisions of the item that no one has resolved yet.
-      guard try db.columns(in: "remote").contains(where: { $0.name == "conflicts" }) else {
-        return result  // an agent that has not yet upgraded its state
-      }
-      let conflicted = try String.fetchAll(
-        db,
-        sql: """
-          SELECT synced.path FROM remote JOIN synced USING (item)
-          WHERE remote.conflicts IS NOT NULL
-          """)
-      for path in conflicted {
-        result[path, default: .current].hasUnresolvedConflicts = true
-      }
-      return result
+      items = [share.item]
+      sharing = UbiquitySharing(
+        role: .participant, permissions: share.role == .write ? .readWrite : .readOnly,
+        owner: share.owner)
+    }
+    guard !items.isEmpty else { return }
+    let marks = databaseQuestionMarks(count: items.count)
+    for path in try String.fetchAll(
+      db, sql: "SELECT path FROM synced WHERE item IN (\(marks))",
+      arguments: StatementArguments(items))
+    {
+      result[path, default: .current].sharing = sharing
+    }
+  }
+
+  /// The state files of the agents of the shares in this folder.
+  private func shareStateFiles() -> [URL] {
+    let folder = stateFile.deletingLastPathComponent()
+    let prefix = stateFile.deletingPathExtension().lastPathComponent + "-share-"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") }.sorted().map {
+      folder.appendingPathComponent($0)
     }
   }
 
@@ -91,7 +156,8 @@ public final class SyncStatusSource: UbiquityStatusSource {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let watched = [
-      (stateFile.deletingLastPathComponent(), stateFile.lastPathComponent),
+      // The drive's state, and its shares' (`{name}-share-{id}.sqlite`).
+      (stateFile.deletingLastPathComponent(), stateFile.deletingPathExtension().lastPathComponent),
       (settingsFile.deletingLastPathComponent(), settingsFile.lastPathComponent),
     ]
     let tasks = watched.map { folder, name in
@@ -113,15 +179,19 @@ public final class SyncStatusSource: UbiquityStatusSource {
     return stream
   }
 
-  /// The agent's state, opened read-only once it exists.
-  private func open() -> DatabaseQueue? {
-    database.withLock { database in
-      if let database { return database }
-      guard FileManager.default.fileExists(atPath: stateFile.path) else { return nil }
+  /// An agent's state, opened read-only once it exists (and kept open while it does).
+  private func open(_ file: URL) -> DatabaseQueue? {
+    databases.withLock { databases in
+      guard FileManager.default.fileExists(atPath: file.path) else {
+        databases[file.path] = nil
+        return nil
+      }
+      if let database = databases[file.path] { return database }
       var configuration = Configuration()
       configuration.readonly = true
       configuration.busyMode = .timeout(10)
-      database = try? DatabaseQueue(path: stateFile.path, configuration: configuration)
+      let database = try? DatabaseQueue(path: file.path, configuration: configuration)
+      databases[file.path] = database
       return database
     }
   }

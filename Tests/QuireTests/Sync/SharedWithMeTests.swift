@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSync
 import QuireSyncProtocol
 import Testing
@@ -16,7 +17,7 @@ struct SharedWithMeTests {
     let server = try SyncServerProcess()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server, user: "bob")
-    try a.start()
+    try a.start(["--shares-every", "0.2"])
     try b.start(["--shares-every", "0.2"])
     try a.write("plans\n", to: "Trip.txt")
     let owner = try await server.client(
@@ -48,6 +49,16 @@ struct SharedWithMeTests {
     let own = try await bob.changes(since: 0).entries.map(\.path)
     #expect(own.isEmpty, "Bob's own drive holds nothing of the share: \(own)")
 
+    // Moved out of "Shared with me": Bob's own copy; the shared one comes back, still Alice's.
+    let text = "plans\nby train\nBob comes too\n"
+    try FileManager.default.moveItem(at: b.url(Self.shared), to: b.url("Trip copy.txt"))
+    #expect(await eventually { b.text(Self.shared) == text }, "the shared document came back")
+    #expect(
+      await eventuallyAsync {
+        (try? await bob.changes(since: 0))?.entries.map(\.path) == ["Documents/Trip copy.txt"]
+      }, "the moved one is Bob's own")
+    #expect(b.text("Trip copy.txt") == text && a.text("Trip.txt") == text)
+
     let stopped = try a.quire(["unshare", a.url("Trip.txt").path, "--with", "bob"])
     #expect(stopped.status == 0, "\(stopped.stderr)")
     #expect(await eventually { !b.exists(Self.shared) }, "the revoked share left Bob's device")
@@ -62,6 +73,23 @@ struct SharedWithMeTests {
     let share = try a.quire(["share", a.url("Trip.txt").path, "--with", "bob", "--role", "read"])
     #expect(share.status == 0, "\(share.stderr)")
     #expect(await eventually { b.text(Self.shared) == "plans\n" }, "the share reached Bob")
+    let mode = try #require(
+      try FileManager.default.attributesOfItem(atPath: b.url(Self.shared).path)[.posixPermissions]
+        as? Int)
+    #expect(
+      mode & 0o222 == 0,
+      "a read share's file has no write permission (mode \(String(mode, radix: 8)))")
+    #expect(
+      await Self.sharing(of: Self.shared, on: b)
+        == UbiquitySharing(role: .participant, permissions: .readOnly, owner: "alice"))
+    #expect(
+      await eventuallyAsync {
+        await Self.sharing(of: "Trip.txt", on: a)
+          == UbiquitySharing(role: .owner, permissions: .readWrite)
+      }, "the owner's device marks the document shared")
+
+    let edit = try b.quire(["edit", b.url(Self.shared).path, "--text", "mine"])
+    #expect(edit.status != 0 && edit.stderr.contains("is read-only"), "\(edit.stderr)")
 
     try b.write("plans\nBob's idea\n", to: Self.shared)  // another program, not the agent
     #expect(
@@ -80,5 +108,18 @@ struct SharedWithMeTests {
     #expect(await eventually { b.text(Self.shared) == "plans\nby plane\n" }, "the owner's edit")
     #expect(a.text("Trip.txt") == "plans\nby plane\n", "Bob's change never reached the owner")
     #expect(b.text("Trip (my changes).txt") == "plans\nBob's idea\n")
+
+    // A safe-save by another program (a new file renamed over it) is kept aside too.
+    try Data("plans\nby boat\n".utf8).write(to: b.url(Self.shared), options: .atomic)
+    #expect(await eventually { b.text("Trip (my changes 2).txt") == "plans\nby boat\n" })
+    #expect(await eventually { b.text(Self.shared) == "plans\nby plane\n" })
+    #expect(a.text("Trip.txt") == "plans\nby plane\n")
+  }
+
+  /// How the item at `relative` on `device` is shared, as its sync status says.
+  static func sharing(of relative: String, on device: SyncDevice) async -> UbiquitySharing? {
+    let source = SyncStatusSource(
+      folder: device.folder, stateFile: device.stateFile, settingsFile: device.settingsFile)
+    return await source.statuses()?[relative]?.sharing
   }
 }

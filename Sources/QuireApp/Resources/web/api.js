@@ -24,7 +24,9 @@ async function call(method, path, body, raw) {
 }
 const get = (path) => call("GET", path);
 const post = (path, body, raw) => call("POST", path, body, raw);
-const query = (params) => new URLSearchParams(params).toString();
+// Spaces as %20, not the form encoding's "+", which the server's query parsing keeps as "+"
+// (a literal "+" is %2B here, so nothing else changes).
+const query = (params) => new URLSearchParams(params).toString().replace(/\+/g, "%20");
 
 function showError(error) {
   $("message-text").textContent = error.message || String(error);

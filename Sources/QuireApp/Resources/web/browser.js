@@ -43,6 +43,11 @@ function itemElement(item, withActions) {
     }
   }
   if (item.conflicts) li.dataset.conflicts = "true";
+  // Shared: yours with others ("owner"), or another account's with you (its permissions).
+  if (item.shared) {
+    li.dataset.shared = item.shared;
+    if (item.owner) li.dataset.owner = item.owner;
+  }
   const open = document.createElement("button");
   open.className = "open";
   open.type = "button";
@@ -100,6 +105,10 @@ function actions(item) {
     add("Remove download", () => post("api/evict", { path: item.path }));
   }
   if (!item.isFolder) add("Duplicate", () => post("api/duplicate", { path: item.path }));
+  // Yours and synced: share it with another account, or by a public link (sharing.js).
+  if (!item.isFolder && item.sync && item.shared !== "readOnly" && item.shared !== "readWrite") {
+    add("Share", () => openSharing(item));
+  }
   add("Tag", async () => {
     const tags = prompt("Tags, separated by commas", item.tags.join(", "));
     if (tags !== null) {
@@ -172,7 +181,7 @@ function render(items, append) {
   const next = append ? state.shown : new Map();
   const fragment = document.createDocumentFragment();
   for (const item of items) {
-    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}|${Math.round(item.percent ?? 100)}`;
+    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}|${Math.round(item.percent ?? 100)}|${item.shared}`;
     let element = previous.get(key);
     if (!element || append) {
       element = itemElement(item, true);

@@ -25,6 +25,13 @@ enum Measurement {
       + Double(elapsed.components.attoseconds) / 1e15
   }
 
+  /// Milliseconds since `start`, on the monotonic clock.
+  static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) * 1000
+      + Double(elapsed.components.attoseconds) / 1e15
+  }
+
   static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return .nan }

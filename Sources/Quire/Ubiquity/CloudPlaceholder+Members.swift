@@ -26,6 +26,36 @@ extension CloudPlaceholder {
     return String(name.dropFirst().dropLast(suffix.count))
   }
 
+  /// Writes the placeholders of many members of one folder of a package as one file, linked
+  /// under each placeholder's name (`placeholders` by member name): placing thousands of members
+  /// in the cloud allocates one inode, not one each (on a busy ext4, an inode costs far more than
+  /// a name). Each name reads as its own member's placeholder; downloading a member unlinks its
+  /// name, as with a placeholder of its own.
+  ///
+  /// - Throws: ``QuireError`` if the folder cannot be written; the names made so far stay.
+  public static func writeMembers(_ placeholders: [String: CloudPlaceholder], in folder: URL)
+    throws(QuireError)
+  {
+    guard let any = placeholders.values.first else { return }
+    var set = any
+    set.members = Dictionary(
+      uniqueKeysWithValues: placeholders.map {
+        (url(for: folder.appendingPathComponent($0.key)).lastPathComponent, $0.value)
+      })
+    let source = folder.appendingPathComponent(".quire-placeholders-\(UUID().uuidString)")
+    do {
+      try JSONEncoder().encode(set).write(to: source)
+      defer { try? Sys.unlink(source.path) }
+      for name in set.members!.keys {
+        try Sys.link(source.path, folder.appendingPathComponent(name).path)
+      }
+    } catch {
+      throw QuireError(
+        .ioError, "Could not write the placeholders in “\(folder.path)”: \(error).",
+        path: folder.path, cause: error)
+    }
+  }
+
   /// Whether the member named `name` can be kept in the cloud: its placeholder's name fits.
   public static func canPlaceMember(named name: String) -> Bool {
     ("." + name + suffix).utf8.count <= 255

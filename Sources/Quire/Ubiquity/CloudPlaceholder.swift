@@ -31,6 +31,9 @@ public struct CloudPlaceholder: Codable, Sendable, Hashable {
   public var thumbnail: Thumbnail?
   /// The permissions of a package member's file, for a member's placeholder.
   public var mode: Int?
+  /// For a file shared by many members' placeholders (``writeMembers(_:in:)``): each member's
+  /// placeholder, by the placeholder's file name.
+  public var members: [String: CloudPlaceholder]?
 
   /// A placeholder describing a document.
   public init(
@@ -95,12 +98,21 @@ public struct CloudPlaceholder: Codable, Sendable, Hashable {
       throw QuireError(
         .notFound, "There is no placeholder at “\(url.path)”.", path: url.path, cause: error)
     }
-    do { return try JSONDecoder().decode(CloudPlaceholder.self, from: data) } catch {
+    let placeholder: CloudPlaceholder
+    do { placeholder = try JSONDecoder().decode(CloudPlaceholder.self, from: data) } catch {
       throw QuireError(
         .corruptDocument,
         "“\(url.path)” is not a readable placeholder; the sync agent rewrites it on its next pull.",
         path: url.path, cause: error)
     }
+    guard let members = placeholder.members else { return placeholder }
+    guard let own = members[url.lastPathComponent] else {
+      throw QuireError(
+        .corruptDocument,
+        "“\(url.path)” is not among the members its placeholder file describes; the sync agent rewrites it on its next pull.",
+        path: url.path)
+    }
+    return own
   }
 
   /// The placeholder of the document at `url`, if there is one and the document itself is not

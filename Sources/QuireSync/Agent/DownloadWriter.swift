@@ -106,25 +106,32 @@ struct DownloadWriter {
         ".quire-sync-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: staging) }
       try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+      // Kept in the cloud: a placeholder for each member, with its mode and time; those of one
+      // folder share one file (an album's thousands of images are one inode).
+      var placeholders: [String: [String: CloudPlaceholder]] = [:]
       for member in manifest.change.upserted {
         let file = staging.appendingPathComponent(member.path)
         try SyncPath.check(member.path, what: "member path")
         try FileManager.default.createDirectory(
           at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         if inCloud.contains(member.path) {
-          // Kept in the cloud: its placeholder, with the member's mode and time.
-          let placeholder = CloudPlaceholder(
-            name: file.lastPathComponent, isPackage: false, size: Int64(member.size),
-            identity: identity, revision: manifest.revision,
-            modified: Date(timeIntervalSince1970: member.modified), mode: member.mode)
-          let json = try JSONEncoder().encode(placeholder)
-          try writeFile(member, at: CloudPlaceholder.url(for: file), atomically: false) {
-            try Sys.write($0, json)
-          }
+          placeholders[file.deletingLastPathComponent().path, default: [:]][
+            file.lastPathComponent] = CloudPlaceholder(
+              name: file.lastPathComponent, isPackage: false, size: Int64(member.size),
+              identity: identity, revision: manifest.revision,
+              modified: Date(timeIntervalSince1970: member.modified), mode: member.mode)
           continue
         }
-        try writeFile(member, at: file, atomically: false) { try stream(member, $0) }
+        try writeFile(member, at: file, atomically: false, durable: false) {
+          try stream(member, $0)
+        }
       }
+      for (folder, members) in placeholders {
+        try CloudPlaceholder.writeMembers(members, in: URL(fileURLWithPath: folder))
+      }
+      // One syncfs for every file of the new package, not an fsync each (an album on demand is
+      // thousands of member placeholders), before its name appears.
+      try Self.sync(staging.path) { try Sys.syncFileSystem($0) }
       try ItemIdentity.assign(identity, to: staging)
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
         if FileManager.default.fileExists(atPath: url.path) {
@@ -241,6 +248,20 @@ struct DownloadWriter {
           "“\(file.path)” changed while a newer version was downloaded; it is uploaded first and merged."
         )
       }
+    }
+  }
+
+  /// Opens the folder at `path` and runs `call` on it (an fsync of its names, or a syncfs of
+  /// its file system); `unavailable` if either fails.
+  static func sync(_ path: String, _ call: (Int32) throws -> Void) throws {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw SyncError(.unavailable, "Could not open “\(path)” to make the download durable.")
+    }
+    defer { close(fd) }
+    do { try call(fd) } catch {
+      throw SyncError(
+        .unavailable, "Could not make the download in “\(path)” durable: \(error).", cause: error)
     }
   }
 

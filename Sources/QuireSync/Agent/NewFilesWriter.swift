@@ -65,7 +65,7 @@ struct NewFilesWriter {
       }
       try ItemIdentity.assign(file.identity, to: temporary)
     }
-    try sync(folder.path) { try Sys.syncFileSystem($0) }
+    try DownloadWriter.sync(folder.path) { try Sys.syncFileSystem($0) }
     var placed: [Int: LocalItem.Member] = [:]
     // A few dozen targets per coordination: each holds a handful of byte-range locks on the
     // one coordination lock file, and the kernel walks that file's list of locks on every lock
@@ -93,19 +93,8 @@ struct NewFilesWriter {
         url = url.deletingLastPathComponent()
       }
     }
-    for path in named { try sync(path) { try Sys.fsync($0) } }
+    for path in named { try DownloadWriter.sync(path) { try Sys.fsync($0) } }
     return placed
   }
 
-  private func sync(_ path: String, _ call: (Int32) throws -> Void) throws {
-    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw SyncError(.unavailable, "Could not open “\(path)” to make the download durable.")
-    }
-    defer { close(fd) }
-    do { try call(fd) } catch {
-      throw SyncError(
-        .unavailable, "Could not make the download in “\(path)” durable: \(error).", cause: error)
-    }
-  }
 }

@@ -92,11 +92,13 @@ extension SyncAgent {
     let package = url(known.path)
     var record = known
     var changed: [String] = []
+    var placeholders = PlaceholderCache()
     for path in wanted {
       guard let member = known.members[path] else { continue }
       let file = package.appendingPathComponent(path)
       do {
-        let info = try placeMember(member, at: file, of: package, identity: known.id, spool: spool)
+        let info = try placeMember(
+          member, at: file, of: package, identity: known.id, spool: spool, cache: &placeholders)
         if let info {
           record.members[path]?.local = LocalScanner.member(info)
           changed.append(path)
@@ -118,9 +120,9 @@ extension SyncAgent {
   /// (the member was downloaded meanwhile, or deleted here: the push decides then).
   private func placeMember(
     _ member: SyncedItem.Member, at file: URL, of package: URL, identity: String,
-    spool: ChunkSpool
+    spool: ChunkSpool, cache: inout PlaceholderCache
   ) throws -> stat? {
-    guard let placeholder = try? CloudPlaceholder.read(at: CloudPlaceholder.url(for: file)),
+    guard let placeholder = cache.read(CloudPlaceholder.url(for: file)),
       placeholder.identity == identity
     else { return nil }
     return try CloudPlaceholder.downloadMember(
@@ -150,11 +152,12 @@ extension SyncAgent {
     try await fetch(chunks, into: spool, for: known.id, path: known.path, progress: nil)
     let package = url(known.path)
     var record = known
+    var placeholders = PlaceholderCache()
     for path in members {
       guard let member = known.members[path],
         let info = try placeMember(
           member, at: package.appendingPathComponent(path), of: package, identity: known.id,
-          spool: spool)
+          spool: spool, cache: &placeholders)
       else { continue }
       record.members[path]?.local = LocalScanner.member(info)
     }

@@ -51,6 +51,18 @@ struct SyncMemberOnDemandTests {
           atPath: CloudPlaceholder.url(for: b.url("Trip.album/\(name)")).path))
     }
     #expect(try b.report().downloadedBytes - before < Self.imageSize)
+    // The images' placeholders are one file under twelve names: one inode, not one each.
+    let inodes = Set(
+      try Self.names.map { name in
+        try #require(
+          try FileManager.default.attributesOfItem(
+            atPath: CloudPlaceholder.url(for: b.url("Trip.album/\(name)")).path)[.systemFileNumber]
+            as? Int)
+      })
+    #expect(inodes.count == 1, "\(inodes.count) inodes for \(Self.names.count) placeholders")
+    #expect(
+      try CloudPlaceholder.read(at: CloudPlaceholder.url(for: b.url("Trip.album/img03.jpg"))).name
+        == "img03.jpg", "each name reads as its own member's placeholder")
 
     // Reading the fifth image brings it (and the ones after it), not the ones before.
     let fifth = try await album.image(named: Self.names[4])

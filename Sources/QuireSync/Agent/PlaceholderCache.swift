@@ -1,0 +1,29 @@
+import Foundation
+import Quire
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Member placeholders read during one download of members: the placeholders of one folder
+/// share a file (``Quire/CloudPlaceholder/writeMembers(_:in:)``), decoded once, not once per
+/// member.
+struct PlaceholderCache {
+  private var sets: [UInt64: [String: CloudPlaceholder]] = [:]
+
+  /// The placeholder at `url`, or nil if there is none (or it cannot be read).
+  mutating func read(_ url: URL) -> CloudPlaceholder? {
+    var info = stat()
+    guard lstat(url.path, &info) == 0 else { return nil }
+    let name = url.lastPathComponent
+    guard info.st_nlink > 1 else { return try? CloudPlaceholder.read(at: url) }
+    let key = UInt64(info.st_ino)
+    if let set = sets[key] { return set[name] }
+    guard let data = FileManager.default.contents(atPath: url.path),
+      let decoded = try? JSONDecoder().decode(CloudPlaceholder.self, from: data)
+    else { return nil }
+    let set = decoded.members ?? [name: decoded]
+    sets[key] = set
+    return set[name]
+  }
+}

@@ -103,6 +103,28 @@ struct DocumentIndexTests {
     #expect(resolution.url.path == renamed && resolution.isStale)
   }
 
+  @Test("a document in the cloud is indexed as one: a restarted query shows it not downloaded")
+  func placeholdersAreIndexed() async throws {
+    let folder = try TemporaryDirectory()
+    let state = try TemporaryDirectory()
+    try Disk.write("a", to: folder.file("a.txt"))
+    try CloudPlaceholder(
+      name: "Cloud.txt", isPackage: false, size: 12, identity: "cloud-1", revision: 3,
+      modified: Date(timeIntervalSince1970: 1_700_000_000)
+    ).write(for: folder.file("Cloud.txt"))
+    let indexURL = state.file("index.sqlite")
+    try await Self.writeIndex(of: folder.url, to: indexURL)
+
+    let index = try DocumentIndex(url: indexURL)  // as a new process opens it
+    let scope = CoordinationRuntime.canonicalPath(folder.url)
+    let indexed = try #require(await index.items(under: scope))
+    let cloud = try #require(indexed.first { $0.name == "Cloud.txt" })
+    #expect(cloud.isPlaceholder && cloud.size == 12 && cloud.identity == "cloud-1")
+    #expect(indexed.first { $0.name == "a.txt" }?.isPlaceholder == false)
+    let (gathered, _, _) = try await Self.gather(folder.url, index: index)
+    #expect(gathered.items.first { $0.name == "Cloud.txt" }?.downloadingStatus == .notDownloaded)
+  }
+
   @Test("a deleted index is made again from the disk")
   func deletedIndexIsRebuilt() async throws {
     let folder = try TemporaryDirectory()

@@ -41,6 +41,10 @@ enum IndexRows {
           CREATE TABLE scope (path TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v2") { db in
+      // A document in the cloud (its placeholder), so a restarted query shows it as such.
+      try db.execute(sql: "ALTER TABLE item ADD COLUMN placeholder INTEGER NOT NULL DEFAULT 0")
+    }
     return migrator
   }
 
@@ -48,7 +52,7 @@ enum IndexRows {
     let (low, high) = range(under: scope)
     let statement = try db.cachedStatement(
       sql: """
-        SELECT path, contentType, isFolder, size, created, modified, tags, identity
+        SELECT path, contentType, isFolder, size, created, modified, tags, identity, placeholder
         FROM item WHERE path > ? AND path < ?
         """)
     let rows = try Row.fetchCursor(statement, arguments: [low, high])
@@ -61,6 +65,11 @@ enum IndexRows {
         modificationDate: Date(timeIntervalSinceReferenceDate: row[5]),
         tags: tags.isEmpty ? [] : tags.split(separator: ",").map(String.init))
       item.identity = row[7]
+      if row[8] as Bool {
+        item.isPlaceholder = true
+        item.downloadingStatus = .notDownloaded
+        item.percentDownloaded = 0
+      }
       items.append(item)
     }
     return items
@@ -80,15 +89,15 @@ enum IndexRows {
       let upsert = try db.cachedStatement(
         sql: """
           INSERT OR REPLACE INTO item
-            (path, contentType, isFolder, size, created, modified, tags, identity)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            (path, contentType, isFolder, size, created, modified, tags, identity, placeholder)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
           """)
       for item in change.upserts {
         try upsert.execute(arguments: [
           item.path, item.contentType, item.isFolder, item.size,
           item.creationDate.timeIntervalSinceReferenceDate,
           item.modificationDate.timeIntervalSinceReferenceDate,
-          item.tags.joined(separator: ","), item.identity,
+          item.tags.joined(separator: ","), item.identity, item.isPlaceholder,
         ])
       }
     }

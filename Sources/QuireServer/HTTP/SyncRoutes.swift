@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOPosix
 import QuireSyncProtocol
 
 /// The sync API (docs/sync-api.yaml): sign-in, chunks, commits, manifests, the journal and its
@@ -16,8 +17,12 @@ struct SyncRoutes: Sendable {
     router.get("/v1/health") { _, _ in ServerResponse.json(["status": "ok"]) }
     router.post("/v1/sign-in") { request, _ in
       let body = try await reading.json(SignInRequest.self, from: request)
-      return ServerResponse.json(
-        try store.signIn(user: body.user, password: body.password, device: body.device))
+      // bcrypt takes tens of milliseconds by design: on NIO's blocking pool, so a burst of
+      // sign-ins never holds up the event loops or the cooperative threads serving devices.
+      let answer = try await NIOThreadPool.singleton.runIfActive {
+        try store.signIn(user: body.user, password: body.password, device: body.device)
+      }
+      return ServerResponse.json(answer)
     }
     router.post("/v1/chunks") { request, _ in
       let device = try reading.device(request)

@@ -147,27 +147,12 @@ final class ServerLoadRig {
     // (the bench hung there). nginx is up once it has written its pid and accepts connections.
     let ready = SyncRig.waitFor(seconds: 30, every: .milliseconds(20)) {
       FileManager.default.fileExists(atPath: folder.appendingPathComponent("nginx.pid").path)
-        && Self.accepts(port)
+        && LoopbackProbe.accepts(port)
     }
     guard ready else {
       throw RawFiles.Failure(description: "nginx did not start; see \(folder.path)/error.log")
     }
     return port
-  }
-
-  /// Whether something accepts connections on the loopback `port`.
-  private static func accepts(_ port: Int) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
   }
 
   /// A loopback port nothing listens on now.

@@ -1,4 +1,5 @@
 import Foundation
+import QuireServer
 
 #if canImport(Glibc)
   import Glibc
@@ -60,7 +61,7 @@ final class NginxBalancer {
       "/usr/sbin/nginx -c '\(file.path)' -p '\(folder.path)' -g 'daemon off;' >/dev/null 2>&1",
       stop: "kill -TERM $w")
     let deadline = ContinuousClock.now + .seconds(20)
-    while !listening() {
+    while !LoopbackProbe.accepts(port) {
       guard ContinuousClock.now < deadline else {
         let log =
           (try? String(
@@ -72,20 +73,6 @@ final class NginxBalancer {
   }
 
   deinit { try? keepAlive.fileHandleForWriting.close() }
-
-  private func listening() -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-  }
 
   struct Failure: Error, CustomStringConvertible {
     var description: String

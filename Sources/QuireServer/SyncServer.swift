@@ -54,6 +54,8 @@ public final class SyncServer: Sendable {
   /// flight finish first); `ready` gets the address once the port is bound.
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
     let router = Router(context: BasicRequestContext.self)
+    router.middlewares.add(
+      ExecutorMiddleware<BasicRequestContext>(executor: store.database.executor))
     router.middlewares.add(SyncErrorMiddleware<BasicRequestContext>())
     let reading = RequestReading(store: store, maximumJSONBytes: configuration.maximumJSONBytes)
     let limiter = CommitRateLimiter(

@@ -8,11 +8,29 @@ protocol MetadataDatabase: Sendable {
   /// A short name for errors and logs ("SQLite", "PostgreSQL").
   var engine: String { get }
 
+  /// Where requests that use it should run: nil for Swift's cooperative pool (SQLite answers
+  /// in microseconds), or a pool of threads that may wait on the network (PostgreSQL).
+  var executor: (any TaskExecutor)? { get }
+
   /// Runs `body` on a consistent read-only snapshot.
   func read<T>(_ body: (any SQLSession) throws -> T) throws -> T
 
+  /// Runs `body`, which reads with one statement: one statement sees one snapshot by itself, so
+  /// PostgreSQL needs no transaction around it (a request's token check, on every request).
+  func readStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T
+
   /// Runs `body` in a write transaction: all of it is stored, or nothing.
   func write<T>(_ body: (any SQLSession) throws -> T) throws -> T
+
+  /// Runs `body`, a commit to `scope` (an account's container), in a write transaction: like
+  /// ``write(_:)``, except that with PostgreSQL commits to other scopes run beside it until it
+  /// adds to the journal (``SQLSession/orderJournal()``), and only from then on one at a time.
+  /// Every other write still runs alone.
+  func writeCommit<T>(scope: String, _ body: (any SQLSession) throws -> T) throws -> T
+
+  /// Runs `body` in a write transaction that adds nothing to the journal (an upload's chunk
+  /// rows): it need not wait for the commits' turn, which keeps the journal in commit order.
+  func writeOutsideJournal<T>(_ body: (any SQLSession) throws -> T) throws -> T
 
   /// The setting `key` (such as where the server's blobs are), shared by every replica.
   func setting(_ key: String) throws -> String?

@@ -9,7 +9,8 @@ enum PostgresSchema {
     try db.execute("CREATE TABLE IF NOT EXISTS schema_version(version BIGINT NOT NULL)")
     let current = try db.value(Int64.self, "SELECT max(version) FROM schema_version") ?? 0
     if current >= version { return }
-    for (number, statements) in [(Int64(1), tables), (2, links), (3, shares)] where current < number {
+    for (number, statements) in [(Int64(1), tables), (2, links), (3, shares)] where current < number
+    {
       for statement in statements {
         try db.execute(statement)
       }

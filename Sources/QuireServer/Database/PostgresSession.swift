@@ -8,9 +8,33 @@ import Synchronization
 /// One PostgreSQL connection inside a transaction: `?` marks become `$1`, `$2`, …; integers
 /// bind as `int8`, reals as `float8`, bytes as `bytea`; results come back as ``SQLValue``s
 /// (a `bool` as 0 or 1).
-struct PostgresSession: SQLSession {
+///
+/// BEGIN is pipelined with the first statement, and a read-only transaction's COMMIT is sent
+/// without waiting for its answer (the connection runs what follows on it in order): a read of
+/// one statement costs one round trip, not three — each round trip is a wait on this thread.
+final class PostgresSession: SQLSession {
   let connection: PostgresConnection
   let logger: Logger
+  /// The transaction's BEGIN, sent and not yet answered.
+  private var begun: EventLoopFuture<PostgresQueryResult>?
+  /// The journal lock's request, sent and not yet answered.
+  private var locked: EventLoopFuture<PostgresQueryResult>?
+  /// Whether BEGIN failed: then nothing of the transaction ran.
+  private(set) var beginFailed = false
+  /// Whether the transaction must take the journal's lock before it adds to the journal (a
+  /// commit beside others, see ``PostgresMetadata/writeCommit(scope:_:)``).
+  var awaitsJournalTurn = false
+  /// How long each statement's answer is waited for, in seconds.
+  private let patience: Int
+
+  /// A session on `connection` whose statements are waited for at most `patience` seconds
+  /// each: then PostgreSQL is taken as gone, the connection closed, and the request can be
+  /// retried.
+  init(connection: PostgresConnection, logger: Logger, patience: Int = 30) {
+    self.connection = connection
+    self.logger = logger
+    self.patience = patience
+  }
 
   func execute(_ sql: String, _ arguments: [any SQLArgument]) throws -> Int {
     try run(sql, arguments).metadata.rows ?? 0
@@ -24,15 +48,48 @@ struct PostgresSession: SQLSession {
     }
   }
 
-  /// Starts a transaction with `sql`, waiting at most 5 s: a pooled connection whose server went
-  /// away can take long to notice it, and BEGIN never takes long otherwise.
-  func begin(_ sql: String) throws {
-    _ = try run(sql, [], seconds: 5)
+  /// Sends the journal lock's request without waiting: the journal entry's INSERT follows it on
+  /// the wire, so the lock is held for one round trip less.
+  func orderJournal() throws {
+    guard awaitsJournalTurn else { return }
+    awaitsJournalTurn = false
+    var binds = PostgresBindings(capacity: 1)
+    binds.append(PostgresMetadata.journalLock)
+    locked = connection.query(
+      PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: binds), logger: logger)
   }
 
-  private func run(_ sql: String, _ arguments: [any SQLArgument], seconds: Int = 30) throws
-    -> PostgresQueryResult
-  {
+  /// Starts a transaction with `sql`; its answer is waited for with the first statement's.
+  func begin(_ sql: String) {
+    begun = connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+  }
+
+  /// Ends the transaction: waits for COMMIT's answer when `durable` (a write is not done until
+  /// PostgreSQL says so), else only sends it.
+  func commit(durable: Bool) throws {
+    if durable {
+      _ = try execute("COMMIT", [])
+    } else {
+      try awaitBegin()
+      _ = connection.query(PostgresQuery(unsafeSQL: "COMMIT"), logger: logger)
+    }
+  }
+
+  /// Waits for BEGIN's answer, at most 5 s: a pooled connection whose server went away can take
+  /// long to notice it, and BEGIN never takes long otherwise.
+  private func awaitBegin() throws {
+    guard let begun else { return }
+    self.begun = nil
+    do {
+      _ = try Self.wait(begun, seconds: 5)
+    } catch {
+      beginFailed = true
+      if error is SyncError { PostgresMetadata.close(connection) }
+      throw error
+    }
+  }
+
+  private func run(_ sql: String, _ arguments: [any SQLArgument]) throws -> PostgresQueryResult {
     var binds = PostgresBindings(capacity: arguments.count)
     for argument in arguments {
       switch argument.sqlValue {
@@ -43,9 +100,15 @@ struct PostgresSession: SQLSession {
       case .blob(let value): binds.append(ByteBuffer(bytes: value))
       }
     }
-    let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: binds)
+    let answer = connection.query(
+      PostgresQuery(unsafeSQL: Self.numbered(sql), binds: binds), logger: logger)
+    try awaitBegin()
     do {
-      return try Self.wait(connection.query(query, logger: logger), seconds: seconds)
+      if let locked {
+        self.locked = nil
+        _ = try Self.wait(locked, seconds: patience)
+      }
+      return try Self.wait(answer, seconds: patience)
     } catch let error as SyncError {
       PostgresMetadata.close(connection)  // it may be half-way through an answer: not reused
       throw error

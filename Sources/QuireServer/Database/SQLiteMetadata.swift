@@ -5,6 +5,7 @@ import GRDB
 /// process owns it, so announcements have no one to reach.
 final class SQLiteMetadata: MetadataDatabase {
   let engine = "SQLite"
+  let executor: (any TaskExecutor)? = nil
   private let pool: DatabasePool
   private let folder: URL
 
@@ -20,6 +21,18 @@ final class SQLiteMetadata: MetadataDatabase {
 
   func read<T>(_ body: (any SQLSession) throws -> T) throws -> T {
     try pool.read { try body(Session(db: $0)) }
+  }
+
+  func readStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+    try read(body)
+  }
+
+  func writeCommit<T>(scope: String, _ body: (any SQLSession) throws -> T) throws -> T {
+    try write(body)
+  }
+
+  func writeOutsideJournal<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+    try write(body)
   }
 
   func write<T>(_ body: (any SQLSession) throws -> T) throws -> T {

@@ -18,46 +18,52 @@ struct EventStream: Sendable {
       let container = try context.parameters.require("container")
       try SyncIdentifier.checkContainer(container)
       let start = try reading.cursor(request)
-      let wakes = signal.listen(
-        "\(device.user)/\(container)", keepAlive: configuration.keepAliveInterval)
-      return Self.response(from: start, wakes: wakes) { [store] cursor throws(SyncError) in
-        try store.changes(container: container, user: device.user, since: cursor, limit: 500)
+      let key = "\(device.user)/\(container)"
+      let wakes = signal.listen(key, keepAlive: configuration.keepAliveInterval)
+      return Self.response(from: start, wakes: wakes, on: store.database.executor) {
+        [store, signal] cursor throws(SyncError) in
+        try await signal.page(key, after: cursor) { () throws(SyncError) in
+          try store.changes(container: container, user: device.user, since: cursor, limit: 500)
+        }
       }
     }
   }
 
   /// The stream of the entries `page` gives after `start`, and after each wake: a page that
-  /// throws (a share revoked meanwhile) ends it.
+  /// throws (a share revoked meanwhile) ends it. The stream runs on `executor` (see
+  /// ``MetadataDatabase/executor``): it outlives the route, and its pages read the database.
   static func response(
-    from start: Int64, wakes: AsyncStream<JournalSignal.Wake>,
-    page: @escaping @Sendable (Int64) throws(SyncError) -> ChangesPage
+    from start: Int64, wakes: AsyncStream<JournalSignal.Wake>, on executor: (any TaskExecutor)?,
+    page: @escaping @Sendable (Int64) async throws(SyncError) -> ChangesPage
   ) -> Response {
     Response(
       status: .ok,
       headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
       body: ResponseBody { writer in
-        var cursor = start
-        try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-        cursor = try await send(after: cursor, page, &writer)
-        for await wake in wakes {
-          let before = cursor
+        try await withTaskExecutorPreference(executor) {
+          var cursor = start
+          try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
           cursor = try await send(after: cursor, page, &writer)
-          if wake == .keepAlive && before == cursor {
-            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+          for await wake in wakes {
+            let before = cursor
+            cursor = try await send(after: cursor, page, &writer)
+            if wake == .keepAlive && before == cursor {
+              try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+            }
           }
+          try await writer.finish(nil)
         }
-        try await writer.finish(nil)
       })
   }
 
   /// Writes every entry after `cursor` as an event; returns the new cursor.
   private static func send(
-    after cursor: Int64, _ page: (Int64) throws(SyncError) -> ChangesPage,
+    after cursor: Int64, _ page: (Int64) async throws(SyncError) -> ChangesPage,
     _ writer: inout any ResponseBodyWriter
   ) async throws -> Int64 {
     var cursor = cursor
     while true {
-      let page = try page(cursor)
+      let page = try await page(cursor)
       var text = ""
       for entry in page.entries {
         let json = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)

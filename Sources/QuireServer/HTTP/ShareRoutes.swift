@@ -87,7 +87,9 @@ struct ShareRoutes: Sendable {
       let id = try context.parameters.require("share")
       let shared = try store.sharedItem(id, user: device.user)
       let wakes = signal.listen(shared.signalKey, keepAlive: configuration.keepAliveInterval)
-      return EventStream.response(from: try reading.cursor(request), wakes: wakes) {
+      return EventStream.response(
+        from: try reading.cursor(request), wakes: wakes, on: store.database.executor
+      ) {
         [store] cursor throws(SyncError) in
         try store.sharedChanges(id, user: device.user, since: cursor, limit: 500)
       }

@@ -85,7 +85,7 @@ extension ServerStore {
   /// The device whose token is `token`, unless unknown or revoked.
   func device(token: String) throws(SyncError) -> AuthenticatedDevice? {
     let hash = ContentHash(of: Array(token.utf8)).hex
-    return try read { db in
+    return try readStatement { db in
       try db.row("SELECT id, account FROM devices WHERE tokenHash = ? AND revoked = 0", [hash])
         .map { try AuthenticatedDevice(id: $0["id"], user: $0["account"]) }
     }

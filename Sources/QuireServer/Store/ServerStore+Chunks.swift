@@ -24,7 +24,7 @@ extension ServerStore {
     for frame in frames where seen.insert(frame.hash).inserted { unique.append(frame) }
     let written = try blobs.writePack(unique.map { body[$0.range] })
     try blobs.sync()
-    try write { db in
+    try writeOutsideJournal { db in
       for (frame, offset) in zip(unique, written.offsets) {
         try Self.insertChunk(
           db, user: user, hash: frame.hash, size: frame.range.count, pack: written.pack,

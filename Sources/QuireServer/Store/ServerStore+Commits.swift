@@ -41,7 +41,7 @@ extension ServerStore {
     for request in requests {
       try Self.check(request, maximumMembers: maximumMembers)
     }
-    return try write { db throws in
+    return try writeCommit(scope: "\(device.user)/\(identifier)") { db throws in
       let container = try Self.container(
         db, user: device.user, identifier: identifier, create: true)!
       return try requests.map { request in
@@ -198,7 +198,8 @@ extension ServerStore {
 
   /// Appends `revision` to the container's journal; returns its sequence.
   static func journal(_ db: any SQLSession, container: Int64, revision: Int64) throws -> Int64 {
-    try inserted(
+    try db.orderJournal()
+    return try inserted(
       db, "INSERT INTO journal(container, revision) VALUES (?, ?) RETURNING sequence",
       [container, revision])
   }

@@ -7,36 +7,40 @@ extension ServerStore {
     throws(SyncError) -> ChangesPage
   {
     try SyncIdentifier.checkContainer(identifier)
-    return try read { db in
-      guard
-        let container = try Self.container(db, user: user, identifier: identifier, create: false)
-      else { return ChangesPage(entries: [], cursor: cursor, more: false) }
-      let rows = try db.rows(
+    // One statement (a page is read by every stream of the container after each commit, and
+    // with PostgreSQL each statement is a round trip): the container by its account and name
+    // inside it (one that does not exist yet has no entries), and each entry's item's
+    // unresolved conflicts joined on — the partial index holds only those, so this costs what
+    // there is to report, not the page's length.
+    let rows = try readStatement { db in
+      try db.rows(
         """
-        SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
-        WHERE j.container = ? AND j.sequence > ? ORDER BY j.sequence LIMIT ?
-        """, [container, cursor, limit + 1])
-      // The container's unresolved conflicts, read once per page: the partial index holds
-      // only those, so this costs what there is to report, not the page's length.
-      var unresolved: [String: [Int64]] = [:]
-      for row in try db.rows(
-        """
-        SELECT item, id FROM revisions WHERE container = ? AND conflict = 1 AND resolved = 0
-        ORDER BY id
-        """, [container])
-      {
-        try unresolved[row["item"], default: []].append(row["id"])
+        SELECT e.*, u.id AS unresolved FROM (
+          SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
+          WHERE j.container = (SELECT id FROM containers WHERE account = ? AND identifier = ?)
+            AND j.sequence > ? ORDER BY j.sequence LIMIT ?
+        ) e LEFT JOIN revisions u ON u.container = e.container AND u.item = e.item
+          AND u.conflict = 1 AND u.resolved = 0
+        ORDER BY e.sequence, u.id
+        """, [user, identifier, cursor, limit + 1])
+    }
+    var entries: [ChangeEntry] = []
+    for row in rows {
+      let sequence: Int64 = try row["sequence"]
+      let unresolved: Int64? = try row["unresolved"]
+      if let last = entries.indices.last, entries[last].sequence == sequence {
+        if let unresolved { entries[last].unresolvedConflicts?.append(unresolved) }
+        continue
       }
-      let entries = try rows.prefix(limit).map { row in
-        let item: String = try row["item"]
-        return try ChangeEntry(
-          sequence: row["sequence"], item: item, revision: row["id"], base: row["base"],
+      entries.append(
+        try ChangeEntry(
+          sequence: sequence, item: row["item"], revision: row["id"], base: row["base"],
           kind: ItemKind(rawValue: row["kind"]) ?? .package, path: row["path"],
           deleted: row["deleted"], conflict: row["conflict"], device: row["device"],
-          committed: row["committed"], unresolvedConflicts: unresolved[item])
-      }
-      return ChangesPage(
-        entries: entries, cursor: entries.last?.sequence ?? cursor, more: rows.count > limit)
+          committed: row["committed"], unresolvedConflicts: unresolved.map { [$0] }))
     }
+    let more = entries.count > limit
+    if more { entries.removeLast(entries.count - limit) }
+    return ChangesPage(entries: entries, cursor: entries.last?.sequence ?? cursor, more: more)
   }
 }

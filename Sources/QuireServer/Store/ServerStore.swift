@@ -50,8 +50,25 @@ public final class ServerStore: Sendable {
 
   /// Runs `body` in a write transaction, turning database failures into ``SyncError``.
   func write<T>(_ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
+    try writing { try database.write(body) }
+  }
+
+  /// Runs `body`, a commit to `scope`, in a write transaction (see
+  /// ``MetadataDatabase/writeCommit(scope:_:)``), turning database failures into ``SyncError``.
+  func writeCommit<T>(scope: String, _ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
+    try writing { try database.writeCommit(scope: scope, body) }
+  }
+
+  /// Runs `body` in a write transaction that adds nothing to the journal (see
+  /// ``MetadataDatabase/writeOutsideJournal(_:)``), turning database failures into
+  /// ``SyncError``.
+  func writeOutsideJournal<T>(_ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
+    try writing { try database.writeOutsideJournal(body) }
+  }
+
+  private func writing<T>(_ run: () throws -> T) throws(SyncError) -> T {
     do {
-      return try database.write(body)
+      return try run()
     } catch let error as SyncError {
       throw error
     } catch {
@@ -64,8 +81,18 @@ public final class ServerStore: Sendable {
 
   /// Runs `body` on a read snapshot, turning database failures into ``SyncError``.
   func read<T>(_ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
+    try reading { try database.read(body) }
+  }
+
+  /// Runs `body`, which reads with one statement (see ``MetadataDatabase/readStatement(_:)``),
+  /// turning database failures into ``SyncError``.
+  func readStatement<T>(_ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
+    try reading { try database.readStatement(body) }
+  }
+
+  private func reading<T>(_ run: () throws -> T) throws(SyncError) -> T {
     do {
-      return try database.read(body)
+      return try run()
     } catch let error as SyncError {
       throw error
     } catch {

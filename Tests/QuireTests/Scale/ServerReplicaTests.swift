@@ -93,6 +93,51 @@ struct ServerReplicaTests {
     #expect(got.map(\.sequence) == journal, "the device on the other replica caught up")
   }
 
+  @Test(
+    "commits to several containers through two replicas at once: every device hears its container's whole journal, in order",
+    .timeLimit(.minutes(3)))
+  func concurrentCommitsKeepTheJournalInOrder() async throws {
+    let (first, second) = try await Self.replicas(database: PostgresCluster.shared.database())
+    // Two accounts, two containers each: four scopes whose commits run beside each other, each
+    // written to by a device on each replica and followed by a third.
+    var writers: [SyncClient] = []
+    var followers: [(client: SyncClient, heard: Collector<ChangeEntry>, task: Task<Void, Never>)] =
+      []
+    for user in ["alice", "bob"] {
+      for container in ["iCloud.test.one", "iCloud.test.two"] {
+        writers.append(try await first.client(user, device: "w1", container: container))
+        writers.append(try await second.client(user, device: "w2", container: container))
+        let follower = try await (user == "alice" ? first : second)
+          .client(user, device: "f", container: container)
+        let (heard, task) = Self.follow(follower)
+        followers.append((follower, heard, task))
+      }
+    }
+    defer { for follower in followers { follower.task.cancel() } }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, writer) in writers.enumerated() {
+        group.addTask {
+          var base: Int64?
+          for round in 1...12 {
+            let upserted = try await S.upload(["": S.bytes("\(index) \(round)")], with: writer)
+            base = try await writer.commit(
+              S.commit(
+                "w\(index)", path: "Documents/W\(index).txt", base: base, kind: .file,
+                upserted: upserted)
+            ).revision
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    for follower in followers {
+      let journal = try await follower.client.changes(since: 0).entries.map(\.sequence)
+      #expect(journal.count == 24, "two writers, twelve commits each")
+      let got = await follower.heard.wait(seconds: 60) { $0.count >= journal.count }
+      #expect(got.map(\.sequence) == journal, "the follower skipped, repeated or reordered one")
+    }
+  }
+
   /// Two replicas over `database` and one bucket prefix; the first made the accounts.
   static func replicas(database: URL) async throws -> (SyncServerProcess, SyncServerProcess) {
     let environment = try await SeaweedFS.shared.environment()

@@ -15,7 +15,7 @@ final class ServerLoadRig {
   let url: URL
   /// The replicas' process identifiers.
   let replicas: [Int32]
-  private var processes: [Process] = []
+  private let processes: [Process]
   private let root: URL
 
   /// Each device's account name and token, in device order; `perAccount` devices per account.
@@ -41,25 +41,32 @@ final class ServerLoadRig {
     let quire = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
       .deletingLastPathComponent().appendingPathComponent("quire")
     var ports: [Int] = []
-    for _ in 0..<replicas {
-      let process = Process()
-      process.executableURL = quire
-      process.arguments =
-        ["server", "--data", data.path, "--port", "0"]
-        + (database.map { ["--database", $0.absoluteString] } ?? [])
-      process.standardError = FileHandle.nullDevice
-      let line = try Self.start(process, until: "Quire server listening on ")
-      processes.append(process)
-      ports.append(URL(string: String(line.dropFirst("Quire server listening on ".count)))!.port!)
+    var started: [Process] = []
+    do {
+      for _ in 0..<replicas {
+        let process = Process()
+        process.executableURL = quire
+        process.arguments =
+          ["server", "--data", data.path, "--port", "0"]
+          + (database.map { ["--database", $0.absoluteString] } ?? [])
+        process.standardError = FileHandle.nullDevice
+        started.append(process)
+        let line = try Self.start(process, until: "Quire server listening on ")
+        ports.append(URL(string: String(line.dropFirst("Quire server listening on ".count)))!.port!)
+      }
+      if replicas == 1 {
+        url = URL(string: "http://127.0.0.1:\(ports[0])")!
+      } else {
+        let port = try Self.startNginx(
+          in: scratch.appendingPathComponent("nginx"), upstreams: ports)
+        url = URL(string: "http://127.0.0.1:\(port)")!
+      }
+    } catch {
+      Self.end(started)  // a rig that failed to start leaves no replica running
+      throw error
     }
-    self.replicas = processes.map(\.processIdentifier)
-    if replicas == 1 {
-      url = URL(string: "http://127.0.0.1:\(ports[0])")!
-    } else {
-      let port = try Self.startNginx(
-        in: scratch.appendingPathComponent("nginx"), upstreams: ports)
-      url = URL(string: "http://127.0.0.1:\(port)")!
-    }
+    processes = started
+    self.replicas = started.map(\.processIdentifier)
   }
 
   /// The largest peak resident set of any replica, in MiB.
@@ -74,6 +81,11 @@ final class ServerLoadRig {
     {
       kill(pid, SIGTERM)
     }
+    Self.end(processes)
+  }
+
+  /// Kills the replicas `processes` and waits for them.
+  private static func end(_ processes: [Process]) {
     for process in processes where process.isRunning {
       // SIGKILL: a process spawned from Swift concurrency starts with SIGTERM blocked.
       kill(process.processIdentifier, SIGKILL)

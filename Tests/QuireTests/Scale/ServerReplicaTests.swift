@@ -3,6 +3,10 @@ import QuireSync
 import QuireSyncProtocol
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Several replicas of `quire server` sharing one PostgreSQL database and one bucket, alone and
 /// behind nginx: what a device connected to one replica hears of commits made through another,
 /// and what survives a replica's SIGKILL and a PostgreSQL restart.
@@ -78,15 +82,8 @@ struct ServerReplicaTests {
     try await cluster.run()
     // The first commit after the restart may still meet a connection PostgreSQL dropped: the
     // device retries, as an agent does.
-    let deadline = ContinuousClock.now + .seconds(30)
-    while true {
-      do {
-        base = try await Self.edit(b, round: 2, base: base)
-        break
-      } catch  where ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(200))  // an agent's retry pause
-      }
-    }
+    let before = base
+    base = try await Self.retrying { try await Self.edit(b, round: 2, base: before) }
     let journal = try await a.changes(since: 0).entries.map(\.sequence)
     #expect(journal.count == 2, "the commit that failed while PostgreSQL was down left nothing")
     let got = await heard.collector.wait(seconds: 60) { $0.count == journal.count }
@@ -135,6 +132,79 @@ struct ServerReplicaTests {
       #expect(journal.count == 24, "two writers, twelve commits each")
       let got = await follower.heard.wait(seconds: 60) { $0.count >= journal.count }
       #expect(got.map(\.sequence) == journal, "the follower skipped, repeated or reordered one")
+    }
+  }
+
+  @Test(
+    "a replica SIGKILLed while devices commit through nginx: every commit lands once, and every device hears them all, in order",
+    .timeLimit(.minutes(3)))
+  func replicaKilledUnderLoad() async throws {
+    let (first, second) = try await Self.replicas(database: PostgresCluster.shared.database())
+    let balancer = try NginxBalancer(upstreams: [first.url.port!, second.url.port!])
+    let container = "iCloud.test.kill"
+    var writers: [SyncClient] = []
+    var followers: [(collector: Collector<ChangeEntry>, task: Task<Void, Never>)] = []
+    for index in 0..<4 {
+      let signedIn = try await first.client("alice", device: "w\(index)", container: container)
+      writers.append(SyncClient(server: balancer.url, token: signedIn.token, container: container))
+    }
+    for index in 0..<2 {
+      let signedIn = try await second.client("alice", device: "f\(index)", container: container)
+      followers.append(
+        Self.follow(SyncClient(server: balancer.url, token: signedIn.token, container: container)))
+    }
+    defer { for follower in followers { follower.task.cancel() } }
+    let rounds = 15
+    let watched = followers[0].collector
+    let victim = first.process.process.processIdentifier
+    let killing = Task {
+      _ = await watched.wait(seconds: 60) { $0.count >= 12 }
+      kill(victim, SIGKILL)  // the replica dies with commits in flight
+    }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for (index, writer) in writers.enumerated() {
+        group.addTask {
+          var base: Int64?
+          for round in 1...rounds {
+            let contents = ["": S.bytes("writer \(index) round \(round)")]
+            // One request per edit, sent again after a failure as an agent does: its commit
+            // identifier makes a repeat of a commit that landed return the first answer.
+            var request: CommitRequest?
+            base = try await Self.retrying {
+              let upserted = try await S.upload(contents, with: writer)
+              let edit =
+                request
+                ?? S.commit(
+                  "w\(index)", path: "Documents/W\(index).txt", base: base, kind: .file,
+                  upserted: upserted)
+              request = edit
+              return try await writer.commit(edit).revision
+            }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    await killing.value
+    let journal = try await Self.retrying { try await writers[0].changes(since: 0) }.entries
+    #expect(journal.count == writers.count * rounds, "every edit landed, and only once")
+    for follower in followers {
+      let got = await follower.collector.wait(seconds: 60) { $0.count >= journal.count }
+      #expect(
+        got.map(\.sequence) == journal.map(\.sequence),
+        "a device skipped, repeated or reordered a commit")
+    }
+  }
+
+  /// `body`'s answer, retried after each failure for up to 60 s (a replica dying under it).
+  static func retrying<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while true {
+      do {
+        return try await body()
+      } catch where ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(100))  // an agent's retry pause
+      }
     }
   }
 

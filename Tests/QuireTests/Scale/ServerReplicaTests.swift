@@ -202,7 +202,7 @@ struct ServerReplicaTests {
     while true {
       do {
         return try await body()
-      } catch where ContinuousClock.now < deadline {
+      } catch  where ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(100))  // an agent's retry pause
       }
     }

@@ -73,7 +73,7 @@ struct SyncRun: QuireDocumentSubcommand {
 
   @Option(
     help: ArgumentHelp(
-      "How often to ask the server which documents others share with you (seconds).",
+      "How often to ask the server which documents others share with you, besides when it says they changed (seconds).",
       valueName: "seconds"))
   var sharesEvery: Double = 30
 

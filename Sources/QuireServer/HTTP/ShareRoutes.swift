@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import QuireSyncProtocol
 
 /// The sharing API (docs/sync-api.yaml). An owner shares an item with another account
@@ -19,6 +20,12 @@ struct ShareRoutes: Sendable {
     router.get("/v1/shares") { request, _ in
       let device = try reading.device(request)
       return ServerResponse.json(ShareList(shares: try store.sharedWith(user: device.user)))
+    }
+    router.get("/v1/shares/events") { request, _ in
+      let device = try reading.device(request)
+      let wakes = signal.listen(
+        Self.sharesKey(device.user), keepAlive: configuration.keepAliveInterval)
+      return Self.sharesChanged(wakes)
     }
     let share = "/v1/shares/:share"
     router.get(RouterPath(share + "/changes")) { request, context in
@@ -120,6 +127,7 @@ struct ShareRoutes: Sendable {
         container: try context.parameters.require("container"),
         item: try context.parameters.require("item"), user: device.user, with: body.user,
         role: body.role)
+      try sharesChanged(for: device.user, and: body.user)
       return ServerResponse.json(share, status: .created)
     }
     router.get(RouterPath(path)) { request, context in
@@ -145,7 +153,35 @@ struct ShareRoutes: Sendable {
         with: try context.parameters.require("user"))
       // The participant's event streams end when they next read: wake them.
       signal.notify("\(device.user)/\(container)")
+      try sharesChanged(for: device.user, and: try context.parameters.require("user"))
       return Response(status: .noContent)
     }
+  }
+
+  /// The key of the account `user`'s share events.
+  private static func sharesKey(_ user: Int64) -> String { "\(user)#shares" }
+
+  /// Tells the owner's and the participant's devices, on every replica, that their shares
+  /// changed.
+  private func sharesChanged(for owner: Int64, and participant: String) throws(SyncError) {
+    signal.notify(Self.sharesKey(owner))
+    signal.notify(Self.sharesKey(try store.accountID(named: participant)))
+  }
+
+  /// `GET /v1/shares/events`: a `shares` event at once and after each wake, a keep-alive
+  /// comment when idle. The events carry nothing: the devices ask again what is shared.
+  private static func sharesChanged(_ wakes: AsyncStream<JournalSignal.Wake>) -> Response {
+    let changed = "event: shares\ndata: {}\n\n"
+    return Response(
+      status: .ok,
+      headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+      body: ResponseBody { writer in
+        try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + changed))
+        for await wake in wakes {
+          try await writer.write(
+            ByteBuffer(string: wake == .changed ? changed : ": keep-alive\n\n"))
+        }
+        try await writer.finish(nil)
+      })
   }
 }

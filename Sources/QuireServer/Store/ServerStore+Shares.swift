@@ -77,6 +77,11 @@ extension ServerStore {
     try read { db throws in try Self.shares(db, "s.grantee = ?", [user]) }
   }
 
+  /// The identity of the account named `name`; `notFound` if there is none.
+  func accountID(named name: String) throws(SyncError) -> Int64 {
+    try read { db throws in try Self.account(db, named: name) }
+  }
+
   /// The account named `name`; `notFound` if there is none.
   static func account(_ db: any SQLSession, named name: String) throws -> Int64 {
     guard let id = try db.value(Int64.self, "SELECT id FROM users WHERE name = ?", [name]) else {

@@ -69,13 +69,41 @@ extension SyncAgent {
     return target
   }
 
-  /// The drive's agent: at once and then every ``sharesInterval``, asks the server what is
-  /// shared with this account. Each new share gets an agent of its own in
-  /// ``sharedFolderName``; one whose role or name changed is restarted; one revoked is stopped
-  /// and its item leaves the device (``leave(_:)``).
+  /// The drive's agent: at once, whenever the server says shares changed (its share events),
+  /// and every ``sharesInterval`` in case a word was lost, asks the server what is shared with
+  /// this account. Each new share gets an agent of its own in ``sharedFolderName``; one whose
+  /// role or name changed is restarted; one revoked is stopped and its item leaves the device
+  /// (``leave(_:)``).
   func followShares() async {
+    let (looks, asker) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    let pushed = Task { [client] in
+      var pause = Duration.milliseconds(100)
+      while !Task.isCancelled {
+        do {
+          for try await _ in client.shareEvents() {
+            pause = .milliseconds(100)
+            asker.yield()
+          }
+        } catch {}
+        if Task.isCancelled { return }
+        try? await Task.sleep(for: pause)  // back-off before reconnecting, not a wait for an event
+        pause = min(pause * 2, .seconds(5))
+      }
+    }
+    let ticking = Task { [sharesInterval] in
+      while !Task.isCancelled {
+        try? await Task.sleep(for: sharesInterval)  // the next look, not a wait for an event
+        asker.yield()
+      }
+    }
+    defer {
+      pushed.cancel()
+      ticking.cancel()
+    }
+    asker.yield()
     var running: [String: (info: ShareInfo, task: Task<Void, Never>)] = [:]
-    while !Task.isCancelled {
+    for await _ in looks {
+      if Task.isCancelled { break }
       if !paused, let owned = try? await client.sharesInContainer() {
         // For SyncStatusSource: which of the drive's items are shared (their sharing keys).
         let items = Set(owned.map(\.item)).sorted()
@@ -102,7 +130,6 @@ extension SyncAgent {
           }
         }
       }
-      try? await Task.sleep(for: sharesInterval)  // the next look, not a wait for an event
     }
     for child in running.values { child.task.cancel() }
     for child in running.values { await child.task.value }

@@ -64,8 +64,9 @@ public actor SyncAgent {
   /// An agent for `folder`, with its state in `stateFile`.
   /// It pauses while `pauseMarker` exists. `download` overrides the folder's download policy
   /// in `settings`; a change of the settings file beside `pauseMarker` applies at once.
-  /// Every `sharesEvery` it asks which items other accounts share with this one, and syncs
-  /// them in `folder`'s ``sharedFolderName`` folder.
+  /// It asks which items other accounts share with this one whenever the server says they
+  /// changed, and every `sharesEvery` besides, and syncs them in `folder`'s
+  /// ``sharedFolderName`` folder.
   public init(
     settings: SyncSettings, folder: URL, stateFile: URL, trash: Trash = .home,
     pauseMarker: URL = SyncSettings.pauseMarker, download: DownloadPolicy? = nil,

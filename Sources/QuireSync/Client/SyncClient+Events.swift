@@ -15,14 +15,40 @@ extension SyncClient {
     since cursor: Int64, idleTimeout: Duration = .seconds(45),
     connected: (@Sendable () -> Void)? = nil
   ) -> AsyncThrowingStream<ChangeEntry, any Error> {
+    serverEvents(
+      "\(scope)/events", lastEventID: String(cursor), named: "change", idleTimeout: idleTimeout,
+      connected: connected
+    ) { data in
+      try JSONDecoder().decode(ChangeEntry.self, from: Data(data.utf8))
+    }
+  }
+
+  /// A wake-up once the server has accepted the stream, and again each time what is shared with
+  /// this account, or which of its items it shares, may have changed (a share made, changed or
+  /// stopped, from any device or replica): then ask ``sharedWithMe()`` and
+  /// ``sharesInContainer()`` again. Ends as ``events(since:idleTimeout:connected:)`` does.
+  public func shareEvents(idleTimeout: Duration = .seconds(45)) -> AsyncThrowingStream<
+    Void, any Error
+  > {
+    serverEvents(
+      "/v1/shares/events", lastEventID: nil, named: "shares", idleTimeout: idleTimeout,
+      connected: nil
+    ) { _ in () }
+  }
+
+  /// The `named` events of the server-sent event stream at `path`, each `decode`d from its
+  /// data.
+  private func serverEvents<Event: Sendable>(
+    _ path: String, lastEventID: String?, named name: String, idleTimeout: Duration,
+    connected: (@Sendable () -> Void)?, decode: @escaping @Sendable (String) throws -> Event
+  ) -> AsyncThrowingStream<Event, any Error> {
     AsyncThrowingStream { continuation in
       let heard = LastHeard()
       let task = Task {
         do {
-          var request = HTTPClientRequest(
-            url: server.absoluteString + "\(scope)/events")
+          var request = HTTPClientRequest(url: server.absoluteString + path)
           request.headers.add(name: "Authorization", value: "Bearer \(token)")
-          request.headers.add(name: "Last-Event-ID", value: String(cursor))
+          if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
           request.headers.add(name: "Accept", value: "text/event-stream")
           let response = try await http.execute(request, deadline: .distantFuture)
           guard response.status.code == 200 else {
@@ -30,11 +56,11 @@ extension SyncClient {
             throw Self.serverError(Array(buffer: body), status: Int(response.status.code))
           }
           connected?()
-          var parser = EventStreamParser()
+          var parser = EventStreamParser(name: name)
           for try await buffer in response.body {
             heard.time.withLock { $0 = .now }
             for data in parser.feed(buffer.readableBytesView) {
-              continuation.yield(try JSONDecoder().decode(ChangeEntry.self, from: Data(data.utf8)))
+              continuation.yield(try decode(data))
             }
           }
           throw SyncError(.unavailable, "The server closed the event stream.")
@@ -44,7 +70,7 @@ extension SyncClient {
       }
       let watchdog = Task {
         while !Task.isCancelled {
-          try? await Task.sleep(for: idleTimeout / 4)  // the watchdog's period, not a wait for an event
+          try? await Task.sleep(for: idleTimeout / 4)  // the watchdog's period, not an event wait
           if ContinuousClock.now - heard.time.withLock({ $0 }) > idleTimeout {
             continuation.finish(
               throwing: SyncError(
@@ -67,11 +93,15 @@ private final class LastHeard: Sendable {
   let time = Mutex(ContinuousClock.now)
 }
 
-/// Splits a server-sent event stream into the `data` of its `change` events.
+/// Splits a server-sent event stream into the `data` of its events of one name.
 struct EventStreamParser {
+  /// The events wanted (`change`, `shares`).
+  let name: String
   private var pending: [UInt8] = []
   private var data = ""
   private var event = ""
+
+  init(name: String) { self.name = name }
 
   /// Takes more bytes; returns the data of every event they complete.
   mutating func feed(_ bytes: some Sequence<UInt8>) -> [String] {
@@ -82,7 +112,7 @@ struct EventStreamParser {
       pending.removeSubrange(...newline)
       if line.hasSuffix("\r") { line.removeLast() }
       if line.isEmpty {
-        if event == "change", !data.isEmpty { events.append(data) }
+        if event == name, !data.isEmpty { events.append(data) }
         data = ""
         event = ""
       } else if line.hasPrefix("data:") {

@@ -11,6 +11,53 @@ private typealias S = SyncTestSupport
 @Suite("Shares between accounts", .timeLimit(.minutes(4)))
 struct ShareTests {
   @Test(
+    "the participant's and the owner's share events announce a share made, changed and stopped; other accounts hear nothing",
+    arguments: ServerBackend.allCases)
+  func shareEvents(backend: ServerBackend) async throws {
+    let server = try await SyncServerProcess(
+      backend: backend,
+      users: ["alice": "alice-password", "bob": "bob-password", "carol": "carol-password"])
+    let alice = try await server.client("alice")
+    let bob = try await server.client("bob")
+    let carol = try await server.client("carol")
+    _ = try await alice.commit(
+      S.commit(
+        "note-1", path: "Documents/Trip.txt", base: nil, kind: .file,
+        upserted: try await S.upload(["": S.bytes("shared text")], with: alice)))
+    let heard = (alice: Collector<String>(), bob: Collector<String>(), carol: Collector<String>())
+    var listening: [Task<Void, Never>] = []
+    for (client, collector) in [(alice, heard.alice), (bob, heard.bob), (carol, heard.carol)] {
+      listening.append(
+        Task {
+          do {
+            for try await _ in client.shareEvents() { await collector.append("shares") }
+          } catch {
+            await collector.append("ended: \(error)")
+          }
+        })
+    }
+    defer { for task in listening { task.cancel() } }
+    // One event as each stream opens.
+    for collector in [heard.alice, heard.bob, heard.carol] {
+      #expect(await collector.wait(seconds: 60) { $0.count == 1 } == ["shares"])
+    }
+    _ = try await alice.share(item: "note-1", with: "bob", role: .read)
+    #expect(await heard.bob.wait(seconds: 60) { $0.count == 2 }.count == 2, "bob heard the share")
+    #expect(await heard.alice.wait(seconds: 60) { $0.count == 2 }.count == 2, "so did alice")
+    _ = try await alice.share(item: "note-1", with: "bob", role: .write)
+    #expect(await heard.bob.wait(seconds: 60) { $0.count == 3 }.count == 3, "the new role")
+    try await alice.unshare(item: "note-1", with: "bob")
+    #expect(
+      await heard.bob.wait(seconds: 60) { $0.count == 4 } == Array(repeating: "shares", count: 4))
+    // Carol's stream was woken by none of it (the server wakes an account's own key only).
+    #expect(await heard.carol.values == ["shares"], "carol heard nothing")
+    await Self.expect(.unauthorized) {
+      let stranger = SyncClient(server: server.url, token: "not-a-token", container: "x")
+      for try await _ in stranger.shareEvents() {}
+    }
+  }
+
+  @Test(
     "a read-only participant sees only the shared item and can change nothing; other accounts see nothing",
     arguments: ServerBackend.allCases)
   func readOnlyShare(backend: ServerBackend) async throws {

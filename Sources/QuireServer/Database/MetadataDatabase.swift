@@ -25,8 +25,15 @@ protocol MetadataDatabase: Sendable {
   /// Runs `body`, a commit to `scope` (an account's container), in a write transaction: like
   /// ``write(_:)``, except that with PostgreSQL commits to other scopes run beside it until it
   /// adds to the journal (``SQLSession/orderJournal()``), and only from then on one at a time.
-  /// Every other write still runs alone.
+  /// Every other write still runs alone. `scope` is also announced to the other replicas when
+  /// the transaction commits (as ``announce(_:)`` would, without a statement of its own).
   func writeCommit<T>(scope: String, _ body: (any SQLSession) throws -> T) throws -> T
+
+  /// Runs `body`, which writes with one statement that adds nothing to the journal: one
+  /// statement is atomic and durable by itself, so PostgreSQL needs no transaction around it
+  /// (an upload's chunk rows). The statement may run twice when a connection dies under it, so
+  /// it must be idempotent.
+  func writeStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T
 
   /// Runs `body` in a write transaction that adds nothing to the journal (an upload's chunk
   /// rows): it need not wait for the commits' turn, which keeps the journal in commit order.

@@ -66,12 +66,25 @@ final class PostgresMetadata: MetadataDatabase {
   /// A pooled connection found closed (PostgreSQL restarted since) is replaced and the read
   /// made again: reading twice changes nothing.
   func readStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+    try statement(patience: 5, body)
+  }
+
+  /// Without BEGIN and COMMIT: PostgreSQL commits a lone statement, durably, before it answers.
+  /// A pooled connection found closed is replaced and the statement sent again.
+  func writeStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+    try statement(patience: 30, body)
+  }
+
+  /// Runs `body`'s one statement outside a transaction, on a pooled connection; once more on
+  /// another if the connection turns out closed.
+  private func statement<T>(patience: Int, _ body: (any SQLSession) throws -> T) throws -> T {
     var attempt = 0
     while true {
       do {
         return try withConnection { connection in
           do {
-            return try body(PostgresSession(connection: connection, logger: logger, patience: 5))
+            return try body(
+              PostgresSession(connection: connection, logger: logger, patience: patience))
           } catch {
             if connection.isClosed { throw StaleConnection(error: error) }
             throw error
@@ -99,7 +112,7 @@ final class PostgresMetadata: MetadataDatabase {
   /// some 30 transactions behind it and put notifications seconds late.
   func writeCommit<T>(scope: String, _ body: (any SQLSession) throws -> T) throws -> T {
     try transaction(
-      "BEGIN", journalTurn: true,
+      "BEGIN", journalTurn: true, announcing: replica + " " + scope,
       { db in
         try db.execute(
           "SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?)",
@@ -179,12 +192,14 @@ final class PostgresMetadata: MetadataDatabase {
   /// pooled connection found dead at BEGIN (PostgreSQL restarted since) is replaced, and the
   /// transaction starts again on a new one: nothing of it had run.
   private func transaction<T>(
-    _ begin: String, journalTurn: Bool = false, _ body: (any SQLSession) throws -> T
+    _ begin: String, journalTurn: Bool = false, announcing: String? = nil,
+    _ body: (any SQLSession) throws -> T
   ) throws -> T {
     var attempt = 0
     while true {
       do {
-        return try transactionOnce(begin, journalTurn: journalTurn, body)
+        return try transactionOnce(
+          begin, journalTurn: journalTurn, announcing: announcing, body)
       } catch let stale as StaleConnection {
         attempt += 1
         if attempt > 16 { throw stale.error }
@@ -199,11 +214,12 @@ final class PostgresMetadata: MetadataDatabase {
   }
 
   private func transactionOnce<T>(
-    _ begin: String, journalTurn: Bool, _ body: (any SQLSession) throws -> T
+    _ begin: String, journalTurn: Bool, announcing: String?, _ body: (any SQLSession) throws -> T
   ) throws -> T {
     try withConnection { connection in
       let session = PostgresSession(connection: connection, logger: logger)
       session.awaitsJournalTurn = journalTurn
+      session.announcement = announcing
       session.begin(begin)
       do {
         let result = try body(session)

@@ -17,6 +17,8 @@ final class PostgresSession: SQLSession {
   let logger: Logger
   /// The transaction's BEGIN, sent and not yet answered.
   private var begun: EventLoopFuture<PostgresQueryResult>?
+  /// What to tell the other replicas when the transaction commits (`replica key`).
+  var announcement: String?
   /// The journal lock's request, sent and not yet answered.
   private var locked: EventLoopFuture<PostgresQueryResult>?
   /// Whether BEGIN failed: then nothing of the transaction ran.
@@ -67,7 +69,20 @@ final class PostgresSession: SQLSession {
   /// Ends the transaction: waits for COMMIT's answer when `durable` (a write is not done until
   /// PostgreSQL says so), else only sends it.
   func commit(durable: Bool) throws {
-    if durable {
+    if durable, let announcement {
+      // The notification rides in the transaction (PostgreSQL delivers it at COMMIT), sent with
+      // COMMIT: no round trip of its own. If it failed, COMMIT only rolls back: say so.
+      var binds = PostgresBindings(capacity: 2)
+      binds.append(PostgresMetadata.channel)
+      binds.append(announcement)
+      let notified = connection.query(
+        PostgresQuery(unsafeSQL: "SELECT pg_notify($1, $2)", binds: binds), logger: logger)
+      let committed = try run("COMMIT", [])
+      _ = try Self.wait(notified, seconds: patience)
+      guard committed.metadata.command == "COMMIT" else {
+        throw SyncError(.unavailable, "PostgreSQL rolled the commit back; it can be retried.")
+      }
+    } else if durable {
       _ = try execute("COMMIT", [])
     } else {
       try awaitBegin()

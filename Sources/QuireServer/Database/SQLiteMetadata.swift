@@ -31,6 +31,10 @@ final class SQLiteMetadata: MetadataDatabase {
     try write(body)
   }
 
+  func writeStatement<T>(_ body: (any SQLSession) throws -> T) throws -> T {
+    try write(body)
+  }
+
   func writeOutsideJournal<T>(_ body: (any SQLSession) throws -> T) throws -> T {
     try write(body)
   }

@@ -53,7 +53,7 @@ struct SyncRoutes: Sendable {
       let answer = try store.commit(
         commit, container: container, device: device,
         maximumMembers: configuration.maximumMembersPerCommit)
-      signal.notify("\(device.user)/\(container)")
+      signal.wake("\(device.user)/\(container)")  // the commit told the other replicas
       return ServerResponse.json(answer, status: answer.status == .current ? .created : .ok)
     }
     router.post("/v1/containers/:container/commits/batch") { request, context in
@@ -66,7 +66,7 @@ struct SyncRoutes: Sendable {
       let answers = try store.commit(
         batch.commits, container: container, device: device,
         maximumMembers: configuration.maximumMembersPerCommit)
-      signal.notify("\(device.user)/\(container)")
+      signal.wake("\(device.user)/\(container)")  // the commit told the other replicas
       return ServerResponse.json(CommitBatchResponse(results: answers))
     }
     router.get("/v1/containers/:container/changes") { request, context in

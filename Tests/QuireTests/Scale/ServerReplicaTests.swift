@@ -203,7 +203,8 @@ struct ServerReplicaTests {
       do {
         return try await body()
       } catch  where ContinuousClock.now < deadline {
-        try await Task.sleep(for: .milliseconds(100))  // agent's retry pause, not a wait for an event
+        // An agent's retry pause, not a wait for an event.
+        try await Task.sleep(for: .milliseconds(100))
       }
     }
   }
@@ -242,7 +243,8 @@ struct ServerReplicaTests {
             await collector.append(entry)
           }
         } catch {}
-        try? await Task.sleep(for: .milliseconds(100))  // agent's reconnection, not a wait for an event
+        // An agent's reconnection pause, not a wait for an event.
+        try? await Task.sleep(for: .milliseconds(100))
       }
     }
     return (collector, task)

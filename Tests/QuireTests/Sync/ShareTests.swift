@@ -14,12 +14,7 @@ struct ShareTests {
     "the participant's and the owner's share events announce a share made, changed and stopped; other accounts hear nothing",
     arguments: ServerBackend.allCases)
   func shareEvents(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(
-      backend: backend,
-      users: ["alice": "alice-password", "bob": "bob-password", "carol": "carol-password"])
-    let alice = try await server.client("alice")
-    let bob = try await server.client("bob")
-    let carol = try await server.client("carol")
+    let (server, alice, bob, carol) = try await Self.threeAccounts(backend)
     _ = try await alice.commit(
       S.commit(
         "note-1", path: "Documents/Trip.txt", base: nil, kind: .file,
@@ -61,12 +56,7 @@ struct ShareTests {
     "a read-only participant sees only the shared item and can change nothing; other accounts see nothing",
     arguments: ServerBackend.allCases)
   func readOnlyShare(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(
-      backend: backend,
-      users: ["alice": "alice-password", "bob": "bob-password", "carol": "carol-password"])
-    let alice = try await server.client("alice")
-    let bob = try await server.client("bob")
-    let carol = try await server.client("carol")
+    let (server, alice, bob, carol) = try await Self.threeAccounts(backend)
     let note = try await alice.commit(
       S.commit(
         "note-1", path: "Documents/Private/Trip.txt", base: nil, kind: .file,
@@ -261,6 +251,19 @@ struct ShareTests {
   }
 
   /// Expects `body` to fail with a ``SyncError`` of `code`.
+  /// A server on `backend` with the accounts alice, bob and carol, and a device of each.
+  static func threeAccounts(_ backend: ServerBackend) async throws -> (
+    SyncServerProcess, SyncClient, SyncClient, SyncClient
+  ) {
+    let server = try await SyncServerProcess(
+      backend: backend,
+      users: ["alice": "alice-password", "bob": "bob-password", "carol": "carol-password"])
+    return (
+      server, try await server.client("alice"), try await server.client("bob"),
+      try await server.client("carol")
+    )
+  }
+
   static func expect(
     _ code: SyncError.Code, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> Void

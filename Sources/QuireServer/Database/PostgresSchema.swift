@@ -2,15 +2,15 @@
 /// SQLite, written at once in their latest form, versioned in `schema_version` so later
 /// releases can migrate them.
 enum PostgresSchema {
-  static let version: Int64 = 3
+  static let version: Int64 = 4
 
   /// Makes the tables if the database has none; refuses a newer schema than this server knows.
   static func migrate(_ db: any SQLSession) throws {
     try db.execute("CREATE TABLE IF NOT EXISTS schema_version(version BIGINT NOT NULL)")
     let current = try db.value(Int64.self, "SELECT max(version) FROM schema_version") ?? 0
     if current >= version { return }
-    for (number, statements) in [(Int64(1), tables), (2, links), (3, shares)] where current < number
-    {
+    for (number, statements) in [(Int64(1), tables), (2, links), (3, shares), (4, folderShares)]
+    where current < number {
       for statement in statements {
         try db.execute(statement)
       }
@@ -89,6 +89,9 @@ enum PostgresSchema {
   ]
 
   /// Version 3: items shared with other accounts, and what participants uploaded through them.
+  /// Version 4: folder shares (`folder`, the owner's folder path; NULL for a document share).
+  private static let folderShares = ["ALTER TABLE shares ADD COLUMN folder TEXT"]
+
   private static let shares = [
     """
     CREATE TABLE shares(

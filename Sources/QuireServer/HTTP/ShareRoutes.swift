@@ -117,7 +117,7 @@ struct ShareRoutes: Sendable {
     return answers
   }
 
-  /// The owner's routes: share an item, list its participants, stop sharing.
+  /// The owner's routes: share an item or a folder, list the participants, stop sharing.
   private func addOwnerRoutes(to router: Router<BasicRequestContext>) {
     let path = "/v1/containers/:container/items/:item/shares"
     router.post(RouterPath(path)) { request, context in
@@ -137,6 +137,28 @@ struct ShareRoutes: Sendable {
           shares: try store.shares(
             container: try context.parameters.require("container"),
             item: try context.parameters.require("item"), user: device.user)))
+    }
+    router.post("/v1/containers/:container/shares") { request, context in
+      let device = try reading.device(request)
+      let body = try await reading.json(ShareRequest.self, from: request)
+      guard let folder = body.folder else {
+        throw SyncError(
+          .malformed, "Name the folder to share (folder), or share an item through its route.")
+      }
+      let share = try store.share(
+        container: try context.parameters.require("container"), folder: "Documents/" + folder,
+        user: device.user, with: body.user, role: body.role)
+      try sharesChanged(for: device.user, and: body.user)
+      return ServerResponse.json(share, status: .created)
+    }
+    router.delete("/v1/containers/:container/shares/:share") { request, context in
+      let device = try reading.device(request)
+      let container = try context.parameters.require("container")
+      let participant = try store.unshare(
+        container: container, share: try context.parameters.require("share"), user: device.user)
+      signal.notify("\(device.user)/\(container)")
+      try sharesChanged(for: device.user, and: participant)
+      return Response(status: .noContent)
     }
     router.get("/v1/containers/:container/shares") { request, context in
       let device = try reading.device(request)

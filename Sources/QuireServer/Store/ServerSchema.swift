@@ -105,6 +105,11 @@ enum ServerSchema {
             share TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY(share, hash)) WITHOUT ROWID;
           """)
     }
+    // v9: folder shares: `folder` is the owner's folder path ("Documents/Projects") and `item`
+    // is empty; NULL for a document share.
+    migrator.registerMigration("v9") { db in
+      try db.execute(sql: "ALTER TABLE shares ADD COLUMN folder TEXT")
+    }
     return migrator
   }
 }

@@ -22,7 +22,7 @@ extension ServerStore {
     ("chunks", ["account", "hash", "size", "pack", "packOffset"]),
     ("journal", ["sequence", "container", "revision"]),
     ("links", ["token", "container", "item", "created", "revoked"]),
-    ("shares", ["id", "container", "item", "grantee", "role", "created", "revoked"]),
+    ("shares", ["id", "container", "item", "grantee", "role", "created", "revoked", "folder"]),
     ("shareUploads", ["share", "hash"]),
   ]
 

@@ -15,10 +15,11 @@ extension ServerStore {
     guard
       let row = try db.row(
         """
-        SELECT s.container, s.item, s.role, c.account, c.identifier
+        SELECT s.container, s.item, s.folder, s.role, c.account, c.identifier
         FROM shares s JOIN containers c ON c.id = s.container
-          JOIN items i ON i.container = s.container AND i.item = s.item
-        WHERE s.id = ? AND s.grantee = ? AND s.revoked = 0 AND i.deleted = 0
+          LEFT JOIN items i ON i.container = s.container AND i.item = s.item
+        WHERE s.id = ? AND s.grantee = ? AND s.revoked = 0
+          AND (s.folder IS NOT NULL OR i.deleted = 0)
         """, [share, user])
     else {
       throw SyncError(
@@ -26,7 +27,7 @@ extension ServerStore {
     }
     return try SharedItem(
       share: share, owner: row["account"], container: row["container"],
-      identifier: row["identifier"], item: row["item"],
+      identifier: row["identifier"], item: row["item"], folder: row["folder"],
       role: ShareRole(rawValue: row["role"]) ?? .read)
   }
 
@@ -36,6 +37,9 @@ extension ServerStore {
   {
     try read { db throws in
       let shared = try Self.sharedItem(db, share, user: user)
+      if shared.folder != nil {
+        return try Self.folderChanges(db, shared, since: cursor, limit: limit)
+      }
       let rows = try db.rows(
         """
         SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
@@ -51,7 +55,7 @@ extension ServerStore {
         try ChangeEntry(
           sequence: row["sequence"], item: shared.item, revision: row["id"], base: row["base"],
           kind: ItemKind(rawValue: row["kind"]) ?? .package,
-          path: SharedItem.participantPath(row["path"]), deleted: row["deleted"],
+          path: shared.participantPath(row["path"]), deleted: row["deleted"],
           conflict: row["conflict"], device: row["device"], committed: row["committed"],
           unresolvedConflicts: unresolved.isEmpty ? nil : unresolved)
       }
@@ -68,13 +72,16 @@ extension ServerStore {
     try read { db throws in
       let shared = try Self.sharedItem(db, share, user: user)
       return try revisions.map { wanted in
-        guard wanted.item == shared.item else {
+        guard wanted.item == shared.item || shared.folder != nil else {
           throw SyncError(.notFound, "There is no item \(wanted.item) in share \(share).")
         }
         var manifest = try Self.manifest(
-          db, container: shared.container, identifier: "share \(share)", item: shared.item,
+          db, container: shared.container, identifier: "share \(share)", item: wanted.item,
           revision: wanted.revision, since: wanted.since)
-        manifest.path = SharedItem.participantPath(manifest.path)
+        guard shared.folder == nil || shared.contains(manifest.path) else {
+          throw SyncError(.notFound, "There is no item \(wanted.item) in share \(share).")
+        }
+        manifest.path = shared.participantPath(manifest.path)
         return manifest
       }
     }
@@ -134,19 +141,9 @@ extension ServerStore {
     return try write { db throws in
       let shared = try Self.writable(db, share, user: device.user)
       let allowed = try Self.allowedChunks(db, shared)
-      let path = try db.value(
-        String.self, "SELECT path FROM items WHERE container = ? AND item = ?",
-        [shared.container, shared.item])!
       let answers = try requests.map { request in
-        guard request.item == shared.item else {
-          throw SyncError(.forbidden, "Share \(share) gives item \(shared.item) only.")
-        }
-        guard !request.deleted else {
-          throw SyncError(
-            .forbidden,
-            "Only the owner deletes a shared item; remove it from your device by leaving the share."
-          )
-        }
+        var request = request
+        try Self.place(&request, in: shared, db)
         let named = request.change.upserted.flatMap { $0.chunks.map(\.hash) }
         if let missing = named.first(where: { !allowed.contains($0) }) {
           throw SyncError(
@@ -154,12 +151,10 @@ extension ServerStore {
             "The commit names chunk \(missing), not uploaded through share \(share). Upload it, then commit again."
           )
         }
-        var request = request
-        request.path = path
         var answer = try Self.commit(
           request, container: shared.container,
           device: AuthenticatedDevice(id: device.id, user: shared.owner), blobs: blobs, db)
-        answer.path = answer.path.map(SharedItem.participantPath)
+        answer.path = answer.path.map(shared.participantPath)
         return answer
       }
       return (answers, shared)
@@ -167,7 +162,7 @@ extension ServerStore {
   }
 
   /// The share, if its participant may write; `forbidden` for a read-only one.
-  private static func writable(_ db: any SQLSession, _ share: String, user: Int64) throws
+  static func writable(_ db: any SQLSession, _ share: String, user: Int64) throws
     -> SharedItem
   {
     let shared = try sharedItem(db, share, user: user)
@@ -178,14 +173,22 @@ extension ServerStore {
     return shared
   }
 
-  /// The chunks of every revision of the shared item, and those uploaded through the share.
-  private static func allowedChunks(_ db: any SQLSession, _ shared: SharedItem) throws -> Set<
+  /// The chunks of every revision of the shared item (of every item ever in the shared folder),
+  /// and those uploaded through the share.
+  static func allowedChunks(_ db: any SQLSession, _ shared: SharedItem) throws -> Set<
     ContentHash
   > {
     var allowed = Set<ContentHash>()
+    let prefix = (shared.folder ?? "") + "/"
     try db.forEach(
-      "SELECT chunks FROM members WHERE container = ? AND item = ?",
-      [shared.container, shared.item]
+      shared.folder == nil
+        ? "SELECT chunks FROM members WHERE container = ? AND item = ?"
+        : """
+        SELECT chunks FROM members WHERE container = ? AND item IN (
+          SELECT item FROM revisions WHERE container = ? AND substr(path, 1, length(?)) = ?)
+        """,
+      shared.folder == nil
+        ? [shared.container, shared.item] : [shared.container, shared.container, prefix, prefix]
     ) { row in
       for chunk in MemberRow.decode([UInt8]((try row["chunks"] as Data?) ?? Data())) {
         allowed.insert(chunk.hash)

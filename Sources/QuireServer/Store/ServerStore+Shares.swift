@@ -74,7 +74,14 @@ extension ServerStore {
 
   /// The items other accounts share with `user`, whose items are still there.
   func sharedWith(user: Int64) throws(SyncError) -> [ShareInfo] {
-    try read { db throws in try Self.shares(db, "s.grantee = ?", [user]) }
+    try read { db throws in
+      // A participant sees a shared folder at its name, not where the owner keeps it.
+      try Self.shares(db, "s.grantee = ?", [user]).map { share in
+        var share = share
+        share.folder = nil
+        return share
+      }
+    }
   }
 
   /// The identity of the account named `name`; `notFound` if there is none.
@@ -96,18 +103,23 @@ extension ServerStore {
   {
     try db.rows(
       """
-      SELECT s.id, s.item, s.role, s.created, o.name AS owner, g.name AS grantee, i.path, i.kind
+      SELECT s.id, s.item, s.folder, s.role, s.created, o.name AS owner, g.name AS grantee,
+        i.path, i.kind
       FROM shares s JOIN containers c ON c.id = s.container JOIN users o ON o.id = c.account
         JOIN users g ON g.id = s.grantee
-        JOIN items i ON i.container = s.container AND i.item = s.item
-      WHERE s.revoked = 0 AND i.deleted = 0 AND \(condition) ORDER BY s.created, s.id
+        LEFT JOIN items i ON i.container = s.container AND i.item = s.item
+      WHERE s.revoked = 0 AND (s.folder IS NOT NULL OR i.deleted = 0) AND \(condition)
+      ORDER BY s.created, s.id
       """, arguments
     ).map { row in
-      let path: String = try row["path"]
+      let folder: String? = try row["folder"]
+      let path: String = try folder ?? row["path"]
       return try ShareInfo(
         id: row["id"], owner: row["owner"], user: row["grantee"], item: row["item"],
         name: String(path.split(separator: "/").last ?? Substring(path)),
-        kind: ItemKind(rawValue: row["kind"]) ?? .package,
+        kind: folder == nil ? ItemKind(rawValue: row["kind"]) ?? .package : .package,
+        isFolder: folder != nil,
+        folder: folder.map { String($0.dropFirst("Documents/".count)) },
         role: ShareRole(rawValue: row["role"]) ?? .read, created: row["created"])
     }
   }

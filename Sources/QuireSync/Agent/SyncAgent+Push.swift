@@ -40,9 +40,10 @@ extension SyncAgent {
     for (id, known) in synced where !seen.contains(id) {
       // In the cloud only: there while its placeholder is (deleting that deletes the item).
       if known.isPlaceholder && placeholderExists(known) { continue }
-      if share != nil {
+      if let share, !(share.isFolder && share.role == .write) {
         // A participant does not delete the owner's item: it comes back (unsharing is the
-        // owner's).
+        // owner's). In a read-write shared folder, deleting a document is the participant's
+        // to do, as adding one is.
         try await download(item: known.id, revision: known.revision, base: nil)
         continue
       }

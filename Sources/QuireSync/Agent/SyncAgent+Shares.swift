@@ -30,8 +30,13 @@ extension SyncAgent {
     let known = syncedByPath
     let items = LocalScanner.scan(root: folder, known: known)
     if let share {
-      // Also what another program saved over the item (a new file, without its identity).
-      return items.filter { $0.id == share.item || known[$0.path] != nil }
+      // Also what another program saved over the item (a new file, without its identity); a
+      // folder share's agent has everything in the folder.
+      let inside = share.name + "/"
+      return items.filter {
+        (share.isFolder ? $0.path.hasPrefix(inside) : $0.id == share.item)
+          || known[$0.path] != nil
+      }
     }
     return items.filter {
       !$0.path.hasPrefix(Self.sharedFolderName + "/") || synced[$0.id] != nil
@@ -43,7 +48,11 @@ extension SyncAgent {
   /// own that syncs as any other, and the shared revision comes back in its place. Nothing the
   /// participant wrote is lost, and the owner's item stays as the owner has it.
   func keepAside(_ item: LocalItem) async throws {
-    guard let known = synced[item.id] else { return }
+    guard let known = synced[item.id] else {
+      // A new document in a read-only shared folder: it is the participant's own.
+      _ = try keepInDrive(url(item.path))
+      return
+    }
     _ = try keepInDrive(url(item.path))
     try await download(item: known.id, revision: known.revision, base: nil)
   }
@@ -105,8 +114,9 @@ extension SyncAgent {
     for await _ in looks {
       if Task.isCancelled { break }
       if !paused, let owned = try? await client.sharesInContainer() {
-        // For SyncStatusSource: which of the drive's items are shared (their sharing keys).
-        let items = Set(owned.map(\.item)).sorted()
+        // For SyncStatusSource: which of the drive's items are shared (their sharing keys):
+        // item identities, and shared folders as "path/" (an identity has no slash).
+        let items = Set(owned.map { $0.folder.map { $0 + "/" } ?? $0.item }).sorted()
         let json = String(decoding: (try? JSONEncoder().encode(items)) ?? Data(), as: UTF8.self)
         if state.value("ownedShares") != json { state.setValue(json, for: "ownedShares") }
       }
@@ -141,11 +151,13 @@ extension SyncAgent {
   func leave(_ share: ShareInfo) {
     let file = Self.stateFile(of: share.id, parent: stateFile)
     let shared = folder.appendingPathComponent(Self.sharedFolderName)
-    let known = (try? SyncState(file: file)).flatMap { try? $0.syncedItems()[share.item] }
-    if let local = LocalScanner.scan(root: shared).first(where: { $0.id == share.item }) {
+    let known = (try? SyncState(file: file)).flatMap { try? $0.syncedItems() } ?? [:]
+    let inside = share.name + "/"
+    for local in LocalScanner.scan(root: shared)
+    where share.isFolder ? local.path.hasPrefix(inside) : local.id == share.item {
       let url = shared.appendingPathComponent(local.path)
       do {
-        if let known, known.matches(local) {
+        if let synced = known[local.id], synced.matches(local) {
           _ = try trash.trash(url)
         } else {
           _ = try keepInDrive(url)
@@ -154,9 +166,25 @@ extension SyncAgent {
         note(error)
       }
     }
+    if share.isFolder {
+      removeEmptyFolders(shared.appendingPathComponent(share.name))
+    }
     for suffix in ["", "-wal", "-shm", ".lock"] {
       try? FileManager.default.removeItem(atPath: file.path + suffix)
     }
+  }
+
+  /// Removes `folder` and the folders in it that hold nothing (a left folder share's).
+  private func removeEmptyFolders(_ folder: URL) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for name in names {
+      var info = stat()
+      let path = folder.path + "/" + name
+      if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+        removeEmptyFolders(URL(fileURLWithPath: path))
+      }
+    }
+    _ = rmdir(folder.path)
   }
 
   /// Gives the owner write permission on `url` and, for a package, on everything in it.

@@ -11,6 +11,23 @@ extension SyncClient {
       json: ShareRequest(user: user, role: role))
   }
 
+  /// Shares the folder `folder` (its path in the synced folder, "Projects/2026") with the
+  /// account `user` in `role`: every document in it, now and later (again: changes the role).
+  public func share(folder: String, with user: String, role: ShareRole) async throws(SyncError)
+    -> ShareInfo
+  {
+    try await send(
+      .POST, "/v1/containers/\(container)/shares",
+      json: ShareRequest(user: user, role: role, folder: folder))
+  }
+
+  /// Stops the share `id` (one of ``sharesInContainer()``): of a folder, or of an item.
+  public func unshare(share id: String) async throws(SyncError) {
+    let id = id.addingPercentEncoding(withAllowedCharacters: Self.identifierCharacters) ?? id
+    _ = try await raw(
+      .DELETE, "/v1/containers/\(container)/shares/\(id)", body: nil, limit: 1 << 16)
+  }
+
   /// The accounts `item` is shared with.
   public func shares(of item: String) async throws(SyncError) -> [ShareInfo] {
     let list: ShareList = try await send(.GET, "/v1/containers/\(container)/items/\(item)/shares")
@@ -30,6 +47,10 @@ extension SyncClient {
       .DELETE, "/v1/containers/\(container)/items/\(item)/shares/\(name)", body: nil,
       limit: 1 << 16)
   }
+
+  /// What a share identity keeps unescaped in a path: a UUID's letters, digits and dashes.
+  private static let identifierCharacters = CharacterSet.alphanumerics.union(
+    CharacterSet(charactersIn: "-"))
 
   /// The items other accounts share with this one ("Shared with me").
   public func sharedWithMe() async throws(SyncError) -> [ShareInfo] {

@@ -119,24 +119,35 @@ public final class SyncStatusSource: UbiquityStatusSource {
     else { return }
     let sharing: UbiquitySharing
     let items: [String]
+    var folders: [String] = []
     if owner {
-      items = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+      let shared = (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+      items = shared.filter { !$0.contains("/") }
+      folders = shared.filter { $0.contains("/") }
       sharing = UbiquitySharing(role: .owner, permissions: .readWrite)
     } else {
       guard let share = try? JSONDecoder().decode(ShareInfo.self, from: Data(json.utf8)) else {
         return
       }
-      items = [share.item]
+      items = share.isFolder ? [] : [share.item]
+      folders = share.isFolder ? [share.name + "/"] : []
       sharing = UbiquitySharing(
         role: .participant, permissions: share.role == .write ? .readWrite : .readOnly,
         owner: share.owner)
     }
-    guard !items.isEmpty else { return }
-    let marks = databaseQuestionMarks(count: items.count)
-    for path in try String.fetchAll(
-      db, sql: "SELECT path FROM synced WHERE item IN (\(marks))",
-      arguments: StatementArguments(items))
-    {
+    var paths: [String] = []
+    if !items.isEmpty {
+      let marks = databaseQuestionMarks(count: items.count)
+      paths += try String.fetchAll(
+        db, sql: "SELECT path FROM synced WHERE item IN (\(marks))",
+        arguments: StatementArguments(items))
+    }
+    for folder in folders {
+      paths += try String.fetchAll(
+        db, sql: "SELECT path FROM synced WHERE substr(path, 1, length(?)) = ?",
+        arguments: [folder, folder])
+    }
+    for path in paths {
       result[path, default: .current].sharing = sharing
     }
   }

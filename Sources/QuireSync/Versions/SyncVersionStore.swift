@@ -130,20 +130,26 @@ public struct SyncVersionStore: VersionStore {
   /// A client of the server that syncs `url`, and the document's item identity there; an
   /// `unauthorized` error if this device is not signed in, `notFound` if `url` was never synced.
   public func syncedItem(at url: URL) throws -> (client: SyncClient, item: String) {
-    guard let settings = try SyncSettings.load(from: settingsFile) else {
-      throw SyncError(
-        .unauthorized,
-        "This device is not signed in, so “\(url.path)” has no synced versions: run quire sync login URL --user NAME."
-      )
-    }
+    let client = try client(for: url)
     guard let item = ItemIdentity.stored(at: url) else {
       throw SyncError(
         .notFound, "“\(url.path)” has not been synced yet: it has no versions on the server.")
     }
-    let client = SyncClient(
+    return (client, item)
+  }
+
+  /// A client of the server this device syncs with; an `unauthorized` error naming `url` if
+  /// this device is not signed in.
+  public func client(for url: URL) throws -> SyncClient {
+    guard let settings = try SyncSettings.load(from: settingsFile) else {
+      throw SyncError(
+        .unauthorized,
+        "This device is not signed in, so “\(url.path)” is not synced: run quire sync login URL --user NAME."
+      )
+    }
+    return SyncClient(
       server: settings.server, token: settings.token, container: settings.container,
       http: try TrustedHTTPClient.trusting(settings.certificateAuthority))
-    return (client, item)
   }
 
   private func number(_ version: VersionRecord) throws(SyncError) -> Int64 {

@@ -1,0 +1,162 @@
+import Foundation
+import QuireSyncProtocol
+
+/// Folder shares: every item under one of the owner's folders, now and later. The participant
+/// sees the folder at `Documents/{its name}`; an item moved into it appears, one moved out
+/// leaves (as a deletion), and in the `write` role the participant adds, edits, moves (inside
+/// the folder) and deletes documents there as the owner does.
+extension ServerStore {
+  /// Shares `user`'s `folder` ("Documents/Projects", a folder holding at least one live item)
+  /// with the account `name` in `role` (again: changes the role).
+  func share(
+    container identifier: String, folder: String, user: Int64, with name: String,
+    role: ShareRole
+  ) throws(SyncError) -> ShareInfo {
+    let folder = try Self.checkFolder(folder)
+    return try write { db throws in
+      guard
+        let container = try Self.container(db, user: user, identifier: identifier, create: false),
+        try db.value(
+          Int64.self,
+          """
+          SELECT count(*) FROM items WHERE container = ? AND deleted = 0
+            AND substr(path, 1, length(?)) = ?
+          """, [container, folder + "/", folder + "/"]) ?? 0 > 0
+      else {
+        throw SyncError(
+          .notFound, "There is no synced document in “\(folder)”: only a synced folder is shared.")
+      }
+      let grantee = try Self.account(db, named: name)
+      guard grantee != user else {
+        throw SyncError(
+          .forbidden, "“\(name)” owns this folder already; share it with another account.")
+      }
+      let now = Date().timeIntervalSince1970
+      if try db.execute(
+        """
+        UPDATE shares SET role = ?, created = ?
+        WHERE container = ? AND folder = ? AND grantee = ? AND revoked = 0
+        """, [role.rawValue, now, container, folder, grantee]) == 0
+      {
+        try db.execute(
+          """
+          INSERT INTO shares(id, container, item, folder, grantee, role, created)
+          VALUES (?, ?, '', ?, ?, ?, ?)
+          """,
+          [UUID().uuidString.lowercased(), container, folder, grantee, role.rawValue, now])
+      }
+      return try Self.shares(
+        db, "s.container = ? AND s.folder = ? AND s.grantee = ?", [container, folder, grantee])[0]
+    }
+  }
+
+  /// Stops the share `id` of one of `user`'s items or folders in the container; returns its
+  /// participant's name. `notFound` for a share that is not `user`'s own, or was stopped.
+  func unshare(container identifier: String, share id: String, user: Int64) throws(SyncError)
+    -> String
+  {
+    try write { db throws in
+      guard
+        let container = try Self.container(db, user: user, identifier: identifier, create: false),
+        let grantee = try db.value(
+          String.self,
+          """
+          SELECT g.name FROM shares s JOIN users g ON g.id = s.grantee
+          WHERE s.id = ? AND s.container = ? AND s.revoked = 0
+          """, [id, container])
+      else { throw SyncError(.notFound, "There is no share \(id) of yours in \(identifier).") }
+      try db.execute("UPDATE shares SET revoked = 1 WHERE id = ?", [id])
+      try db.execute("DELETE FROM shareUploads WHERE share = ?", [id])
+      return grantee
+    }
+  }
+
+  /// `folder` as stored: a folder under `Documents/`, without a trailing slash; `malformed`
+  /// otherwise (the whole drive, `..`, an absolute path).
+  static func checkFolder(_ folder: String) throws(SyncError) -> String {
+    let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+    try SyncPath.check(trimmed, what: "folder path")
+    guard trimmed.hasPrefix("Documents/") else {
+      throw SyncError(
+        .malformed, "“\(folder)” is not a folder of the drive: give its path under Documents/.")
+    }
+    return trimmed
+  }
+
+  /// The shared folder's journal after `cursor`: each entry of an item inside it, and, for an
+  /// item moved out of it, a deletion at its last path inside (so it leaves the participant's
+  /// devices). Paths as the participant sees them.
+  static func folderChanges(
+    _ db: any SQLSession, _ shared: SharedItem, since cursor: Int64, limit: Int
+  )
+    throws -> ChangesPage
+  {
+    let prefix = (shared.folder ?? "") + "/"
+    let rows = try db.rows(
+      """
+      SELECT * FROM (
+        SELECT j.sequence, r.id, r.item, r.base, r.kind, r.path, r.deleted, r.conflict,
+          r.device, r.committed,
+          (SELECT p.path FROM revisions p WHERE p.container = r.container AND p.item = r.item
+             AND p.id < r.id AND p.conflict = 0 ORDER BY p.id DESC LIMIT 1) AS previous
+        FROM journal j JOIN revisions r ON r.id = j.revision
+        WHERE j.container = ? AND j.sequence > ?) t
+      WHERE substr(t.path, 1, length(?)) = ? OR substr(t.previous, 1, length(?)) = ?
+      ORDER BY t.sequence LIMIT ?
+      """, [shared.container, cursor, prefix, prefix, prefix, prefix, limit + 1])
+    var unresolved: [String: [Int64]] = [:]
+    for row in try db.rows(
+      """
+      SELECT item, id FROM revisions WHERE container = ? AND conflict = 1 AND resolved = 0
+        AND substr(path, 1, length(?)) = ? ORDER BY id
+      """, [shared.container, prefix, prefix])
+    {
+      unresolved[try row["item"], default: []].append(try row["id"])
+    }
+    let entries = try rows.prefix(limit).map { row in
+      let path: String = try row["path"]
+      let inside = shared.contains(path)
+      let item: String = try row["item"]
+      return try ChangeEntry(
+        sequence: row["sequence"], item: item, revision: row["id"], base: row["base"],
+        kind: ItemKind(rawValue: row["kind"]) ?? .package,
+        path: shared.participantPath(inside ? path : try row["previous"] as String),
+        deleted: inside ? row["deleted"] : true, conflict: row["conflict"],
+        device: row["device"], committed: row["committed"],
+        unresolvedConflicts: inside ? unresolved[item] : nil)
+    }
+    return ChangesPage(
+      entries: entries, cursor: entries.last?.sequence ?? cursor, more: rows.count > limit)
+  }
+
+  /// Points a participant's commit at the owner's item: a document share's item keeps the
+  /// owner's path and is never deleted by a participant; a folder share's commit is placed at
+  /// the owner's path of the participant's one, and may only touch items inside the folder
+  /// (new ones included).
+  static func place(_ request: inout CommitRequest, in shared: SharedItem, _ db: any SQLSession)
+    throws
+  {
+    let current = try db.value(
+      String.self, "SELECT path FROM items WHERE container = ? AND item = ?",
+      [shared.container, request.item])
+    guard shared.folder != nil else {
+      guard request.item == shared.item, let current else {
+        throw SyncError(.forbidden, "Share \(shared.share) gives item \(shared.item) only.")
+      }
+      guard !request.deleted else {
+        throw SyncError(
+          .forbidden,
+          "Only the owner deletes a shared item; remove it from your device by leaving the share."
+        )
+      }
+      request.path = current
+      return
+    }
+    if let current, !shared.contains(current) {
+      throw SyncError(
+        .forbidden, "Item \(request.item) is not in the folder share \(shared.share) gives.")
+    }
+    request.path = try shared.ownerPath(request.path)
+    try SyncPath.check(request.path, what: "item path")
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Quire
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+/// A shared folder on the participant's devices: `quire share FOLDER` brings the folder's
+/// documents into "Shared with me/FOLDER" on the participant's device, documents added, moved in
+/// or out on either side follow, and unsharing takes the folder away. Real `quire sync run`
+/// processes against one server.
+@Suite("Shared folders on devices", .timeLimit(.minutes(4)))
+struct SharedFolderDeviceTests {
+  static let shared = SyncAgent.sharedFolderName + "/Projects"
+
+  /// Alice's device with Projects/Plan.txt, Projects/Notes/Idea.txt and Private.txt synced, and
+  /// Bob's device syncing; shares are heard by push only (looked up every ten minutes).
+  static func devices() async throws -> (SyncServerProcess, SyncDevice, SyncDevice) {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server, user: "bob")
+    try a.start(["--shares-every", "600"])
+    try b.start(["--shares-every", "600"])
+    try FileManager.default.createDirectory(
+      at: a.url("Projects/Notes"), withIntermediateDirectories: true)
+    try a.write("the plan\n", to: "Projects/Plan.txt")
+    try a.write("an idea\n", to: "Projects/Notes/Idea.txt")
+    try a.write("alice's own\n", to: "Private.txt")
+    let owner = try await server.client(
+      "alice", device: "check", container: "iCloud.net.gacha.quire")
+    #expect(
+      await eventuallyAsync {
+        Set((try? await owner.changes(since: 0))?.entries.map(\.path) ?? []).isSuperset(of: [
+          "Documents/Projects/Plan.txt", "Documents/Projects/Notes/Idea.txt",
+          "Documents/Private.txt",
+        ])
+      }, "alice's documents were synced")
+    return (server, a, b)
+  }
+
+  @Test(
+    "a shared folder reaches the participant's device; documents added, edited, moved and deleted on either side follow; unsharing takes it away"
+  )
+  func writeFolder() async throws {
+    let (server, a, b) = try await Self.devices()
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let share = try a.quire([
+      "share", a.url("Projects").path, "--with", "bob", "--role", "write",
+    ])
+    try #require(share.status == 0, "\(share.stderr)")
+    #expect(share.stdout.contains("Shared the folder"), "\(share.stdout)")
+    #expect(
+      try a.quire(["share", a.url("Projects").path]).stdout.contains("bob: can make changes"))
+    #expect(await eventually { b.text(Self.shared + "/Plan.txt") == "the plan\n" })
+    #expect(await eventually { b.text(Self.shared + "/Notes/Idea.txt") == "an idea\n" })
+    #expect(!b.exists(SyncAgent.sharedFolderName + "/Private.txt"), "only the folder is shared")
+    #expect(
+      await eventuallyAsync {
+        await SharedWithMeTests.sharing(of: Self.shared + "/Plan.txt", on: b)
+          == UbiquitySharing(role: .participant, permissions: .readWrite, owner: "alice")
+      })
+    #expect(
+      await eventuallyAsync {
+        await SharedWithMeTests.sharing(of: "Projects/Plan.txt", on: a)
+          == UbiquitySharing(role: .owner, permissions: .readWrite)
+      }, "the owner's device marks the folder's documents shared")
+
+    // Alice adds one; Bob adds one and edits one: each reaches the other side.
+    try a.write("for bob\n", to: "Projects/New.txt")
+    #expect(await eventually { b.text(Self.shared + "/New.txt") == "for bob\n" })
+    try b.write("bob's part\n", to: Self.shared + "/From Bob.txt")
+    #expect(await eventually { a.text("Projects/From Bob.txt") == "bob's part\n" })
+    try b.write("the plan\nrevised by bob\n", to: Self.shared + "/Plan.txt")
+    #expect(await eventually { a.text("Projects/Plan.txt") == "the plan\nrevised by bob\n" })
+
+    // Moved out of the folder on alice's side: it leaves bob's; moved in: it arrives.
+    try FileManager.default.moveItem(at: a.url("Projects/New.txt"), to: a.url("New.txt"))
+    #expect(await eventually { !b.exists(Self.shared + "/New.txt") }, "moved out, it left")
+    try FileManager.default.moveItem(at: a.url("Private.txt"), to: a.url("Projects/Private.txt"))
+    #expect(await eventually { b.text(Self.shared + "/Private.txt") == "alice's own\n" })
+
+    // Bob deletes a document in the folder: it is deleted for alice too.
+    try FileManager.default.removeItem(at: b.url(Self.shared + "/From Bob.txt"))
+    #expect(await eventually { !a.exists("Projects/From Bob.txt") }, "bob's deletion reached alice")
+
+    let stopped = try a.quire(["unshare", a.url("Projects").path, "--with", "bob"])
+    #expect(stopped.status == 0, "\(stopped.stderr)")
+    #expect(await eventually { !b.exists(Self.shared) }, "the folder left bob's device")
+    #expect(a.text("Projects/Plan.txt") == "the plan\nrevised by bob\n", "the owner keeps it all")
+    #expect(a.text("New.txt") == "for bob\n")
+  }
+
+  @Test(
+    "in a read-only shared folder, an edit and a new document are kept in the participant's own drive and the folder stays as the owner has it"
+  )
+  func readFolder() async throws {
+    let (server, a, b) = try await Self.devices()
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let share = try a.quire(["share", a.url("Projects").path, "--with", "bob"])
+    try #require(share.status == 0, "\(share.stderr)")
+    #expect(await eventually { b.text(Self.shared + "/Plan.txt") == "the plan\n" })
+
+    try b.write("the plan\nbob's idea\n", to: Self.shared + "/Plan.txt")
+    #expect(
+      await eventually { b.text("Plan (my changes).txt") == "the plan\nbob's idea\n" },
+      "bob's edit was kept in his drive")
+    #expect(await eventually { b.text(Self.shared + "/Plan.txt") == "the plan\n" })
+    try b.write("mine\n", to: Self.shared + "/Mine.txt")
+    #expect(
+      await eventually { b.text("Mine (my changes).txt") == "mine\n" },
+      "a new document in a read-only folder is bob's own")
+    #expect(await eventually { !b.exists(Self.shared + "/Mine.txt") })
+    try FileManager.default.removeItem(at: b.url(Self.shared + "/Notes/Idea.txt"))
+    #expect(
+      await eventually { b.text(Self.shared + "/Notes/Idea.txt") == "an idea\n" },
+      "a deletion in a read-only folder is undone")
+    #expect(a.text("Projects/Plan.txt") == "the plan\n" && !a.exists("Projects/Mine.txt"))
+  }
+}

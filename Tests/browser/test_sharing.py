@@ -1,6 +1,7 @@
 """Sharing from the app's item menu, in a real headless Chromium: Alice's page shares a synced
 document with Bob (who sees it under "Shared with me" on his device and page, marked as hers),
-makes a public link that opens in a browser without an account, and revokes both."""
+makes a public link that opens in a browser without an account, and revokes both; and shares a
+folder with everything in it."""
 
 import os
 import unittest
@@ -82,6 +83,47 @@ class SharingTests(unittest.TestCase):
             wait_for(lambda: self.shared_rows(a) == ["Not shared with anyone."], message="bob removed")
             wait_for(lambda: not os.path.exists(shared), seconds=30, message="the share gone from Bob's device")
             self.assertEqual(read(a.app.path("Trip.txt")), "plans for the trip\n")
+            self.assertEqual(a.script_errors(), [], "script errors in A's page")
+        finally:
+            a.stop()
+            b.stop()
+            server.close()
+
+    def test_the_share_dialog_shares_a_folder_with_everything_in_it(self):
+        server = SyncServer(users=("alice", "bob"))
+        a = Device("A", server, run=("--shares-every", "600"))
+        b = Device("B", server, run=("--shares-every", "600"), user="bob")
+        try:
+            os.makedirs(a.app.path("Projects"))
+            with open(a.app.path("Projects/Plan.txt"), "w") as handle:
+                handle.write("the plan\n")
+            wait_for(lambda: commits_of(a, "Projects/Plan.txt") == 1, seconds=30, message="Plan.txt synced")
+            a.driver.get(a.app.url)
+            wait_for(lambda: self.item(a, "Projects") is not None, seconds=30, message="the folder on A's page")
+            self.item(a, "Projects").find_element(By.CSS_SELECTOR, 'button[data-action="share"]').click()
+            dialog = a.driver.find_element(By.CSS_SELECTOR, "#share-dialog")
+            wait_for(dialog.is_displayed, message="the Share dialog")
+            self.assertIn("everything in it", a.driver.find_element(By.CSS_SELECTOR, "#share-title").text)
+            wait_for(lambda: self.shared_rows(a) == ["Not shared with anyone."], message="no shares yet")
+            self.assertFalse(a.driver.find_element(By.CSS_SELECTOR, "#share-public").is_displayed(),
+                             "a folder has no public link")
+
+            a.driver.find_element(By.CSS_SELECTOR, "#share-user").send_keys("bob")
+            a.driver.find_element(By.CSS_SELECTOR, "#share-add").click()
+            wait_for(lambda: any(row.startswith("bob: view only") for row in self.shared_rows(a)),
+                     message="bob in the list")
+            shared = os.path.join(b.app.library, "Shared with me", "Projects", "Plan.txt")
+            wait_for(lambda: read(shared) == "the plan\n", seconds=30, message="the folder on Bob's device")
+            with open(a.app.path("Projects/Later.txt"), "w") as handle:
+                handle.write("added later\n")
+            later = os.path.join(b.app.library, "Shared with me", "Projects", "Later.txt")
+            wait_for(lambda: read(later) == "added later\n", seconds=30, message="a later document")
+
+            a.driver.find_element(By.CSS_SELECTOR, '#share-list li[data-user="bob"] button').click()
+            wait_for(lambda: self.shared_rows(a) == ["Not shared with anyone."], message="bob removed")
+            wait_for(lambda: not os.path.exists(os.path.dirname(shared)), seconds=30,
+                     message="the folder gone from Bob's device")
+            self.assertEqual(read(a.app.path("Projects/Plan.txt")), "the plan\n")
             self.assertEqual(a.script_errors(), [], "script errors in A's page")
         finally:
             a.stop()

@@ -105,8 +105,12 @@ function actions(item) {
     add("Remove download", () => post("api/evict", { path: item.path }));
   }
   if (!item.isFolder) add("Duplicate", () => post("api/duplicate", { path: item.path }));
-  // Yours and synced: share it with another account, or by a public link (sharing.js).
-  if (!item.isFolder && item.sync && item.shared !== "readOnly" && item.shared !== "readWrite") {
+  // Yours and synced: share it with another account, or by a public link (sharing.js); a
+  // folder of yours (not in "Shared with me") with everything in it (the dialog says so if
+  // this device is not signed in).
+  const sharedWithMe = item.path === "Shared with me" || item.path.startsWith("Shared with me/");
+  if (item.isFolder ? !sharedWithMe
+    : item.sync && item.shared !== "readOnly" && item.shared !== "readWrite") {
     add("Share", () => openSharing(item));
   }
   add("Tag", async () => {

@@ -1,9 +1,10 @@
 "use strict";
 // The Quire app's page: the item menu's Share dialog. It shares a synced document with another
 // account on the same server (view only, or make changes), makes or removes its public
-// read-only link, and stops sharing — as `quire share` and `quire unshare` do.
+// read-only link, and stops sharing — as `quire share` and `quire unshare` do. A folder is
+// shared with everything in it; it has no public link.
 
-const sharing = { path: null };
+const sharing = { path: null, isFolder: false };
 
 function showSharing(answer) {
   const list = $("share-list");
@@ -27,7 +28,7 @@ function showSharing(answer) {
   $("share-link-line").hidden = !answer.link;
   $("share-link").href = answer.link || "";
   $("share-link").textContent = answer.link || "";
-  $("share-public").hidden = Boolean(answer.link);
+  $("share-public").hidden = Boolean(answer.link) || sharing.isFolder;
 }
 
 async function changeSharing(path, body) {
@@ -41,7 +42,9 @@ async function changeSharing(path, body) {
 
 async function openSharing(item) {
   sharing.path = item.path;
-  $("share-title").textContent = `Share “${item.name}”`;
+  sharing.isFolder = item.isFolder;
+  $("share-title").textContent = item.isFolder
+    ? `Share the folder “${item.name}” and everything in it` : `Share “${item.name}”`;
   $("share-error").textContent = "";
   $("share-user").value = "";
   showSharing({ shares: [], link: null });

@@ -181,7 +181,7 @@ struct ShareRoutes: Sendable {
   }
 
   /// The key of the account `user`'s share events.
-  private static func sharesKey(_ user: Int64) -> String { "\(user)#shares" }
+  static func sharesKey(_ user: Int64) -> String { "\(user)#shares" }
 
   /// Tells the owner's and the participant's devices, on every replica, that their shares
   /// changed.

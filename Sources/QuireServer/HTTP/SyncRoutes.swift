@@ -50,10 +50,12 @@ struct SyncRoutes: Sendable {
       guard limiter.allow(device.id) else {
         throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
       }
-      let answer = try store.commit(
-        commit, container: container, device: device,
+      let (answers, moved) = try store.commit(
+        [commit], container: container, device: device,
         maximumMembers: configuration.maximumMembersPerCommit)
       signal.wake("\(device.user)/\(container)")  // the commit told the other replicas
+      sharesMoved(moved, owner: device.user)
+      let answer = answers[0]
       return ServerResponse.json(answer, status: answer.status == .current ? .created : .ok)
     }
     router.post("/v1/containers/:container/commits/batch") { request, context in
@@ -63,10 +65,11 @@ struct SyncRoutes: Sendable {
       guard limiter.allow(device.id) else {  // a batch costs one commit of the device's rate
         throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
       }
-      let answers = try store.commit(
+      let (answers, moved) = try store.commit(
         batch.commits, container: container, device: device,
         maximumMembers: configuration.maximumMembersPerCommit)
       signal.wake("\(device.user)/\(container)")  // the commit told the other replicas
+      sharesMoved(moved, owner: device.user)
       return ServerResponse.json(CommitBatchResponse(results: answers))
     }
     router.get("/v1/containers/:container/changes") { request, context in
@@ -97,5 +100,13 @@ struct SyncRoutes: Sendable {
     }
     EventStream(store: store, reading: reading, signal: signal, configuration: configuration)
       .add(to: router)
+  }
+
+  /// Tells the owner's and the participants' devices that folder shares followed their folder
+  /// to its new name (their share events), so they ask again what is shared.
+  private func sharesMoved(_ participants: [Int64], owner: Int64) {
+    guard !participants.isEmpty else { return }
+    signal.notify(ShareRoutes.sharesKey(owner))
+    for participant in Set(participants) { signal.notify(ShareRoutes.sharesKey(participant)) }
   }
 }

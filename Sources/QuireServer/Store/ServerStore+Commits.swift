@@ -27,16 +27,18 @@ extension ServerStore {
     _ request: CommitRequest, container identifier: String, device: AuthenticatedDevice,
     maximumMembers: Int
   ) throws(SyncError) -> CommitResponse {
-    try commit([request], container: identifier, device: device, maximumMembers: maximumMembers)[0]
+    try commit([request], container: identifier, device: device, maximumMembers: maximumMembers)
+      .answers[0]
   }
 
   /// Commits `requests` in order, in one transaction (one fsync for all: the first sync of
   /// thousands of small documents is not thousands of transactions). All or none: the first
-  /// that fails fails them all, and nothing is stored.
+  /// that fails fails them all, and nothing is stored. Also returns the participants of the
+  /// folder shares that followed their folder to its new name (``followMovedFolders``).
   func commit(
     _ requests: [CommitRequest], container identifier: String, device: AuthenticatedDevice,
     maximumMembers: Int
-  ) throws(SyncError) -> [CommitResponse] {
+  ) throws(SyncError) -> (answers: [CommitResponse], sharesMoved: [Int64]) {
     try SyncIdentifier.checkContainer(identifier)
     for request in requests {
       try Self.check(request, maximumMembers: maximumMembers)
@@ -44,9 +46,11 @@ extension ServerStore {
     return try writeCommit(scope: "\(device.user)/\(identifier)") { db throws in
       let container = try Self.container(
         db, user: device.user, identifier: identifier, create: true)!
-      return try requests.map { request in
+      let answers = try requests.map { request in
         try Self.commit(request, container: container, device: device, blobs: blobs, db)
       }
+      let moved = try Self.followMovedFolders(db, container: container, requests, answers)
+      return (answers, moved)
     }
   }
 

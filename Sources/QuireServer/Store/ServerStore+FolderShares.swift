@@ -159,4 +159,62 @@ extension ServerStore {
     request.path = try shared.ownerPath(request.path)
     try SyncPath.check(request.path, what: "item path")
   }
+
+  /// A shared folder the owner renamed or moved keeps its share: when this batch of commits
+  /// emptied a shared folder by moving its items, all to one new folder with the same paths
+  /// inside, the share moves there. Returns the participants whose shares moved. One query for
+  /// a container without folder shares.
+  static func followMovedFolders(
+    _ db: any SQLSession, container: Int64, _ requests: [CommitRequest],
+    _ answers: [CommitResponse]
+  ) throws -> [Int64] {
+    let moves = zip(requests, answers).filter { !$0.0.deleted && $0.0.base != nil }
+    guard !moves.isEmpty else { return [] }
+    let shares = try db.rows(
+      "SELECT id, folder, grantee FROM shares WHERE container = ? AND folder IS NOT NULL AND revoked = 0",
+      [container])
+    var followed: [Int64] = []
+    var emptied: [String: String?] = [:]  // folder → its new place, if it moved whole
+    for share in shares {
+      let folder: String = try share["folder"]
+      if emptied[folder] == nil {
+        emptied[folder] = .some(try newPlace(of: folder, db, container: container, moves))
+      }
+      guard let place = emptied[folder] ?? nil else { continue }
+      try db.execute(
+        "UPDATE shares SET folder = ? WHERE id = ?", [place, try share["id"] as String])
+      followed.append(try share["grantee"])
+    }
+    return followed
+  }
+
+  /// Where `folder` went, if it holds no live item now and every item this batch moved out of
+  /// it went to one other folder at the same path inside; nil otherwise.
+  private static func newPlace(
+    of folder: String, _ db: any SQLSession, container: Int64,
+    _ moves: [(CommitRequest, CommitResponse)]
+  ) throws -> String? {
+    var place: String?
+    for (request, answer) in moves {
+      guard let base = request.base,
+        let old = try db.value(String.self, "SELECT path FROM revisions WHERE id = ?", [base]),
+        old.hasPrefix(folder + "/")
+      else { continue }
+      let new = answer.path ?? request.path
+      let inside = old.dropFirst(folder.count)  // "/rest"
+      guard new.hasSuffix(inside), new.count > inside.count else { return nil }
+      let candidate = String(new.dropLast(inside.count))
+      guard place == nil || place == candidate, candidate != folder else { return nil }
+      place = candidate
+    }
+    guard let place, place.hasPrefix("Documents/"),
+      try db.value(
+        Int64.self,
+        """
+        SELECT count(*) FROM items WHERE container = ? AND deleted = 0
+          AND substr(path, 1, length(?)) = ?
+        """, [container, folder + "/", folder + "/"]) == 0
+    else { return nil }
+    return place
+  }
 }

@@ -129,7 +129,15 @@ extension SyncAgent {
           running[id] = nil
           // Revoked, or another role: a read share's files have no write permission, a write
           // share's have the owner's, so the item comes again as the new role has it.
-          if current[id]?.role != child.info.role { leave(child.info) }
+          if current[id]?.role != child.info.role {
+            leave(child.info)
+          } else if child.info.isFolder, current[id]?.name != child.info.name {
+            // The owner renamed the folder and the share followed: read the share's journal
+            // again from the start, as the new name shows it (documents moved across in
+            // earlier batches came as deletions then). What is here already is not fetched.
+            let file = Self.stateFile(of: id, parent: stateFile)
+            (try? SyncState(file: file))?.setValue("0", for: "cursor")
+          }
         }
         for (id, info) in current where running[id] == nil {
           do {

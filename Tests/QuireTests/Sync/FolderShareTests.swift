@@ -176,4 +176,53 @@ struct FolderShareTests {
     #expect(deleted.status == .current)
     #expect(try await alice.changes(since: 0).entries.last { $0.item == "bob-1" }?.deleted == true)
   }
+
+  @Test(
+    "a shared folder the owner renames keeps its share under the new name; a folder emptied otherwise does not",
+    arguments: ServerBackend.allCases)
+  func renamedFolder(backend: ServerBackend) async throws {
+    let (server, alice, bob, _) = try await ShareTests.threeAccounts(backend)
+    var revisions: [String: Int64] = [:]
+    for (item, path) in [
+      ("plan-1", "Projects/Plan.txt"), ("idea-1", "Projects/Notes/Idea.txt"),
+      ("list-1", "Lists/Groceries.txt"), ("list-2", "Lists/Books.txt"),
+    ] {
+      revisions[item] =
+        try await alice.commit(
+          S.commit(
+            item, path: "Documents/" + path, base: nil, kind: .file,
+            upserted: try await S.upload(["": S.bytes(path)], with: alice))
+        ).revision
+    }
+    let projects = try await alice.share(folder: "Projects", with: "bob", role: .write)
+    let lists = try await alice.share(folder: "Lists", with: "bob", role: .read)
+    let shared = SyncClient(server: server.url, token: bob.token, share: projects.id)
+    let cursor = try await shared.changes(since: 0).cursor
+
+    // The owner's device renames Projects to Work/Projects 2026: one batch of moves.
+    _ = try await alice.commit(batch: [
+      S.commit(
+        "plan-1", path: "Documents/Work/Projects 2026/Plan.txt", base: revisions["plan-1"],
+        kind: .file),
+      S.commit(
+        "idea-1", path: "Documents/Work/Projects 2026/Notes/Idea.txt", base: revisions["idea-1"],
+        kind: .file),
+    ])
+    let moved = try await alice.sharesInContainer().first { $0.id == projects.id }
+    #expect(moved?.folder == "Work/Projects 2026" && moved?.name == "Projects 2026")
+    #expect(try await bob.sharedWithMe().first { $0.id == projects.id }?.name == "Projects 2026")
+    let later = try await shared.changes(since: cursor).entries
+    #expect(
+      later.map(\.path) == [
+        "Documents/Projects 2026/Plan.txt", "Documents/Projects 2026/Notes/Idea.txt",
+      ])
+    #expect(later.allSatisfy { !$0.deleted }, "the documents stay shared, under the new name")
+
+    // Lists emptied into two places: not a rename; the share stays where it was.
+    _ = try await alice.commit(batch: [
+      S.commit("list-1", path: "Documents/Groceries.txt", base: revisions["list-1"], kind: .file),
+      S.commit("list-2", path: "Documents/Old/Books.txt", base: revisions["list-2"], kind: .file),
+    ])
+    #expect(try await alice.sharesInContainer().first { $0.id == lists.id }?.folder == "Lists")
+  }
 }

@@ -38,7 +38,7 @@ struct SharedFolderDeviceTests {
   }
 
   @Test(
-    "a shared folder reaches the participant's device; documents added, edited, moved and deleted on either side follow; unsharing takes it away"
+    "a shared folder reaches the participant's device; documents added, edited, moved and deleted on either side follow, and so does a rename of the folder; unsharing takes it away"
   )
   func writeFolder() async throws {
     let (server, a, b) = try await Self.devices()
@@ -82,10 +82,23 @@ struct SharedFolderDeviceTests {
     try FileManager.default.removeItem(at: b.url(Self.shared + "/From Bob.txt"))
     #expect(await eventually { !a.exists("Projects/From Bob.txt") }, "bob's deletion reached alice")
 
-    let stopped = try a.quire(["unshare", a.url("Projects").path, "--with", "bob"])
+    // Alice renames the shared folder: the share follows it, and bob's copy is renamed too.
+    try FileManager.default.moveItem(at: a.url("Projects"), to: a.url("Work 2026"))
+    let renamed = SyncAgent.sharedFolderName + "/Work 2026"
+    #expect(
+      await eventually {
+        b.text(renamed + "/Plan.txt") == "the plan\nrevised by bob\n"
+          && b.text(renamed + "/Notes/Idea.txt") == "an idea\n" && !b.exists(Self.shared)
+      },
+      "the renamed folder on bob's device: \(FileManager.default.subpaths(atPath: b.url(SyncAgent.sharedFolderName).path) ?? [])"
+    )
+    try b.write("after the rename\n", to: renamed + "/Later.txt")
+    #expect(await eventually { a.text("Work 2026/Later.txt") == "after the rename\n" })
+
+    let stopped = try a.quire(["unshare", a.url("Work 2026").path, "--with", "bob"])
     #expect(stopped.status == 0, "\(stopped.stderr)")
-    #expect(await eventually { !b.exists(Self.shared) }, "the folder left bob's device")
-    #expect(a.text("Projects/Plan.txt") == "the plan\nrevised by bob\n", "the owner keeps it all")
+    #expect(await eventually { !b.exists(renamed) }, "the folder left bob's device")
+    #expect(a.text("Work 2026/Plan.txt") == "the plan\nrevised by bob\n", "the owner keeps it all")
     #expect(a.text("New.txt") == "for bob\n")
   }
 

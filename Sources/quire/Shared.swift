@@ -28,7 +28,8 @@ struct Shared: QuireDocumentSubcommand {
       print("Nothing is shared with you.")
     } else {
       for share in shares {
-        print("\(share.name) from \(share.owner) (\(Share.describe(share.role)))")
+        let name = share.isFolder ? "\(share.name)/ (a folder)" : share.name
+        print("\(name) from \(share.owner) (\(Share.describe(share.role)))")
       }
     }
   }

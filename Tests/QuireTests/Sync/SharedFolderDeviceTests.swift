@@ -50,6 +50,8 @@ struct SharedFolderDeviceTests {
     #expect(share.stdout.contains("Shared the folder"), "\(share.stdout)")
     #expect(
       try a.quire(["share", a.url("Projects").path]).stdout.contains("bob: can make changes"))
+    #expect(
+      try b.quire(["shared"]).stdout.contains("Projects/ (a folder) from alice (can make changes)"))
     #expect(await eventually { b.text(Self.shared + "/Plan.txt") == "the plan\n" })
     #expect(await eventually { b.text(Self.shared + "/Notes/Idea.txt") == "an idea\n" })
     #expect(!b.exists(SyncAgent.sharedFolderName + "/Private.txt"), "only the folder is shared")

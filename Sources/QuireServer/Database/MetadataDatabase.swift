@@ -23,9 +23,10 @@ protocol MetadataDatabase: Sendable {
   func write<T>(_ body: (any SQLSession) throws -> T) throws -> T
 
   /// Runs `body`, a commit to `scope` (an account's container), in a write transaction: like
-  /// ``write(_:)``, except that with PostgreSQL commits to other scopes run beside it until it
-  /// adds to the journal (``SQLSession/orderJournal()``), and only from then on one at a time.
-  /// Every other write still runs alone. `scope` is also announced to the other replicas when
+  /// ``write(_:)``, except that with PostgreSQL commits to other scopes run beside it. Commits
+  /// to one scope run one at a time, whole, so each container's journal order is its commit
+  /// order — and every reader of the journal reads one container's. Every other write still
+  /// runs alone. `scope` is also announced to the other replicas when
   /// the transaction commits (as ``announce(_:)`` would, without a statement of its own).
   func writeCommit<T>(scope: String, _ body: (any SQLSession) throws -> T) throws -> T
 

@@ -19,13 +19,8 @@ final class PostgresSession: SQLSession {
   private var begun: EventLoopFuture<PostgresQueryResult>?
   /// What to tell the other replicas when the transaction commits (`replica key`).
   var announcement: String?
-  /// The journal lock's request, sent and not yet answered.
-  private var locked: EventLoopFuture<PostgresQueryResult>?
   /// Whether BEGIN failed: then nothing of the transaction ran.
   private(set) var beginFailed = false
-  /// Whether the transaction must take the journal's lock before it adds to the journal (a
-  /// commit beside others, see ``PostgresMetadata/writeCommit(scope:_:)``).
-  var awaitsJournalTurn = false
   /// How long each statement's answer is waited for, in seconds.
   private let patience: Int
 
@@ -48,17 +43,6 @@ final class PostgresSession: SQLSession {
     for row in try run(sql, arguments).rows {
       try body(SQLRow(row.map { ($0.columnName, Self.value($0)) }))
     }
-  }
-
-  /// Sends the journal lock's request without waiting: the journal entry's INSERT follows it on
-  /// the wire, so the lock is held for one round trip less.
-  func orderJournal() throws {
-    guard awaitsJournalTurn else { return }
-    awaitsJournalTurn = false
-    var binds = PostgresBindings(capacity: 1)
-    binds.append(PostgresMetadata.journalLock)
-    locked = connection.query(
-      PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock($1)", binds: binds), logger: logger)
   }
 
   /// Starts a transaction with `sql`; its answer is waited for with the first statement's.
@@ -119,10 +103,6 @@ final class PostgresSession: SQLSession {
       PostgresQuery(unsafeSQL: Self.numbered(sql), binds: binds), logger: logger)
     try awaitBegin()
     do {
-      if let locked {
-        self.locked = nil
-        _ = try Self.wait(locked, seconds: patience)
-      }
       return try Self.wait(answer, seconds: patience)
     } catch let error as SyncError {
       PostgresMetadata.close(connection)  // it may be half-way through an answer: not reused

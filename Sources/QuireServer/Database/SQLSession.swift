@@ -9,17 +9,9 @@ protocol SQLSession {
   /// Runs `sql` and calls `body` with each row it returns, in order.
   func forEach(_ sql: String, _ arguments: [any SQLArgument], _ body: (SQLRow) throws -> Void)
     throws
-
-  /// Waits, once per transaction, until this transaction may add to the journal: from then on
-  /// until it ends no other can, so journal sequences are handed out in commit order (see
-  /// ``MetadataDatabase/writeCommit(scope:_:)``). Nothing to do where writes are serialized
-  /// whole.
-  func orderJournal() throws
 }
 
 extension SQLSession {
-  func orderJournal() throws {}
-
   /// Runs `sql` without arguments; returns how many rows it changed.
   @discardableResult
   func execute(_ sql: String) throws -> Int { try execute(sql, []) }

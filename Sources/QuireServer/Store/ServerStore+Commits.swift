@@ -202,8 +202,7 @@ extension ServerStore {
 
   /// Appends `revision` to the container's journal; returns its sequence.
   static func journal(_ db: any SQLSession, container: Int64, revision: Int64) throws -> Int64 {
-    try db.orderJournal()
-    return try inserted(
+    try inserted(
       db, "INSERT INTO journal(container, revision) VALUES (?, ?) RETURNING sequence",
       [container, revision])
   }

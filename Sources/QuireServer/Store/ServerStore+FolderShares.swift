@@ -26,27 +26,8 @@ extension ServerStore {
         throw SyncError(
           .notFound, "There is no synced document in “\(folder)”: only a synced folder is shared.")
       }
-      let grantee = try Self.account(db, named: name)
-      guard grantee != user else {
-        throw SyncError(
-          .forbidden, "“\(name)” owns this folder already; share it with another account.")
-      }
-      let now = Date().timeIntervalSince1970
-      if try db.execute(
-        """
-        UPDATE shares SET role = ?, created = ?
-        WHERE container = ? AND folder = ? AND grantee = ? AND revoked = 0
-        """, [role.rawValue, now, container, folder, grantee]) == 0
-      {
-        try db.execute(
-          """
-          INSERT INTO shares(id, container, item, folder, grantee, role, created)
-          VALUES (?, ?, '', ?, ?, ?, ?)
-          """,
-          [UUID().uuidString.lowercased(), container, folder, grantee, role.rawValue, now])
-      }
-      return try Self.shares(
-        db, "s.container = ? AND s.folder = ? AND s.grantee = ?", [container, folder, grantee])[0]
+      return try Self.grant(
+        db, container: container, item: "", folder: folder, user: user, to: name, role: role)
     }
   }
 

@@ -10,25 +10,41 @@ extension ServerStore {
   ) throws(SyncError) -> ShareInfo {
     try write { db throws in
       let container = try Self.liveItem(db, identifier, item: item, user: user)
-      let grantee = try Self.account(db, named: name)
-      guard grantee != user else {
-        throw SyncError(
-          .forbidden, "“\(name)” owns this item already; share it with another account.")
-      }
-      let now = Date().timeIntervalSince1970
-      if try db.execute(
-        """
-        UPDATE shares SET role = ?, created = ?
-        WHERE container = ? AND item = ? AND grantee = ? AND revoked = 0
-        """, [role.rawValue, now, container, item, grantee]) == 0
-      {
-        try db.execute(
-          "INSERT INTO shares(id, container, item, grantee, role, created) VALUES (?, ?, ?, ?, ?, ?)",
-          [UUID().uuidString.lowercased(), container, item, grantee, role.rawValue, now])
-      }
-      return try Self.shares(
-        db, "s.container = ? AND s.item = ? AND s.grantee = ?", [container, item, grantee])[0]
+      return try Self.grant(
+        db, container: container, item: item, folder: nil, user: user, to: name, role: role)
     }
+  }
+
+  /// Shares `user`'s `item` (or `folder`, with an empty `item`) in `container` with the account
+  /// `name` in `role`, or changes the role of the share it has; `forbidden` to share with
+  /// oneself.
+  static func grant(
+    _ db: any SQLSession, container: Int64, item: String, folder: String?, user: Int64,
+    to name: String, role: ShareRole
+  ) throws -> ShareInfo {
+    let grantee = try account(db, named: name)
+    guard grantee != user else {
+      throw SyncError(
+        .forbidden,
+        "“\(name)” owns this \(folder == nil ? "item" : "folder") already; share it with another account."
+      )
+    }
+    let now = Date().timeIntervalSince1970
+    let same = "container = ? AND item = ? AND coalesce(folder, '') = ? AND grantee = ?"
+    let key: [any SQLArgument] = [container, item, folder ?? "", grantee]
+    if try db.execute(
+      "UPDATE shares SET role = ?, created = ? WHERE \(same) AND revoked = 0",
+      [role.rawValue, now] + key) == 0
+    {
+      try db.execute(
+        """
+        INSERT INTO shares(id, container, item, folder, grantee, role, created)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """,
+        [UUID().uuidString.lowercased(), container, item, folder, grantee, role.rawValue, now])
+    }
+    return try shares(
+      db, "s.container = ? AND s.item = ? AND coalesce(s.folder, '') = ? AND s.grantee = ?", key)[0]
   }
 
   /// Who `user`'s `item` is shared with; `notFound` if `user` has no such item.

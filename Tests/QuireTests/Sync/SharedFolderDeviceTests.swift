@@ -15,11 +15,7 @@ struct SharedFolderDeviceTests {
   /// Alice's device with Projects/Plan.txt, Projects/Notes/Idea.txt and Private.txt synced, and
   /// Bob's device syncing; shares are heard by push only (looked up every ten minutes).
   static func devices() async throws -> (SyncServerProcess, SyncDevice, SyncDevice) {
-    let server = try SyncServerProcess()
-    let a = try SyncDevice("A", server: server)
-    let b = try SyncDevice("B", server: server, user: "bob")
-    try a.start(["--shares-every", "600"])
-    try b.start(["--shares-every", "600"])
+    let (server, a, b) = try SharedWithMeTests.aliceAndBob()
     try FileManager.default.createDirectory(
       at: a.url("Projects/Notes"), withIntermediateDirectories: true)
     try a.write("the plan\n", to: "Projects/Plan.txt")

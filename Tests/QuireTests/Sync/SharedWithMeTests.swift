@@ -16,11 +16,7 @@ struct SharedWithMeTests {
   /// only every ten minutes: what the tests see of a share made, changed or stopped arrives by
   /// the server's share events.
   static func devices() async throws -> (SyncServerProcess, SyncDevice, SyncDevice) {
-    let server = try SyncServerProcess()
-    let a = try SyncDevice("A", server: server)
-    let b = try SyncDevice("B", server: server, user: "bob")
-    try a.start(["--shares-every", "600"])
-    try b.start(["--shares-every", "600"])
+    let (server, a, b) = try aliceAndBob()
     try a.write("plans\n", to: "Trip.txt")
     let owner = try await server.client(
       "alice", device: "check", container: "iCloud.net.gacha.quire")
@@ -116,6 +112,17 @@ struct SharedWithMeTests {
     #expect(await eventually { b.text("Trip (my changes 2).txt") == "plans\nby boat\n" })
     #expect(await eventually { b.text(Self.shared) == "plans\nby plane\n" })
     #expect(a.text("Trip.txt") == "plans\nby plane\n")
+  }
+
+  /// A server, and a device of alice's and one of bob's syncing, whose agents look up shares
+  /// only every ten minutes: what they see of a share arrives by the server's share events.
+  static func aliceAndBob() throws -> (SyncServerProcess, SyncDevice, SyncDevice) {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server, user: "bob")
+    try a.start(["--shares-every", "600"])
+    try b.start(["--shares-every", "600"])
+    return (server, a, b)
   }
 
   /// How the item at `relative` on `device` is shared, as its sync status says.

@@ -15,9 +15,7 @@ struct DownloadWriter {
   let folder: URL
   let identity: String
 
-  /// Moves the item at `old` to `new` (both relative), making the folders it needs; the
-  /// folders it leaves empty go (a folder renamed on another device is renamed here, not copied
-  /// beside an empty one; the server keeps documents, not folders).
+  /// Moves the item at `old` to `new` (both relative), making the folders it needs.
   func move(from old: String, to new: String) throws {
     let source = folder.appendingPathComponent(old)
     let target = folder.appendingPathComponent(new)
@@ -27,10 +25,6 @@ struct DownloadWriter {
     try FileCoordinator().coordinate(
       writingItemAt: source, options: .forMoving, writingItemAt: target, options: .forReplacing
     ) { from, to in try FileManager.default.moveItem(at: from, to: to) }
-    var parent = (old as NSString).deletingLastPathComponent
-    while !parent.isEmpty, rmdir(folder.appendingPathComponent(parent).path) == 0 {
-      parent = (parent as NSString).deletingLastPathComponent
-    }
   }
 
   /// Writes `manifest`'s members at `relative`; returns where it went and the local stat of each

@@ -203,8 +203,7 @@ struct ServerReplicaTests {
       do {
         return try await body()
       } catch  where ContinuousClock.now < deadline {
-        // An agent's retry pause, not a wait for an event.
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(100))  // a retry pause, not a wait
       }
     }
   }
@@ -243,8 +242,7 @@ struct ServerReplicaTests {
             await collector.append(entry)
           }
         } catch {}
-        // An agent's reconnection pause, not a wait for an event.
-        try? await Task.sleep(for: .milliseconds(100))
+        try? await Task.sleep(for: .milliseconds(100))  // a reconnection pause, not a wait
       }
     }
     return (collector, task)

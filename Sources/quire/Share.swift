@@ -71,7 +71,7 @@ struct Share: QuireDocumentSubcommand {
       print("Shared the folder \(path) with \(share.user) (\(Self.describe(share.role))).")
       return
     }
-    let shares = try await client.sharesInContainer().filter { $0.folder == folder }
+    let shares = try await client.shares(ofFolder: folder)
     for share in shares { print("\(share.user): \(Self.describe(share.role))") }
     if shares.isEmpty { print("Not shared.") }
   }
@@ -105,12 +105,7 @@ struct Unshare: QuireDocumentSubcommand {
       guard let with else {
         throw SyncError(.forbidden, "A folder has no public link; say --with NAME.")
       }
-      guard
-        let share = try await client.sharesInContainer().first(where: {
-          $0.folder == folder && $0.user == with
-        })
-      else { throw SyncError(.notFound, "The folder \(path) is not shared with “\(with)”.") }
-      try await client.unshare(share: share.id)
+      try await client.unshare(folder: folder, with: with)
       print("Stopped sharing the folder \(path) with \(with).")
       return
     }

@@ -65,13 +65,7 @@ struct SharingRoutes: Sendable {
         if let user = body["with"] {
           switch target {
           case .item(let client, let item): try await client.unshare(item: item, with: user)
-          case .folder(let client, let folder):
-            guard
-              let share = try await client.sharesInContainer().first(where: {
-                $0.folder == folder && $0.user == user
-              })
-            else { throw SyncError(.notFound, "“\(folder)” is not shared with “\(user)”.") }
-            try await client.unshare(share: share.id)
+          case .folder(let client, let folder): try await client.unshare(folder: folder, with: user)
           }
         } else if body["public"] != nil {
           try await target.client.revokePublicLink(item: try target.item())
@@ -130,7 +124,7 @@ struct SharingRoutes: Sendable {
       shares = try await client.shares(of: item)
       link = try await client.publicLink(item: item)
     case .folder(let client, let folder):
-      shares = try await client.sharesInContainer().filter { $0.folder == folder }
+      shares = try await client.shares(ofFolder: folder)
     }
     return Sharing(
       shares: shares.map { Sharing.Participant(user: $0.user, role: $0.role.rawValue) },

@@ -175,6 +175,15 @@ extension ServerStore {
     of folder: String, _ db: any SQLSession, container: Int64,
     _ moves: [(CommitRequest, CommitResponse)]
   ) throws -> String? {
+    // First whether it is empty: one query, and almost always the answer is no.
+    guard
+      try db.value(
+        Int64.self,
+        """
+        SELECT count(*) FROM items WHERE container = ? AND deleted = 0
+          AND substr(path, 1, length(?)) = ?
+        """, [container, folder + "/", folder + "/"]) == 0
+    else { return nil }
     var place: String?
     for (request, answer) in moves {
       guard let base = request.base,
@@ -188,14 +197,7 @@ extension ServerStore {
       guard place == nil || place == candidate, candidate != folder else { return nil }
       place = candidate
     }
-    guard let place, place.hasPrefix("Documents/"),
-      try db.value(
-        Int64.self,
-        """
-        SELECT count(*) FROM items WHERE container = ? AND deleted = 0
-          AND substr(path, 1, length(?)) = ?
-        """, [container, folder + "/", folder + "/"]) == 0
-    else { return nil }
+    guard let place, place.hasPrefix("Documents/") else { return nil }
     return place
   }
 }

@@ -21,6 +21,20 @@ extension SyncClient {
       json: ShareRequest(user: user, role: role, folder: folder))
   }
 
+  /// The accounts the folder `folder` (its path in the synced folder) is shared with.
+  public func shares(ofFolder folder: String) async throws(SyncError) -> [ShareInfo] {
+    try await sharesInContainer().filter { $0.folder == folder }
+  }
+
+  /// Stops sharing the folder `folder` with the account `user`; `notFound` if it is not shared
+  /// with that account.
+  public func unshare(folder: String, with user: String) async throws(SyncError) {
+    guard let share = try await shares(ofFolder: folder).first(where: { $0.user == user }) else {
+      throw SyncError(.notFound, "The folder “\(folder)” is not shared with “\(user)”.")
+    }
+    try await unshare(share: share.id)
+  }
+
   /// Stops the share `id` (one of ``sharesInContainer()``): of a folder, or of an item.
   public func unshare(share id: String) async throws(SyncError) {
     let id = id.addingPercentEncoding(withAllowedCharacters: Self.identifierCharacters) ?? id

@@ -16,6 +16,9 @@
 //                                                  PATH edits kept" or "deleted"
 //   quire-test-helper hear-change FILE           a presenter of FILE: "ready", then "told"
 //   quire-test-helper cost SCENARIO PATH         the work a cost test counts (CostScenario.swift)
+//   quire-test-helper write-when-staged DIR FILE  another program, uncoordinated: whenever a
+//                                                  download stages a file in DIR, it appends a
+//                                                  line "helper-N" to FILE at once and prints it
 //   quire-test-helper index-churn DIR INDEX        run a query of DIR on the index file INDEX and
 //                                                  create and delete files in DIR forever,
 //                                                  printing "indexed N" as updates arrive
@@ -214,6 +217,8 @@ case "index-churn":
       next += 1
     }
   }
+case "write-when-staged":
+  try UncoordinatedWriter(watching: package, file: URL(fileURLWithPath: arguments[3])).run()
 default:
   FileHandle.standardError.write(Data("unknown command \(arguments[1])\n".utf8))
   exit(2)

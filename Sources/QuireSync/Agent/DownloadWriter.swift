@@ -80,16 +80,17 @@ struct DownloadWriter {
     if manifest.kind == .file {
       guard let member = manifest.change.upserted.first else { return (relative, [:]) }
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
-        try checkUnchanged([""], at: url, expected: expected)
+        let replaced = try ReplacedFiles(checking: [""], at: url, expected: expected)
         try writeFile(member, at: url) { try stream(member, $0) }
         // Inside the write: once it ends, an open document reloads and may save at once, and
         // that save must not be taken for what was downloaded.
-        written[""] = try stat(url)
+        written[""] = try stat(url, written: member)
+        try replaced.restoreOverwritten()
       }
     } else if incremental && exists {
       try FileCoordinator().coordinate(writingItemAt: target) { url in
-        try checkUnchanged(
-          manifest.change.upserted.map(\.path) + manifest.change.removed, at: url,
+        let replaced = try ReplacedFiles(
+          checking: manifest.change.upserted.map(\.path) + manifest.change.removed, at: url,
           expected: expected)
         let package = try FileWrapper(url: url)
         for path in manifest.change.removed { remove(path, in: package) }
@@ -98,8 +99,9 @@ struct DownloadWriter {
         }
         try package.write(to: url, originalContentsURL: url)
         for member in manifest.change.upserted {
-          written[member.path] = try stat(url.appendingPathComponent(member.path))
+          written[member.path] = try stat(url.appendingPathComponent(member.path), written: member)
         }
+        try replaced.restoreOverwritten()
       }
     } else {
       let staging = target.deletingLastPathComponent().appendingPathComponent(
@@ -143,7 +145,7 @@ struct DownloadWriter {
         for member in manifest.change.upserted {
           written[member.path] =
             inCloud.contains(member.path)
-            ? .inCloud : try stat(url.appendingPathComponent(member.path))
+            ? .inCloud : try stat(url.appendingPathComponent(member.path), written: member)
         }
       }
     }
@@ -230,27 +232,6 @@ struct DownloadWriter {
     if let child = folder.fileWrappers?[names.last!] { folder.removeFileWrapper(child) }
   }
 
-  /// Before replacing what is on disk, inside the coordinated write: each of `paths` (members
-  /// of the item at `url`; "" for a flat file) must still be as the agent last saw it. A program
-  /// that wrote it without coordination since then would otherwise lose its write; instead the
-  /// download stops with `changedWhileSyncing`, the write is uploaded, and the server merges.
-  private func checkUnchanged(_ paths: [String], at url: URL, expected: [String: LocalItem.Member])
-    throws
-  {
-    for path in paths {
-      guard let known = expected[path] else { continue }
-      let file = path.isEmpty ? url : url.appendingPathComponent(path)
-      var info = Glibc.stat()
-      guard lstat(file.path, &info) == 0 else { continue }
-      if LocalScanner.member(info) != known {
-        throw SyncError(
-          .changedWhileSyncing,
-          "“\(file.path)” changed while a newer version was downloaded; it is uploaded first and merged."
-        )
-      }
-    }
-  }
-
   /// Opens the folder at `path` and runs `call` on it (an fsync of its names, or a syncfs of
   /// its file system); `unavailable` if either fails.
   static func sync(_ path: String, _ call: (Int32) throws -> Void) throws {
@@ -265,10 +246,21 @@ struct DownloadWriter {
     }
   }
 
-  private func stat(_ url: URL) throws -> LocalItem.Member {
+  /// The local stat of `member`, just written at `url`, checked to be the download's own (its
+  /// size and time): a program that wrote the file since, without coordination, would otherwise
+  /// have its write recorded as the download and never uploaded. Then the download is not
+  /// recorded: the write is uploaded on the revision it was made on, and the server merges.
+  private func stat(_ url: URL, written member: ManifestMember) throws -> LocalItem.Member {
     var info = Glibc.stat()
-    guard lstat(url.path, &info) == 0 else {
-      throw SyncError(.unavailable, "The downloaded “\(url.path)” vanished while it was written.")
+    let found = lstat(url.path, &info) == 0
+    let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+    guard found, LocalScanner.isRegular(info), Int(info.st_size) == member.size,
+      abs(modified - member.modified) < 1e-5
+    else {
+      throw SyncError(
+        .changedWhileSyncing,
+        "“\(url.path)” changed while a newer version was downloaded; the change is kept, uploaded and merged."
+      )
     }
     return LocalScanner.member(info)
   }

@@ -77,9 +77,13 @@ struct NewFilesWriter {
       }
       try await FileCoordinator().coordinate(with: intents) { urls in
         for (file, url) in zip(group, urls) {
-          guard (try? Sys.renameNoReplace(file.temporary, url.path)) != nil else { continue }
+          // The stat of what was written, taken before its name appears: a program that
+          // writes the new file at once is then a change to upload, not taken for the download.
           var info = Glibc.stat()
-          if lstat(url.path, &info) == 0 { placed[file.index] = LocalScanner.member(info) }
+          guard lstat(file.temporary, &info) == 0,
+            (try? Sys.renameNoReplace(file.temporary, url.path)) != nil
+          else { continue }
+          placed[file.index] = LocalScanner.member(info)
         }
       }
     }

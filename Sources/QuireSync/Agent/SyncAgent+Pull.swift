@@ -44,7 +44,13 @@ extension SyncAgent {
           let path =
             entry.path.hasPrefix("Documents/")
             ? String(entry.path.dropFirst("Documents/".count)) : entry.path
-          state.setStatus(entry.item, path: path, state: "downloadError", error: error)
+          if error.code == .changedWhileSyncing {
+            // Another program wrote it meanwhile: its write is uploaded next and merged.
+            state.setStatus(entry.item, path: path, state: "waiting", error: nil)
+            needsPush = true
+          } else {
+            state.setStatus(entry.item, path: path, state: "downloadError", error: error)
+          }
         }
         try state.advance(past: [entry])
       }

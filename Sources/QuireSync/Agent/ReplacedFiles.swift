@@ -1,0 +1,161 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The files a download is about to replace, checked and held open until the replacement is
+/// done, so a write by a program that does not coordinate is never lost to it.
+///
+/// A coordinated writer waits for the download; another program does not. If it writes a file
+/// before the check, the check sees it and the download stops. If it writes in the moment
+/// between the check and the rename that replaces the file (a staged file's fsync is in
+/// between), its bytes go into the replaced file, which no name reaches any more: the held
+/// descriptor still does. ``restoreOverwritten()`` finds such a file changed, reads it back and
+/// puts it in place again, and the download stops with `changedWhileSyncing`, so the agent
+/// uploads the write on the revision it was made on and the server merges the two.
+final class ReplacedFiles {
+  private struct Held {
+    let path: String
+    let file: String
+    let fd: Int32
+    let info: stat
+  }
+
+  private var held: [Held] = []
+
+  /// Checks each of `paths` (members of the item at `root`; "" for a flat file) against what the
+  /// agent last saw of it in `expected`, and holds it open. A member the agent has no record of
+  /// is not checked: it is new from the server.
+  ///
+  /// - Throws: ``SyncError`` `changedWhileSyncing` if one changed since.
+  init(checking paths: [String], at root: URL, expected: [String: LocalItem.Member]) throws {
+    for path in paths {
+      guard let known = expected[path], known != .inCloud,
+        let file = Self.hold(path, in: root)
+      else { continue }  // new from the server, gone (it is written anew), or a link
+      held.append(file)
+      if LocalScanner.member(file.info) != known {
+        close()
+        throw SyncError(
+          .changedWhileSyncing,
+          "“\(file.file)” changed while a newer version was downloaded; it is uploaded first and merged."
+        )
+      }
+    }
+  }
+
+  deinit { close() }
+
+  /// After the replacement: puts back every held file that another program wrote since the
+  /// check, as it wrote it.
+  ///
+  /// - Throws: ``SyncError`` `changedWhileSyncing` naming the files put back, if any were: the
+  ///   download is not recorded, and the agent uploads them next.
+  func restoreOverwritten() throws {
+    defer { close() }
+    var restored: [String] = []
+    for file in held where hasChanged(file) {
+      let info = waitUntilQuiet(file)
+      try put(read(file, size: Int(info.st_size)), back: file, info: info)
+      restored.append(file.file)
+    }
+    guard !restored.isEmpty else { return }
+    throw SyncError(
+      .changedWhileSyncing,
+      "“\(restored.joined(separator: "”, “"))” changed while a newer version was downloaded; the change is kept, uploaded and merged."
+    )
+  }
+
+  /// The regular file at `path` in the item at `root`, open, with its status; nil if it is not
+  /// there or not a regular file.
+  private static func hold(_ path: String, in root: URL) -> Held? {
+    let file = path.isEmpty ? root.path : root.appendingPathComponent(path).path
+    let fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    var info = Glibc.stat()
+    guard fstat(fd, &info) == 0, LocalScanner.isRegular(info) else {
+      Glibc.close(fd)
+      return nil
+    }
+    return Held(path: path, file: file, fd: fd, info: info)
+  }
+
+  /// Closes the held files.
+  func close() {
+    for file in held { Glibc.close(file.fd) }
+    held = []
+  }
+
+  private func hasChanged(_ file: Held) -> Bool {
+    var now = Glibc.stat()
+    guard fstat(file.fd, &now) == 0 else { return false }
+    return !Self.same(now, file.info)
+  }
+
+  /// Size and modification time: a write changes them, while the replacement itself (a rename
+  /// over the file, which unlinks it) changes only its status time.
+  private static func same(_ one: stat, _ other: stat) -> Bool {
+    one.st_size == other.st_size && one.st_mtim.tv_sec == other.st_mtim.tv_sec
+      && one.st_mtim.tv_nsec == other.st_mtim.tv_nsec
+  }
+
+  /// The writer may still be at it (it truncated the file and writes on): its status is read
+  /// until it holds still for a moment, or two seconds passed.
+  private func waitUntilQuiet(_ file: Held) -> stat {
+    var last = Glibc.stat()
+    fstat(file.fd, &last)
+    let deadline = ContinuousClock.now + .seconds(2)
+    while ContinuousClock.now < deadline {
+      usleep(20_000)  // a quiet period for a writer that does not say when it is done
+      var now = Glibc.stat()
+      guard fstat(file.fd, &now) == 0, !Self.same(now, last) else { break }
+      last = now
+    }
+    return last
+  }
+
+  private func read(_ file: Held, size: Int) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: size)
+    var done = 0
+    while done < size {
+      let count = bytes.withUnsafeMutableBytes {
+        pread(file.fd, $0.baseAddress! + done, size - done, off_t(done))
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      done += count
+    }
+    return Array(bytes.prefix(done))
+  }
+
+  /// Writes `bytes` into the file the download put there, in place, with the mode and time the
+  /// writer left, and fsyncs it. In place, not renamed over it: a rename would leave a file no
+  /// name reaches once more, for a write that comes meanwhile to be lost in.
+  private func put(_ bytes: [UInt8], back file: Held, info: stat) throws {
+    // Created again if the download removed it: a change beats a removal.
+    let fd = open(file.file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, info.st_mode & 0o7777)
+    guard fd >= 0 else {
+      throw SyncError(
+        .unavailable,
+        "Could not put back “\(file.file)”, changed while a newer version was downloaded: \(String(cString: strerror(errno)))."
+      )
+    }
+    defer { Glibc.close(fd) }
+    var ok = ftruncate(fd, 0) == 0
+    if ok {
+      do { try bytes.withUnsafeBytes { try Sys.write(fd, $0) } } catch { ok = false }
+    }
+    fchmod(fd, info.st_mode & 0o7777)
+    var times = [info.st_mtim, info.st_mtim]
+    futimens(fd, &times)
+    guard ok, fsync(fd) == 0 else {
+      throw SyncError(
+        .unavailable,
+        "Could not put back “\(file.file)”, changed while a newer version was downloaded; check the free space."
+      )
+    }
+  }
+}

@@ -111,6 +111,7 @@ extension SyncAgent {
     }
     asker.yield()
     var running: [String: (info: ShareInfo, task: Task<Void, Never>)] = [:]
+    var renamedFrom: [String: String] = [:]  // share → the folder name it had before
     for await _ in looks {
       if Task.isCancelled { break }
       if !paused, let owned = try? await client.sharesInContainer() {
@@ -137,12 +138,24 @@ extension SyncAgent {
             // earlier batches came as deletions then). What is here already is not fetched.
             let file = Self.stateFile(of: id, parent: stateFile)
             (try? SyncState(file: file))?.setValue("0", for: "cursor")
+            renamedFrom[id] = child.info.name
           }
         }
         for (id, info) in current where running[id] == nil {
           do {
             let agent = try SyncAgent(share: info, parent: self)
-            running[id] = (info, Task { try? await agent.run() })
+            // Once the documents have moved to the folder's new name, its old name goes too if
+            // nothing is left in it (a document of the participant's own there stays, and so
+            // does the folder).
+            let old = renamedFrom.removeValue(forKey: id).map {
+              folder.appendingPathComponent(Self.sharedFolderName).appendingPathComponent($0)
+            }
+            running[id] = (
+              info,
+              Task {
+                try? await agent.run(ready: { if let old { Self.removeEmptyFolders(old) } })
+              }
+            )
           } catch {
             note(error)
           }
@@ -175,15 +188,16 @@ extension SyncAgent {
       }
     }
     if share.isFolder {
-      removeEmptyFolders(shared.appendingPathComponent(share.name))
+      Self.removeEmptyFolders(shared.appendingPathComponent(share.name))
     }
     for suffix in ["", "-wal", "-shm", ".lock"] {
       try? FileManager.default.removeItem(atPath: file.path + suffix)
     }
   }
 
-  /// Removes `folder` and the folders in it that hold nothing (a left folder share's).
-  private func removeEmptyFolders(_ folder: URL) {
+  /// Removes `folder` and the folders in it that hold nothing (a left or renamed folder
+  /// share's); `rmdir` leaves any that holds something.
+  static func removeEmptyFolders(_ folder: URL) {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     for name in names {
       var info = stat()

@@ -28,24 +28,38 @@ final class ReplacedFiles {
 
   /// Checks each of `paths` (members of the item at `root`; "" for a flat file) against what the
   /// agent last saw of it in `expected`, and holds it open. A member the agent has no record of
-  /// is not checked: it is new from the server.
+  /// is not checked: it is new from the server. Past ``heldAtMost`` files, the rest are checked
+  /// but not held (a download that replaces thousands of members must not run out of file
+  /// descriptors; a write in the moment after their check is then not put back).
   ///
   /// - Throws: ``SyncError`` `changedWhileSyncing` if one changed since.
   init(checking paths: [String], at root: URL, expected: [String: LocalItem.Member]) throws {
     for path in paths {
-      guard let known = expected[path], known != .inCloud,
-        let file = Self.hold(path, in: root)
-      else { continue }  // new from the server, gone (it is written anew), or a link
-      held.append(file)
-      if LocalScanner.member(file.info) != known {
+      guard let known = expected[path], known != .inCloud else { continue }
+      let found: (file: String, info: stat)?
+      if held.count < Self.heldAtMost {
+        found = Self.hold(path, in: root).map {
+          held.append($0)
+          return ($0.file, $0.info)
+        }
+      } else {
+        let file = path.isEmpty ? root.path : root.appendingPathComponent(path).path
+        var info = Glibc.stat()
+        found = lstat(file, &info) == 0 && LocalScanner.isRegular(info) ? (file, info) : nil
+      }
+      guard let found else { continue }  // gone (it is written anew), or not a regular file
+      if LocalScanner.member(found.info) != known {
         close()
         throw SyncError(
           .changedWhileSyncing,
-          "“\(file.file)” changed while a newer version was downloaded; it is uploaded first and merged."
+          "“\(found.file)” changed while a newer version was downloaded; it is uploaded first and merged."
         )
       }
     }
   }
+
+  /// How many files one download holds open at most.
+  static let heldAtMost = 64
 
   deinit { close() }
 

@@ -37,7 +37,7 @@ extension SyncAgent {
     guard files.count > 1 else { return [] }
     state.setStatus(files.map { ($0.identity, $0.relative) }, state: "downloading")
     let chunks = prefetched.chunks
-    let placed = try await NewFilesWriter(folder: folder).place(files) { hash in
+    let placed = try await NewFilesWriter(folder: root).place(files) { hash in
       guard let bytes = chunks[hash] else {
         throw SyncError(.internalError, "Chunk \(hash) was not prefetched.")
       }

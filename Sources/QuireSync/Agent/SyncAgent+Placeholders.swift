@@ -131,7 +131,7 @@ extension SyncAgent {
     }
     if known.isPlaceholder { return }
     let document = url(relative)
-    guard let local = LocalScanner.item(at: relative, root: folder), known.matches(local) else {
+    guard let local = LocalScanner.item(at: relative, root: root), known.matches(local) else {
       throw SyncError(
         .changedWhileSyncing,
         "“\(document.path)” has changes not uploaded yet; wait until it is synced, then remove its download."

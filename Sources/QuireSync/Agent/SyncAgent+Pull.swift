@@ -180,7 +180,7 @@ extension SyncAgent {
   /// Where the item `id` is in the folder now (by identity, so a local move is followed).
   func locate(_ id: String, known: SyncedItem?) -> LocalItem? {
     if known?.isPlaceholder == true { return nil }
-    if let known, let item = LocalScanner.item(at: known.path, root: folder), item.id == id {
+    if let known, let item = LocalScanner.item(at: known.path, root: root), item.id == id {
       return item
     }
     return scan().first { $0.id == id }
@@ -220,7 +220,7 @@ extension SyncAgent {
     try SyncPath.check(relative, what: "item path")
     let incremental = base != nil && manifest.since == base?.revision
     state.setStatus(id, path: relative, state: "downloading")
-    let folder = folder
+    let folder = root
     let onDisk =
       incremental
       ? LocalChunks(base: base!) {

@@ -8,14 +8,24 @@ extension SyncAgent {
   /// batches: one question about chunks, one upload and one commit request per batch.
   func pushLocalChanges() async throws {
     let syncedByPath = syncedByPath
-    let items = scan()
+    var items = scan()
+    if let share, !share.isFolder, !items.contains(where: { $0.id == share.item }),
+      let moved = await followMovedItem()
+    {
+      items = [moved]  // the participant moved it to another folder of the drive
+    }
     let scanned = Set(items.map(\.id))
     var seen = Set<String>()
     var changed: [LocalItem] = []
     for var item in items {
+      if share == nil, synced[item.id] == nil, shareLocations[item.id] != nil,
+        await isSharedDocument(item)
+      {
+        continue  // a shared document, wherever the participant moved it: its share's agent's
+      }
       if seen.contains(item.id) || (share == nil && sharedItems.contains(item.id)) {
-        // A copy that kept the original's identity (cp -a, a file manager's duplicate), or a
-        // shared document moved out of "Shared with me": a new document of this account's.
+        // A copy that kept the original's identity (cp -a, a file manager's duplicate), or of
+        // a shared document: a new document of this account's.
         try ItemIdentity.assign(nil, to: url(item.path))
         item.id = try ItemIdentity.of(url(item.path))
       } else if synced[item.id] == nil, let replaced = syncedByPath[item.path],
@@ -31,7 +41,18 @@ extension SyncAgent {
       changed.append(item)
     }
     if share?.role == .read {
-      for item in changed { try await keepAside(item) }
+      for item in changed {
+        var unmoved = item
+        unmoved.path = synced[item.id]?.path ?? item.path
+        if let known = synced[item.id], known.path != item.path, known.matches(unmoved) {
+          // Only renamed: the owner's name comes back, nothing to keep aside.
+          var renamed = known
+          renamed.path = item.path
+          try await download(item: known.id, revision: known.revision, base: renamed)
+        } else {
+          try await keepAside(item)
+        }
+      }
       changed = []
     }
     for start in stride(from: 0, to: changed.count, by: Self.batchSize) {

@@ -21,13 +21,18 @@ extension SyncAgent {
       "\(base)-share-\(safe).sqlite")
   }
 
-  /// The documents of the folder this agent syncs. A share's agent has only the shared item,
-  /// found by its identity wherever the participant put it in the folder (or at its path, saved
-  /// over by another program). The drive's agent has
-  /// everything but the shares in ``sharedFolderName`` (a document of its own there, synced
-  /// before, stays its own; a new one there is the participant's to move into the drive).
+  /// The documents of the folder this agent syncs. A shared document's agent has only that
+  /// document, at its path in its ``root`` (or what another program saved over it there; one
+  /// moved elsewhere is found by ``followMovedItem()``). A shared folder's agent has everything
+  /// in the folder. The drive's agent has everything but the shares in ``sharedFolderName`` (a
+  /// document of its own there, synced before, stays its own; a new one there is the
+  /// participant's to move into the drive).
   func scan() -> [LocalItem] {
     let known = syncedByPath
+    if let share, !share.isFolder {
+      let path = synced[share.item]?.path ?? share.name
+      return LocalScanner.item(at: path, root: root).map { [$0] } ?? []
+    }
     let items = LocalScanner.scan(root: folder, known: known)
     if let share {
       // Also what another program saved over the item (a new file, without its identity); a
@@ -128,10 +133,12 @@ extension SyncAgent {
           child.task.cancel()
           await child.task.value
           running[id] = nil
+          shareAgents[child.info.item] = nil
           // Revoked, or another role: a read share's files have no write permission, a write
           // share's have the owner's, so the item comes again as the new role has it.
           if current[id]?.role != child.info.role {
             leave(child.info)
+            shareLocations[child.info.item] = nil
           } else if child.info.isFolder, current[id]?.name != child.info.name {
             // The owner renamed the folder and the share followed: read the share's journal
             // again from the start, as the new name shows it (documents moved across in
@@ -144,6 +151,10 @@ extension SyncAgent {
         for (id, info) in current where running[id] == nil {
           do {
             let agent = try SyncAgent(share: info, parent: self)
+            if !info.isFolder {
+              shareAgents[info.item] = agent
+              shareLocations[info.item] = await agent.itemLocation()
+            }
             // Once the documents have moved to the folder's new name, its old name goes too if
             // nothing is left in it (a document of the participant's own there stays, and so
             // does the folder).
@@ -174,9 +185,22 @@ extension SyncAgent {
     let shared = folder.appendingPathComponent(Self.sharedFolderName)
     let known = (try? SyncState(file: file)).flatMap { try? $0.syncedItems() } ?? [:]
     let inside = share.name + "/"
-    for local in LocalScanner.scan(root: shared)
-    where share.isFolder ? local.path.hasPrefix(inside) : local.id == share.item {
-      let url = shared.appendingPathComponent(local.path)
+    var found: [(root: URL, item: LocalItem)] = []
+    if !share.isFolder, let location = shareLocations[share.item] {
+      // Wherever the participant moved it.
+      let url = folder.appendingPathComponent(location)
+      let root = url.deletingLastPathComponent()
+      if let item = LocalScanner.item(at: url.lastPathComponent, root: root), item.id == share.item
+      {
+        found.append((root, item))
+      }
+    } else {
+      found = LocalScanner.scan(root: shared).filter {
+        share.isFolder ? $0.path.hasPrefix(inside) : $0.id == share.item
+      }.map { (shared, $0) }
+    }
+    for (root, local) in found {
+      let url = root.appendingPathComponent(local.path)
       do {
         if let synced = known[local.id], synced.matches(local) {
           _ = try trash.trash(url)

@@ -60,6 +60,18 @@ public actor SyncAgent {
   let sharesInterval: Duration
   /// The identities of the items shared with this account, as the drive's agent last heard.
   var sharedItems = Set<String>()
+  /// Where the agent's items are: ``folder``, except for the agent of a shared document the
+  /// participant moved out of ``sharedFolderName``, whose root is the folder it was moved to.
+  var root: URL
+  /// The drive's agent, for a share's agent: asked where a shared document went when it is
+  /// not where it was.
+  weak var parent: SyncAgent?
+  /// The drive's agent: the agents of the shared documents (not folders), by item identity.
+  var shareAgents: [String: SyncAgent] = [:]
+  /// The drive's agent: where each shared document is in the drive (a path relative to it), by
+  /// item identity; read from the shares' states at start, so a shared document moved
+  /// anywhere is never taken for one of the account's own.
+  var shareLocations: [String: String] = [:]
 
   /// An agent for `folder`, with its state in `stateFile`.
   /// It pauses while `pauseMarker` exists. `download` overrides the folder's download policy
@@ -84,6 +96,7 @@ public actor SyncAgent {
     downloadPolicy = download ?? settings.downloadPolicy(for: folder)
     share = nil
     drive = self.folder
+    root = self.folder
     sharesInterval = sharesEvery
   }
 
@@ -102,6 +115,8 @@ public actor SyncAgent {
     downloadPolicy = .all
     self.share = share
     drive = parent.folder
+    root = Self.shareRoot(share, drive: parent.folder, state: state)
+    self.parent = parent
     sharesInterval = parent.sharesInterval
     // For SyncStatusSource: the share's role and owner, the items' sharing keys.
     if let json = try? JSONEncoder().encode(share) {
@@ -134,7 +149,10 @@ public actor SyncAgent {
     let lock = try lockFolder()
     defer { close(lock) }
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    if share == nil { removeLeftovers() }  // a share's folder is the drive's, cleaned by it
+    if share == nil {
+      removeLeftovers()  // a share's folder is the drive's, cleaned by it
+      loadShareLocations()
+    }
     knownConflicts = state.unresolvedConflicts()
     do { synced = try state.syncedItems() } catch {
       throw SyncError(.unavailable, "The sync state could not be read: \(error).", cause: error)
@@ -276,6 +294,7 @@ public actor SyncAgent {
           if share == nil, parts.count > 1, parts.first == Substring(Self.sharedFolderName) {
             continue  // the shares' agents listen there
           }
+          if share == nil { await tellMovedShares(about: parts.joined(separator: "/")) }
           request(push: true)
         }
       } catch {
@@ -365,5 +384,5 @@ public actor SyncAgent {
   }
 
   /// The URL of the item at `relative` in the folder.
-  func url(_ relative: String) -> URL { folder.appendingPathComponent(relative) }
+  func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 }

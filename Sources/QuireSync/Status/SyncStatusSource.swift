@@ -43,12 +43,18 @@ public final class SyncStatusSource: UbiquityStatusSource {
     if let database = open(stateFile) {
       result = (try? await database.read { db in try Self.statuses(db, owner: true) }) ?? [:]
     }
-    for file in shareStateFiles() {
+    for file in SyncAgent.shareStateFiles(of: stateFile) {
       guard let database = open(file),
-        let shared = try? await database.read({ db in try Self.statuses(db, owner: false) })
+        let (root, shared) = try? await database.read({ db in
+          let root = try String.fetchOne(
+            db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [SyncAgent.shareRootKey])
+          return (root, try Self.statuses(db, owner: false))
+        })
       else { continue }
+      // In "Shared with me", or wherever the participant moved a shared document.
+      let prefix = root.map { $0.isEmpty ? "" : $0 + "/" } ?? SyncAgent.sharedFolderName + "/"
       for (path, status) in shared {
-        result[SyncAgent.sharedFolderName + "/" + path] = status
+        result[prefix + path] = status
       }
     }
     return result
@@ -149,16 +155,6 @@ public final class SyncStatusSource: UbiquityStatusSource {
     }
     for path in paths {
       result[path, default: .current].sharing = sharing
-    }
-  }
-
-  /// The state files of the agents of the shares in this folder.
-  private func shareStateFiles() -> [URL] {
-    let folder = stateFile.deletingLastPathComponent()
-    let prefix = stateFile.deletingPathExtension().lastPathComponent + "-share-"
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") }.sorted().map {
-      folder.appendingPathComponent($0)
     }
   }
 

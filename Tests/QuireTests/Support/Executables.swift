@@ -26,10 +26,10 @@ enum Executables {
     try runCommand(url(name), arguments, environment: environment, input: input)
   }
 
-  /// Runs any program to completion and captures its output.
+  /// Runs any program to completion (killed after `timeout` seconds) and captures its output.
   static func runCommand(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-    input: String? = nil
+    input: String? = nil, timeout: Double = 300
   ) throws -> Output {
     let process = Process()
     process.executableURL = executable
@@ -46,6 +46,12 @@ enum Executables {
       stdin.fileHandleForWriting.write(Data(input.utf8))
       try stdin.fileHandleForWriting.close()
     }
+    // A child that hangs is killed after `timeout`, so its test fails rather than the whole
+    // run hanging on a read no time limit can interrupt.
+    let pid = process.processIdentifier
+    let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+    defer { killer.cancel() }
     // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe.
     let group = DispatchGroup()
     nonisolated(unsafe) var errData = Data()
@@ -96,14 +102,25 @@ final class LineReader {
     return chunk.isEmpty ? nil : nextLineIfAvailable()
   }
 
-  /// The next line, or nil at end of file (the child exited).
-  func nextLine() -> String? {
+  /// The next line, or nil at end of file (the child exited) or if none came within `seconds`:
+  /// a child that hangs fails its test instead of hanging the whole run (a blocked read is
+  /// beyond the reach of a test's time limit).
+  func nextLine(within seconds: Double = 180) -> String? {
+    let deadline = ContinuousClock.now + .seconds(seconds)
     while true {
       if let newline = buffer.firstIndex(of: 0x0A) {
         let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
         buffer.removeSubrange(buffer.startIndex...newline)
         return line
       }
+      let left = deadline - ContinuousClock.now
+      guard left > .zero else {
+        print("LineReader: no line from the child within \(seconds) s")
+        return nil
+      }
+      var pollDescriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+      let milliseconds = Int32(min(left.components.seconds * 1000 + 1, 60_000))
+      guard poll(&pollDescriptor, 1, milliseconds) > 0 else { continue }
       let chunk = handle.availableData
       if chunk.isEmpty { return nil }
       buffer.append(chunk)

@@ -47,16 +47,6 @@ struct SharedWithMeTests {
     let own = try await bob.changes(since: 0).entries.map(\.path)
     #expect(own.isEmpty, "Bob's own drive holds nothing of the share: \(own)")
 
-    // Moved out of "Shared with me": Bob's own copy; the shared one comes back, still Alice's.
-    let text = "plans\nby train\nBob comes too\n"
-    try FileManager.default.moveItem(at: b.url(Self.shared), to: b.url("Trip copy.txt"))
-    #expect(await eventually { b.text(Self.shared) == text }, "the shared document came back")
-    #expect(
-      await eventuallyAsync {
-        (try? await bob.changes(since: 0))?.entries.map(\.path) == ["Documents/Trip copy.txt"]
-      }, "the moved one is Bob's own")
-    #expect(b.text("Trip copy.txt") == text && a.text("Trip.txt") == text)
-
     let stopped = try a.quire(["unshare", a.url("Trip.txt").path, "--with", "bob"])
     #expect(stopped.status == 0, "\(stopped.stderr)")
     #expect(await eventually { !b.exists(Self.shared) }, "the revoked share left Bob's device")

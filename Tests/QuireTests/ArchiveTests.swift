@@ -100,8 +100,7 @@ struct ArchiveTests {
     process.arguments = ["-q", "-r", "-y", made.path, package.lastPathComponent]
     process.currentDirectoryURL = folder.url
     try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    #expect(process.waitForExit() == 0)
     let destination = folder.file("from-zip")
     try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
     let imported = try PackageArchive.importArchive(made, into: destination)

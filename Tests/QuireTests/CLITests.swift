@@ -195,7 +195,7 @@ struct CLIWatchTests {
     defer {
       // SIGKILL: a child spawned from a concurrency thread inherits that thread's blocked SIGTERM.
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      process.waitForExit()
     }
     let reader = LineReader(output.fileHandleForReading)
     // The watch may start after the first write: keep writing new files until one is reported.

@@ -109,7 +109,7 @@ struct CrashSafetyTests {
       }
       #expect(started == target, "round \(round): the helper stopped early")
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      process.waitForExit()
       let version = try Self.checkWholeVersion(package)
       #expect(version >= lastVersion, "round \(round): went back from \(lastVersion) to \(version)")
       lastVersion = version

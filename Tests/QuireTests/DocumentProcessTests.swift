@@ -42,7 +42,7 @@ struct DocumentProcessTests {
     defer {
       if process.isRunning {
         kill(process.processIdentifier, SIGKILL)  // never leave a helper behind, even on failure
-        process.waitUntilExit()
+        process.waitForExit()
       }
     }
     #expect(LineReader(output.fileHandleForReading).nextLine() == "ready")

@@ -168,7 +168,7 @@ struct FileWrapperSaveShapeTests {
     let finished = Process()
     finished.executableURL = URL(fileURLWithPath: "/bin/true")
     try finished.run()
-    finished.waitUntilExit()
+    finished.waitForExit()
     let dead = finished.processIdentifier
     let leftovers = [
       ".Doc.mydoc.quire-new-\(dead)-abc", ".Doc.mydoc.quire-new-1-live",

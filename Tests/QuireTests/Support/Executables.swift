@@ -35,35 +35,47 @@ enum Executables {
     process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
+    // Output goes to files, not pipes: a pipe's end that a concurrent spawn handed to another
+    // program (a server kept for the whole run) would keep a read to its end waiting forever.
+    let files = FileManager.default.temporaryDirectory
+    let outURL = files.appendingPathComponent("quire-test-out-\(UUID().uuidString)")
+    let errURL = files.appendingPathComponent("quire-test-err-\(UUID().uuidString)")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    defer {
+      try? FileManager.default.removeItem(at: outURL)
+      try? FileManager.default.removeItem(at: errURL)
+    }
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
     process.standardOutput = out
     process.standardError = err
     let stdin = Pipe()
     process.standardInput = input == nil ? FileHandle.nullDevice : stdin
-    try process.run()
-    if let input {
-      stdin.fileHandleForWriting.write(Data(input.utf8))
-      try stdin.fileHandleForWriting.close()
+    do {
+      try process.run()
+    } catch {
+      try? out.close()
+      try? err.close()
+      throw error
     }
+    try out.close()
+    try err.close()
     // A child that hangs is killed after `timeout`, so its test fails rather than the whole
-    // run hanging on a read no time limit can interrupt.
+    // run hanging.
     let pid = process.processIdentifier
     let killer = DispatchWorkItem { kill(pid, SIGKILL) }
     DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
     defer { killer.cancel() }
-    // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    DispatchQueue.global().async(group: group) {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
+    if let input {
+      stdin.fileHandleForWriting.write(Data(input.utf8))
+      try stdin.fileHandleForWriting.close()
     }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
+    let status = process.waitForExit()
     return Output(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      status: status,
+      stdout: String(decoding: (try? Data(contentsOf: outURL)) ?? Data(), as: UTF8.self),
+      stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
   }
 
   /// Whether Info-ZIP's `zip` and `unzip` are installed (`scripts/test` installs them).

@@ -30,13 +30,12 @@ final class HelperProcess {
   func kill() {
     guard process.isRunning else { return }
     Glibc.kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    process.waitForExit()
   }
 
   /// Waits for the process to exit by itself and returns its status.
   func wait() -> Int32 {
-    process.waitUntilExit()
-    return process.terminationStatus
+    process.waitForExit()
   }
 
   deinit { kill() }

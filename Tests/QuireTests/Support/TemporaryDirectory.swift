@@ -12,9 +12,18 @@ final class TemporaryDirectory: Sendable {
   }
 
   deinit {
-    // Undo read-only permissions that a test set, so cleanup can remove everything.
-    _ = try? Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "u+rwx", url.path])
-      .waitUntilExit()
+    // Undo read-only permissions that a test set, so cleanup can remove everything (in this
+    // process: a child per folder would be hundreds of spawns, each a wait on Foundation).
+    var paths = [url.path]
+    if let walker = FileManager.default.enumerator(atPath: url.path) {
+      while let path = walker.nextObject() as? String { paths.append(url.path + "/" + path) }
+    }
+    for path in paths {
+      var info = stat()
+      if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK {
+        chmod(path, (info.st_mode & 0o7777) | 0o700)
+      }
+    }
     try? FileManager.default.removeItem(at: url)
   }
 

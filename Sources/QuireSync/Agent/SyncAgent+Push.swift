@@ -55,9 +55,8 @@ extension SyncAgent {
       }
       changed = []
     }
-    for start in stride(from: 0, to: changed.count, by: Self.batchSize) {
-      try await uploadBatch(Array(changed[start..<min(start + Self.batchSize, changed.count)]))
-    }
+    // Deletions first: a new document at a deleted one's path (a copy made over it, a file
+    // that lost its identity) then takes that name, not "Name 2".
     for (id, known) in synced where !seen.contains(id) {
       // In the cloud only: there while its placeholder is (deleting that deletes the item).
       if known.isPlaceholder && placeholderExists(known) { continue }
@@ -69,6 +68,9 @@ extension SyncAgent {
         continue
       }
       try await uploadDeletion(known)
+    }
+    for start in stride(from: 0, to: changed.count, by: Self.batchSize) {
+      try await uploadBatch(Array(changed[start..<min(start + Self.batchSize, changed.count)]))
     }
   }
 

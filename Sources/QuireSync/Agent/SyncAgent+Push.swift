@@ -42,9 +42,7 @@ extension SyncAgent {
     }
     if share?.role == .read {
       for item in changed {
-        var unmoved = item
-        unmoved.path = synced[item.id]?.path ?? item.path
-        if let known = synced[item.id], known.path != item.path, known.matches(unmoved) {
+        if let known = synced[item.id], isOnlyMoved(item) {
           // Only renamed: the owner's name comes back, nothing to keep aside.
           var renamed = known
           renamed.path = item.path
@@ -69,9 +67,26 @@ extension SyncAgent {
       }
       try await uploadDeletion(known)
     }
-    for start in stride(from: 0, to: changed.count, by: Self.batchSize) {
-      try await uploadBatch(Array(changed[start..<min(start + Self.batchSize, changed.count)]))
+    // Moves alone open no file: they go in batches as large as the server takes, so a folder
+    // of up to that many documents renamed is one commit (a shared folder's share follows a
+    // rename only when one batch empties it).
+    let moved = changed.filter(isOnlyMoved)
+    let edited = changed.filter { !isOnlyMoved($0) }
+    for start in stride(from: 0, to: moved.count, by: CommitBatch.maximumCount) {
+      try await uploadBatch(
+        Array(moved[start..<min(start + CommitBatch.maximumCount, moved.count)]))
     }
+    for start in stride(from: 0, to: edited.count, by: Self.batchSize) {
+      try await uploadBatch(Array(edited[start..<min(start + Self.batchSize, edited.count)]))
+    }
+  }
+
+  /// Whether `item` differs from its synced record only by its path (renamed or moved).
+  func isOnlyMoved(_ item: LocalItem) -> Bool {
+    guard let known = synced[item.id], known.path != item.path else { return false }
+    var unmoved = item
+    unmoved.path = known.path
+    return known.matches(unmoved)
   }
 
   /// Items per commit batch: large enough that a first sync of thousands of small documents is

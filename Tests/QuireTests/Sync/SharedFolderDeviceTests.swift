@@ -103,6 +103,41 @@ struct SharedFolderDeviceTests {
   }
 
   @Test(
+    "a shared folder of 600 documents renamed by the owner moves on the participant's device whole: no document leaves it meanwhile"
+  )
+  func renameLargeFolder() async throws {
+    let (server, a, b) = try SharedWithMeTests.aliceAndBob()
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let count = 600  // more than an upload batch (256), so the rename took several commits
+    try FileManager.default.createDirectory(
+      at: a.url("Album"), withIntermediateDirectories: true)
+    for index in 0..<count { try a.write("page \(index)\n", to: "Album/Page \(index).txt") }
+    let files = { (device: SyncDevice, folder: String) in
+      (try? FileManager.default.contentsOfDirectory(atPath: device.url(folder).path))?.count ?? 0
+    }
+    let owner = try await server.client(
+      "alice", device: "check", container: "iCloud.net.gacha.quire")
+    #expect(
+      await eventuallyAsync {
+        (try? await MovedShareTests.items(of: owner))?.count == count
+      }, "alice's documents were synced")
+    let share = try a.quire(["share", a.url("Album").path, "--with", "bob", "--role", "write"])
+    try #require(share.status == 0, "\(share.stderr)")
+    let before = SyncAgent.sharedFolderName + "/Album"
+    #expect(await eventually { files(b, before) == count }, "the folder reached bob")
+
+    try FileManager.default.moveItem(at: a.url("Album"), to: a.url("Album 2026"))
+    let after = SyncAgent.sharedFolderName + "/Album 2026"
+    #expect(
+      await eventually { files(b, after) == count && !b.exists(before) },
+      "bob's copy moved: \(files(b, after)) of \(count), old folder there: \(b.exists(before))")
+    let trash = b.home.url.appendingPathComponent("data/Trash/files")
+    let trashed = (try? FileManager.default.contentsOfDirectory(atPath: trash.path)) ?? []
+    #expect(trashed.isEmpty, "documents that left bob's device meanwhile: \(trashed.prefix(5))")
+    #expect(b.text(after + "/Page 7.txt") == "page 7\n")
+  }
+
+  @Test(
     "in a read-only shared folder, an edit and a new document are kept in the participant's own drive and the folder stays as the owner has it"
   )
   func readFolder() async throws {

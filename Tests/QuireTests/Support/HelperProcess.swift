@@ -28,7 +28,7 @@ final class HelperProcess {
 
   /// Kills the process at once (SIGKILL: no cleanup of its own runs).
   func kill() {
-    guard process.isRunning else { return }
+    guard !process.hasExited else { return }
     Glibc.kill(process.processIdentifier, SIGKILL)
     process.waitForExit()
   }

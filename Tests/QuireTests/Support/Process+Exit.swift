@@ -30,4 +30,12 @@ extension Process {
     let status = info._sifields._sigchld.si_status
     return info.si_code == CLD_EXITED ? status : 128 + status
   }
+
+  /// Whether the process has exited, asking the kernel without waiting (see ``waitForExit()``
+  /// for why not `isRunning`).
+  var hasExited: Bool {
+    var info = siginfo_t()
+    let asked = waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT)
+    return asked != 0 ? !isRunning : info._sifields._kill.si_pid != 0
+  }
 }

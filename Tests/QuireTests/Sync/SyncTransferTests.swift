@@ -80,7 +80,7 @@ struct SyncTransferTests {
 
     let logout = try Executables.run("quire", ["sync", "logout"], environment: a.environment)
     #expect(logout.status == 0, "\(logout.stderr)")
-    #expect(await eventually { a.agent?.process.isRunning == false }, "the agent stops")
+    #expect(await eventually { a.agent?.process.hasExited == true }, "the agent stops")
     #expect(a.agent?.wait() == 0)
   }
 }

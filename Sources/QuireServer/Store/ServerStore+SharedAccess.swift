@@ -94,7 +94,7 @@ extension ServerStore {
   {
     let owner = try read { db throws -> Int64 in
       let shared = try Self.sharedItem(db, share, user: user)
-      let allowed = try Self.allowedChunks(db, shared)
+      let allowed = try allowed(hashes, of: shared, in: db, confirm: true)
       if let other = hashes.first(where: { !allowed.contains($0) }) {
         throw SyncError(.notFound, "Chunk \(other) is not part of the item shared by \(share).")
       }
@@ -110,7 +110,7 @@ extension ServerStore {
   {
     try read { db throws in
       let shared = try Self.writable(db, share, user: user)
-      let allowed = try Self.allowedChunks(db, shared)
+      let allowed = try allowed(hashes, of: shared, in: db, confirm: false)
       return hashes.filter { !allowed.contains($0) }.sorted()
     }
   }
@@ -140,7 +140,8 @@ extension ServerStore {
     }
     return try write { db throws in
       let shared = try Self.writable(db, share, user: device.user)
-      let allowed = try Self.allowedChunks(db, shared)
+      let named = requests.flatMap { $0.change.upserted.flatMap { $0.chunks.map(\.hash) } }
+      let allowed = try allowed(named, of: shared, in: db, confirm: true)
       let answers = try requests.map { request in
         var request = request
         try Self.place(&request, in: shared, db)
@@ -174,10 +175,11 @@ extension ServerStore {
   }
 
   /// The chunks of every revision of the shared item (of every item ever in the shared folder),
-  /// and those uploaded through the share.
-  static func allowedChunks(_ db: any SQLSession, _ shared: SharedItem) throws -> Set<
-    ContentHash
-  > {
+  /// and those uploaded through the share: a read of the whole item or folder (member rows
+  /// read are counted in `counting`).
+  static func allowedChunks(
+    _ db: any SQLSession, _ shared: SharedItem, counting: ShareChunkCache? = nil
+  ) throws -> Set<ContentHash> {
     var allowed = Set<ContentHash>()
     let prefix = (shared.folder ?? "") + "/"
     try db.forEach(
@@ -190,6 +192,7 @@ extension ServerStore {
       shared.folder == nil
         ? [shared.container, shared.item] : [shared.container, shared.container, prefix, prefix]
     ) { row in
+      counting?.noteMembersRead(1)
       for chunk in MemberRow.decode([UInt8]((try row["chunks"] as Data?) ?? Data())) {
         allowed.insert(chunk.hash)
       }

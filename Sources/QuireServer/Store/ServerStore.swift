@@ -10,6 +10,8 @@ import QuireSyncProtocol
 public final class ServerStore: Sendable {
   let database: any MetadataDatabase
   private let blobAccess: BlobAccess
+  /// What each folder share's chunk checks already read (``allowed(_:of:in:confirm:)``).
+  let shareChunks = ShareChunkCache()
 
   /// Where chunk bytes are; opened on first use (see ``BlobAccess``).
   var blobs: any BlobStore {

@@ -76,12 +76,13 @@ struct PackageReader {
     return state
   }
 
-  /// What the reader keeps of one entry's `lstat`: all a wrapper needs, in 40 bytes.
+  /// What the reader keeps of one entry's `lstat`: all a wrapper needs, in 40 bytes (the list
+  /// of a 100 000-member package is held while its wrappers are made).
   private struct Entry {
     var name: String
-    var mode: mode_t
     var size: Int64
-    var modified: timespec
+    var modified: Date
+    var mode: mode_t
   }
 
   /// Reads the entries of the folder open as `fd`; at the top of a package, returns nil as soon as
@@ -102,7 +103,8 @@ struct PackageReader {
         return
       }
       entries.append(
-        Entry(name: name, mode: info.st_mode, size: Int64(info.st_size), modified: info.st_mtim))
+        Entry(
+          name: name, size: Int64(info.st_size), modified: Date(info.st_mtim), mode: info.st_mode))
     }
     if interrupted { return nil }
     var children: [String: FileWrapper] = [:]
@@ -141,7 +143,7 @@ struct PackageReader {
       state.preferredFilename = name
       state.filename = name
       state.attributes = FileAttributes(
-        posixPermissions: UInt16(entry.mode & 0o7777), modificationDate: Date(entry.modified),
+        posixPermissions: UInt16(entry.mode & 0o7777), modificationDate: entry.modified,
         size: isInCloud ? nil : entry.size)
       state.origin = FileWrapper.Origin(directory: location, name: name)
       state.keyInParent = name

@@ -2,14 +2,15 @@ import Foundation
 import Quire
 import QuireSyncProtocol
 
-/// A shared document the participant moved out of "Shared with me" stays shared, as in iCloud
-/// Drive: its share's agent follows it by identity into whatever folder of the drive it went
-/// to, and the drive's agent leaves it alone there (a copy that kept the identity is a new
-/// document of the account's own). The share's agent keeps the owner's name for it; only the
-/// folder it is in is the participant's choice.
+/// A shared document or folder the participant moved out of "Shared with me" stays shared, as
+/// in iCloud Drive: its share's agent follows it by identity into whatever folder of the drive
+/// it went to, and the drive's agent leaves it alone there (a copy that kept the identity is a
+/// new document of the account's own). The share's agent keeps the owner's name for it; only
+/// the folder it is in is the participant's choice. A shared folder moved away is never taken
+/// for the deletion of its documents.
 ///
-/// Cost: nothing while the document stays where it is (its agent looks at one path); a scan of
-/// the drive once when it has moved and its agent finds it gone from its folder.
+/// Cost: nothing while the share stays where it is (its agent looks at one path, or its
+/// folder); a scan of the drive once when it has moved and its agent finds it gone.
 extension SyncAgent {
   /// The meta key of a share's state holding the folder its document is in, relative to the
   /// drive ("" for the drive itself); absent while it is in ``sharedFolderName``.
@@ -18,7 +19,7 @@ extension SyncAgent {
   /// Where the agent of `share` finds its item: the folder the participant moved it to, as
   /// its state recorded, else ``sharedFolderName``.
   static func shareRoot(_ share: ShareInfo, drive: URL, state: SyncState) -> URL {
-    guard !share.isFolder, let relative = state.value(Self.shareRootKey),
+    guard let relative = state.value(Self.shareRootKey),
       (try? SyncPath.check(relative.isEmpty ? "x" : relative + "/x", what: "folder")) != nil
     else { return drive.appendingPathComponent(sharedFolderName) }
     return relative.isEmpty ? drive : drive.appendingPathComponent(relative)
@@ -40,21 +41,63 @@ extension SyncAgent {
   func loadShareLocations() {
     for file in Self.shareStateFiles(of: stateFile) {
       guard let state = try? SyncState(file: file), let json = state.value("share"),
-        let info = try? JSONDecoder().decode(ShareInfo.self, from: Data(json.utf8)),
-        !info.isFolder
+        let info = try? JSONDecoder().decode(ShareInfo.self, from: Data(json.utf8))
       else { continue }
-      let path = (try? state.syncedItems())?[info.item]?.path ?? info.name
+      let items = (try? state.syncedItems()) ?? [:]
       let root = Self.shareRoot(info, drive: folder, state: state)
-      shareLocations[info.item] = Self.relative(root.appendingPathComponent(path), to: folder)
-      sharedItems.insert(info.item)
+      if info.isFolder {
+        shareLocations[Self.shareKey(info.id)] = Self.relative(
+          root.appendingPathComponent(info.name), to: folder)
+        for id in items.keys { folderShareItems[id] = Self.shareKey(info.id) }
+      } else {
+        let path = items[info.item]?.path ?? info.name
+        shareLocations[info.item] = Self.relative(root.appendingPathComponent(path), to: folder)
+        sharedItems.insert(info.item)
+      }
     }
   }
 
-  /// A share's agent: its document's path relative to the drive, where it is now.
+  /// The key of a folder share's agent and location in ``shareAgents`` and ``shareLocations``
+  /// (a document share's is its item's identity, which has no colon).
+  static func shareKey(_ share: String) -> String { "share:" + share }
+
+  /// A share's agent: its document's (or folder's) path relative to the drive, where it is now.
   func itemLocation() -> String? {
-    guard let share, !share.isFolder else { return nil }
-    let path = synced[share.item]?.path ?? share.name
+    guard let share else { return nil }
+    let path = share.isFolder ? share.name : synced[share.item]?.path ?? share.name
     return Self.relative(root.appendingPathComponent(path), to: drive)
+  }
+
+  /// A folder share's agent: whether it syncs the item `id`.
+  func syncs(_ id: String) -> Bool { synced[id] != nil }
+
+  /// A folder share's agent whose folder is gone from its root: asks the drive's agent where
+  /// one of its documents is now and, if the folder went elsewhere in the drive, follows it
+  /// there (renamed back to the owner's name if the participant renamed it, and that name is
+  /// free). True if it did; false if the folder is nowhere (deleted).
+  func followMovedFolder() async -> Bool {
+    guard let share, share.isFolder, let parent else { return false }
+    let inside = share.name + "/"
+    for known in synced.values.prefix(4) where known.path.hasPrefix(inside) {
+      let inner = String(known.path.dropFirst(inside.count))
+      guard let found = await parent.sharedDocumentPath(known.id), found.hasSuffix("/" + inner)
+      else { continue }
+      let moved = drive.appendingPathComponent(String(found.dropLast(inner.count + 1)))
+      let newRoot = moved.deletingLastPathComponent()
+      if moved.lastPathComponent != share.name {
+        let target = newRoot.appendingPathComponent(share.name)
+        guard !FileManager.default.fileExists(atPath: target.path),
+          (try? FileManager.default.moveItem(at: moved, to: target)) != nil
+        else { return false }
+      }
+      root = newRoot
+      let relative = Self.relative(newRoot, to: drive)
+      state.setValue(relative == Self.sharedFolderName ? nil : relative, for: Self.shareRootKey)
+      await parent.sharedDocument(
+        Self.shareKey(share.id), isAt: Self.relative(url(share.name), to: drive), agent: self)
+      return true
+    }
+    return false
   }
 
   /// A share's agent whose document is not where it was: asks the drive's agent where in the
@@ -76,13 +119,30 @@ extension SyncAgent {
     return item
   }
 
+  /// A share's agent, before it applies changes: if its document or folder is gone from where
+  /// it was, follows it first, so a download neither brings back at the old place what the
+  /// participant moved nor leaves the moved copy behind.
+  func followMovedShare() async {
+    guard let share, !synced.isEmpty else { return }
+    if share.isFolder {
+      if !FileManager.default.fileExists(atPath: url(share.name).path) {
+        _ = await followMovedFolder()
+      }
+    } else if let known = synced[share.item],
+      !FileManager.default.fileExists(atPath: url(known.path).path)
+    {
+      _ = await followMovedItem()
+    }
+  }
+
   /// The drive's agent: where in the drive the document with identity `id` is (a scan of the
   /// drive, for a share's agent that lost its document), or nil.
   func sharedDocumentPath(_ id: String) -> String? {
     LocalScanner.scan(root: folder, known: syncedByPath).first { $0.id == id }?.path
   }
 
-  /// The drive's agent: notes that the shared document `id` is now at `path` (drive-relative).
+  /// The drive's agent: notes that the shared document `id` (or the folder of the share
+  /// ``shareKey(_:)``) is now at `path` (drive-relative).
   func sharedDocument(_ id: String, isAt path: String, agent: SyncAgent) {
     shareLocations[id] = path
     shareAgents[id] = agent
@@ -107,8 +167,33 @@ extension SyncAgent {
     return true
   }
 
-  /// The drive's agent: a change at `relative` (drive-relative) inside a shared document moved
-  /// out of ``sharedFolderName`` asks that share's agent for a push (its own watch is there).
+  /// The drive's agent, for `id`, a document new to the drive at `path`: nil if no shared
+  /// folder's agent syncs it; true if one does and the document is where that folder is now,
+  /// or the folder is gone from where it was (moved: the agent follows it, the drive leaves it
+  /// alone); false if the folder is still there (a copy that kept the identity: a new document
+  /// of the account's own).
+  func isMovedWithSharedFolder(_ id: String, at path: String) async -> Bool? {
+    var owner = folderShareItems[id]
+    if owner == nil {
+      for (key, agent) in shareAgents where key.hasPrefix("share:") {
+        if await agent.syncs(id) {
+          owner = key
+          break
+        }
+      }
+    }
+    // Asked again after the waits above: the share's agent may have followed its folder.
+    guard let owner, let location = shareLocations[owner] else { return nil }
+    if path.hasPrefix(location + "/") { return true }  // where the folder is now
+    if FileManager.default.fileExists(atPath: folder.appendingPathComponent(location).path) {
+      return false
+    }
+    await shareAgents[owner]?.request(push: true)
+    return true
+  }
+
+  /// The drive's agent: a change at `relative` (drive-relative) inside a share moved out of
+  /// ``sharedFolderName`` asks that share's agent for a push (its own watch is there).
   func tellMovedShares(about relative: String) async {
     let shared = Self.sharedFolderName + "/"
     for (id, location) in shareLocations where !location.hasPrefix(shared) {

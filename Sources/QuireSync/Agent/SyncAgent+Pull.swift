@@ -10,6 +10,7 @@ extension SyncAgent {
   /// (``placeNewFiles(_:unsynced:prefetched:)``): a first sync of many items costs a scan and a
   /// few batches, not a scan, an fsync and several transactions per item.
   func pull() async throws {
+    await followMovedShare()
     while true {
       let page = try await client.changes(since: state.cursor)
       var unsynced: [String: LocalItem] = [:]

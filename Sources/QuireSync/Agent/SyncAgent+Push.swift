@@ -14,6 +14,11 @@ extension SyncAgent {
     {
       items = [moved]  // the participant moved it to another folder of the drive
     }
+    if let share, share.isFolder, !synced.isEmpty,
+      !FileManager.default.fileExists(atPath: url(share.name).path), await followMovedFolder()
+    {
+      items = scan()  // the participant moved the shared folder: not a deletion of it all
+    }
     let scanned = Set(items.map(\.id))
     var seen = Set<String>()
     var changed: [LocalItem] = []
@@ -23,7 +28,14 @@ extension SyncAgent {
       {
         continue  // a shared document, wherever the participant moved it: its share's agent's
       }
-      if seen.contains(item.id) || (share == nil && sharedItems.contains(item.id)) {
+      var copied = false
+      if share == nil, synced[item.id] == nil, !shareLocations.isEmpty,
+        let moved = await isMovedWithSharedFolder(item.id, at: item.path)
+      {
+        if moved { continue }  // in a shared folder the participant moved: its share's agent's
+        copied = true
+      }
+      if copied || seen.contains(item.id) || (share == nil && sharedItems.contains(item.id)) {
         // A copy that kept the original's identity (cp -a, a file manager's duplicate), or of
         // a shared document: a new document of this account's.
         try ItemIdentity.assign(nil, to: url(item.path))

@@ -24,27 +24,42 @@ extension SyncAgent {
   /// The documents of the folder this agent syncs. A shared document's agent has only that
   /// document, at its path in its ``root`` (or what another program saved over it there; one
   /// moved elsewhere is found by ``followMovedItem()``). A shared folder's agent has everything
-  /// in the folder. The drive's agent has everything but the shares in ``sharedFolderName`` (a
-  /// document of its own there, synced before, stays its own; a new one there is the
-  /// participant's to move into the drive).
+  /// in the folder, under its ``root``. The drive's agent has everything but the shares, in
+  /// ``sharedFolderName`` or wherever the participant moved them (a document of its own there,
+  /// synced before, stays its own; a new one there is the participant's to move into the
+  /// drive).
   func scan() -> [LocalItem] {
     let known = syncedByPath
     if let share, !share.isFolder {
       let path = synced[share.item]?.path ?? share.name
       return LocalScanner.item(at: path, root: root).map { [$0] } ?? []
     }
-    let items = LocalScanner.scan(root: folder, known: known)
     if let share {
-      // Also what another program saved over the item (a new file, without its identity); a
-      // folder share's agent has everything in the folder.
+      // The folder's own subtree, its paths under the folder's name; and what was synced
+      // under another name, where it was: the owner renamed the folder, and its documents
+      // move across with the journal read again (not deleted meanwhile).
       let inside = share.name + "/"
-      return items.filter {
-        (share.isFolder ? $0.path.hasPrefix(inside) : $0.id == share.item)
-          || known[$0.path] != nil
+      var knownInside: [String: SyncedItem] = [:]
+      var items: [LocalItem] = []
+      for (path, item) in known {
+        if path.hasPrefix(inside) {
+          knownInside[String(path.dropFirst(inside.count))] = item
+        } else if let found = LocalScanner.item(at: path, root: root) {
+          items.append(found)
+        }
       }
+      return items
+        + LocalScanner.scan(root: url(share.name), known: knownInside).map {
+          var item = $0
+          item.path = inside + item.path
+          return item
+        }
     }
-    return items.filter {
-      !$0.path.hasPrefix(Self.sharedFolderName + "/") || synced[$0.id] != nil
+    let moved = shareLocations.values.filter { !$0.hasPrefix(Self.sharedFolderName + "/") }
+    return LocalScanner.scan(root: folder, known: known).filter { item in
+      guard synced[item.id] == nil else { return true }
+      return !item.path.hasPrefix(Self.sharedFolderName + "/")
+        && !moved.contains { item.path.hasPrefix($0 + "/") }
     }
   }
 
@@ -133,12 +148,14 @@ extension SyncAgent {
           child.task.cancel()
           await child.task.value
           running[id] = nil
-          shareAgents[child.info.item] = nil
+          let key = child.info.isFolder ? Self.shareKey(id) : child.info.item
+          shareAgents[key] = nil
           // Revoked, or another role: a read share's files have no write permission, a write
           // share's have the owner's, so the item comes again as the new role has it.
           if current[id]?.role != child.info.role {
             leave(child.info)
-            shareLocations[child.info.item] = nil
+            shareLocations[key] = nil
+            folderShareItems = folderShareItems.filter { $0.value != key }
           } else if child.info.isFolder, current[id]?.name != child.info.name {
             // The owner renamed the folder and the share followed: read the share's journal
             // again from the start, as the new name shows it (documents moved across in
@@ -151,10 +168,9 @@ extension SyncAgent {
         for (id, info) in current where running[id] == nil {
           do {
             let agent = try SyncAgent(share: info, parent: self)
-            if !info.isFolder {
-              shareAgents[info.item] = agent
-              shareLocations[info.item] = await agent.itemLocation()
-            }
+            let key = info.isFolder ? Self.shareKey(id) : info.item
+            shareAgents[key] = agent
+            shareLocations[key] = await agent.itemLocation()
             // Once the documents have moved to the folder's new name, its old name goes too if
             // nothing is left in it (a document of the participant's own there stays, and so
             // does the folder).
@@ -186,7 +202,19 @@ extension SyncAgent {
     let known = (try? SyncState(file: file)).flatMap { try? $0.syncedItems() } ?? [:]
     let inside = share.name + "/"
     var found: [(root: URL, item: LocalItem)] = []
-    if !share.isFolder, let location = shareLocations[share.item] {
+    let location = shareLocations[share.isFolder ? Self.shareKey(share.id) : share.item]
+    let sharedFolder =
+      location.map { folder.appendingPathComponent($0) }
+      ?? shared.appendingPathComponent(share.name)
+    if share.isFolder {
+      // Wherever the participant moved it; paths as its agent recorded them.
+      let root = sharedFolder.deletingLastPathComponent()
+      found = LocalScanner.scan(root: sharedFolder).map {
+        var item = $0
+        item.path = inside + item.path
+        return (root, item)
+      }
+    } else if let location {
       // Wherever the participant moved it.
       let url = folder.appendingPathComponent(location)
       let root = url.deletingLastPathComponent()
@@ -195,9 +223,7 @@ extension SyncAgent {
         found.append((root, item))
       }
     } else {
-      found = LocalScanner.scan(root: shared).filter {
-        share.isFolder ? $0.path.hasPrefix(inside) : $0.id == share.item
-      }.map { (shared, $0) }
+      found = LocalScanner.scan(root: shared).filter { $0.id == share.item }.map { (shared, $0) }
     }
     for (root, local) in found {
       let url = root.appendingPathComponent(local.path)
@@ -212,7 +238,7 @@ extension SyncAgent {
       }
     }
     if share.isFolder {
-      Self.removeEmptyFolders(shared.appendingPathComponent(share.name))
+      Self.removeEmptyFolders(sharedFolder)
     }
     for suffix in ["", "-wal", "-shm", ".lock"] {
       try? FileManager.default.removeItem(atPath: file.path + suffix)

@@ -66,12 +66,17 @@ public actor SyncAgent {
   /// The drive's agent, for a share's agent: asked where a shared document went when it is
   /// not where it was.
   weak var parent: SyncAgent?
-  /// The drive's agent: the agents of the shared documents (not folders), by item identity.
+  /// The drive's agent: the shares' agents, by item identity for a document share and by
+  /// ``shareKey(_:)`` for a folder share.
   var shareAgents: [String: SyncAgent] = [:]
-  /// The drive's agent: where each shared document is in the drive (a path relative to it), by
-  /// item identity; read from the shares' states at start, so a shared document moved
-  /// anywhere is never taken for one of the account's own.
+  /// The drive's agent: where each shared document or folder is in the drive (a path relative
+  /// to it), keyed as ``shareAgents``; read from the shares' states at start, so a share moved
+  /// anywhere is never taken for documents of the account's own.
   var shareLocations: [String: String] = [:]
+  /// The drive's agent: the documents the shared folders' agents synced, as their states said
+  /// at start, and the key of their share (a running agent is asked:
+  /// ``isMovedWithSharedFolder(_:)``).
+  var folderShareItems: [String: String] = [:]
 
   /// An agent for `folder`, with its state in `stateFile`.
   /// It pauses while `pauseMarker` exists. `download` overrides the folder's download policy

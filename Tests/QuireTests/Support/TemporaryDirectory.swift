@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import QuireSync
+
 /// A real directory under the system's temporary folder, removed when the test is done.
 final class TemporaryDirectory: Sendable {
   let url: URL
@@ -12,18 +14,9 @@ final class TemporaryDirectory: Sendable {
   }
 
   deinit {
-    // Undo read-only permissions that a test set, so cleanup can remove everything (in this
-    // process: a child per folder would be hundreds of spawns, each a wait on Foundation).
-    var paths = [url.path]
-    if let walker = FileManager.default.enumerator(atPath: url.path) {
-      while let path = walker.nextObject() as? String { paths.append(url.path + "/" + path) }
-    }
-    for path in paths {
-      var info = stat()
-      if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK {
-        chmod(path, (info.st_mode & 0o7777) | 0o700)
-      }
-    }
+    // Undo read-only permissions that a test set (a read share's files), so cleanup can remove
+    // everything: in this process, not a chmod child per folder.
+    SyncAgent.allowWriting(url)
     try? FileManager.default.removeItem(at: url)
   }
 

@@ -78,6 +78,48 @@ struct MovedShareTests {
     #expect(b.text("Trip copy.txt") == text, "Bob's own copy stays")
   }
 
+  @Test(
+    "a shared folder moved into another folder stays shared there: nothing of the owner's is deleted, edits flow both ways"
+  )
+  func movedFolderStaysShared() async throws {
+    let (server, a, b) = try await SharedFolderDeviceTests.devices()
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let share = try a.quire(["share", a.url("Projects").path, "--with", "bob", "--role", "write"])
+    try #require(share.status == 0, "\(share.stderr)")
+    let before = SharedFolderDeviceTests.shared
+    #expect(await eventually { b.text(before + "/Notes/Idea.txt") == "an idea\n" })
+    let bob = try await server.client("bob", device: "check", container: "iCloud.net.gacha.quire")
+
+    try FileManager.default.createDirectory(at: b.url("Work"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(at: b.url(before), to: b.url("Work/Projects"))
+    try a.write("the plan\nrevised\n", to: "Projects/Plan.txt")
+    #expect(
+      await eventually { b.text("Work/Projects/Plan.txt") == "the plan\nrevised\n" },
+      "the owner's edit reaches the moved folder")
+    #expect(a.text("Projects/Notes/Idea.txt") == "an idea\n", "nothing of the owner's was deleted")
+    #expect(!b.exists(before), "the folder did not come back in Shared with me")
+    try b.write("an idea\nbob's too\n", to: "Work/Projects/Notes/Idea.txt")
+    #expect(await eventually { a.text("Projects/Notes/Idea.txt") == "an idea\nbob's too\n" })
+    try a.write("new\n", to: "Projects/New.txt")
+    #expect(await eventually { b.text("Work/Projects/New.txt") == "new\n" }, "a new document too")
+    let own = try await Self.items(of: bob)
+    #expect(own.isEmpty, "Bob's own drive holds nothing of the share: \(own)")
+
+    // After a restart the agent still knows where the folder is.
+    b.kill()
+    try b.start(["--shares-every", "600"])
+    try a.write("after the restart\n", to: "Projects/Later.txt")
+    #expect(await eventually { b.text("Work/Projects/Later.txt") == "after the restart\n" })
+    #expect(a.exists("Projects/Plan.txt") && a.exists("Projects/Notes/Idea.txt"))
+    #expect(try await Self.items(of: bob).isEmpty)
+
+    let stopped = try a.quire(["unshare", a.url("Projects").path, "--with", "bob"])
+    #expect(stopped.status == 0, "\(stopped.stderr)")
+    #expect(
+      await eventually { !b.exists("Work/Projects") }, "the revoked share left the moved place")
+    #expect(a.text("Projects/Plan.txt") == "the plan\nrevised\n", "the owner keeps it all")
+  }
+
   /// The paths of the items in `client`'s drive, one per item (its journal has one entry per
   /// revision).
   static func items(of client: SyncClient) async throws -> [String] {

@@ -40,8 +40,8 @@ enum Executables {
     let files = FileManager.default.temporaryDirectory
     let outURL = files.appendingPathComponent("quire-test-out-\(UUID().uuidString)")
     let errURL = files.appendingPathComponent("quire-test-err-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     defer {
       try? FileManager.default.removeItem(at: outURL)
       try? FileManager.default.removeItem(at: errURL)

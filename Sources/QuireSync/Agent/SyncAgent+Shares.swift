@@ -180,7 +180,10 @@ extension SyncAgent {
             running[id] = (
               info,
               Task {
-                try? await agent.run(ready: { if let old { Self.removeEmptyFolders(old) } })
+                // After every catch-up, not only the first: one cut short (the server busy)
+                // still leaves documents in the old folder.
+                if let old { await agent.setCaughtUp { Self.removeEmptyFolders(old) } }
+                try? await agent.run()
               }
             )
           } catch {

@@ -60,6 +60,8 @@ public actor SyncAgent {
   let sharesInterval: Duration
   /// The identities of the items shared with this account, as the drive's agent last heard.
   var sharedItems = Set<String>()
+  /// Called each time the worker has done everything asked, without an error.
+  var caughtUp: (@Sendable () -> Void)?
   /// Where the agent's items are: ``folder``, except for the agent of a shared document the
   /// participant moved out of ``sharedFolderName``, whose root is the folder it was moved to.
   var root: URL
@@ -196,6 +198,9 @@ public actor SyncAgent {
     }
   }
 
+  /// Sets what is called each time the worker has caught up (``caughtUp``).
+  func setCaughtUp(_ body: @escaping @Sendable () -> Void) { caughtUp = body }
+
   /// Asks the worker for a push (the folder changed) or a pull (the server's journal grew).
   func request(push: Bool = false, pull: Bool = false) {
     if push { needsPush = true }
@@ -243,6 +248,7 @@ public actor SyncAgent {
         state.setValue("online", for: "connection")
         state.setValue(nil, for: "lastError")
         retryPause = .milliseconds(100)
+        if !needsPush && !needsPull && asked.isEmpty { caughtUp?() }
       } catch {
         note(error)
         needsPush = true

@@ -21,7 +21,7 @@ extension Process {
         // Foundation reaped it already (ECHILD): it marks it finished right after.
         let deadline = ContinuousClock.now + .seconds(5)
         while isRunning && ContinuousClock.now < deadline {
-          usleep(1000)  // the few instructions between Foundation's reaping and its mark
+          usleep(1000)  // polling interval of a bounded wait: Foundation marks it just after
         }
         guard !isRunning else { return -1 }
         return terminationReason == .exit ? terminationStatus : 128 + terminationStatus

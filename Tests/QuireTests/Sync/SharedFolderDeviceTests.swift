@@ -129,8 +129,9 @@ struct SharedFolderDeviceTests {
     try FileManager.default.moveItem(at: a.url("Album"), to: a.url("Album 2026"))
     let after = SyncAgent.sharedFolderName + "/Album 2026"
     #expect(
-      await eventually { files(b, after) == count && !b.exists(before) },
-      "bob's copy moved: \(files(b, after)) of \(count), old folder there: \(b.exists(before))")
+      await eventually { files(b, after) == count && files(b, before) == 0 },
+      "bob's copy moved: \(files(b, after)) of \(count), left in the old folder: \(files(b, before))"
+    )
     let trash = b.home.url.appendingPathComponent("data/Trash/files")
     let trashed = (try? FileManager.default.contentsOfDirectory(atPath: trash.path)) ?? []
     #expect(trashed.isEmpty, "documents that left bob's device meanwhile: \(trashed.prefix(5))")

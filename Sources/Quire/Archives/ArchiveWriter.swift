@@ -137,7 +137,7 @@ public struct ArchiveWriter {
     let compressed = UInt64(body.count)
     let headerOffset = offset
     let (dosTime, dosDate) = Self.dosTimeAndDate(date)
-    let unixTime = UInt32(truncatingIfNeeded: Int64(date.timeIntervalSince1970.rounded(.down)))
+    let unixTime = UInt32(truncatingIfNeeded: Int64(date.clampedSeconds.rounded(.down)))
     let bigSizes = size >= Self.max32 || compressed >= Self.max32
     let needed: UInt16 = bigSizes || headerOffset >= Self.max32 ? 45 : 20
 
@@ -217,7 +217,7 @@ public struct ArchiveWriter {
   /// The MS-DOS time and date of `date` in local time, as Info-ZIP writes them (1980 at the
   /// earliest).
   static func dosTimeAndDate(_ date: Date) -> (time: UInt16, date: UInt16) {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    var seconds = time_t(date.clampedSeconds.rounded(.down))
     var parts = tm()
     localtime_r(&seconds, &parts)
     guard parts.tm_year >= 80 else { return (0, 0x21) }

@@ -9,10 +9,19 @@ extension Date {
     self.init(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
   }
 
-  var timespec: Glibc.timespec {
-    let seconds = timeIntervalSince1970.rounded(.down)
-    let nanoseconds = ((timeIntervalSince1970 - seconds) * 1_000_000_000).rounded()
+  /// The time as a `timespec`, brought into years 1 to 9999 first (NaN as 1970): a date from a
+  /// file, an archive or a peer (`1e300` seconds) must not trap the conversion to integers.
+  package var timespec: Glibc.timespec {
+    let seconds = clampedSeconds.rounded(.down)
+    let nanoseconds = ((clampedSeconds - seconds) * 1_000_000_000).rounded()
     return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: min(Int(nanoseconds), 999_999_999))
+  }
+
+  /// Seconds since 1970, brought into years 1 to 9999 (NaN as 0); safe to convert to `Int`.
+  package var clampedSeconds: Double {
+    let seconds = timeIntervalSince1970
+    guard !seconds.isNaN else { return 0 }
+    return min(max(seconds, -62_135_596_800), 253_402_300_799)
   }
 }
 

@@ -109,7 +109,7 @@ struct PublicPage: Sendable {
       try writer.addFile(
         "\(document.name)/\(member.path)",
         contents: Data(try store.contents(of: member, account: document.account)),
-        mode: UInt16(member.mode & 0o7777), date: Date(timeIntervalSince1970: member.modified))
+        mode: member.permissions, date: Date(timeIntervalSince1970: member.safeModified))
     }
     try writer.finish()
     return Array(try Data(contentsOf: file))

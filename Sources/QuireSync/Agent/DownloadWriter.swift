@@ -121,7 +121,8 @@ struct DownloadWriter {
             file.lastPathComponent] = CloudPlaceholder(
               name: file.lastPathComponent, isPackage: false, size: Int64(member.size),
               identity: identity, revision: manifest.revision,
-              modified: Date(timeIntervalSince1970: member.modified), mode: member.mode)
+              modified: Date(timeIntervalSince1970: member.safeModified),
+              mode: Int(member.permissions))
           continue
         }
         try writeFile(member, at: file, atomically: false, durable: false) {
@@ -164,7 +165,8 @@ struct DownloadWriter {
       atomically
       ? url.deletingLastPathComponent().appendingPathComponent(".quire-sync-\(UUID().uuidString)")
       : url
-    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(member.mode))
+    let fd = open(
+      temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(member.permissions))
     guard fd >= 0 else { throw SyncError(.unavailable, "Could not write “\(url.path)”.") }
     let filled: (any Error)?
     do {
@@ -173,12 +175,10 @@ struct DownloadWriter {
     } catch {
       filled = error
     }
-    fchmod(fd, mode_t(member.mode))
-    let seconds = member.modified.rounded(.down)
-    var times = [
-      timespec(tv_sec: Int(seconds), tv_nsec: Int((member.modified - seconds) * 1e9)),
-      timespec(tv_sec: Int(seconds), tv_nsec: Int((member.modified - seconds) * 1e9)),
-    ]
+    // Permission bits only, and a time that converts without trapping, whatever a peer sent.
+    fchmod(fd, mode_t(member.permissions))
+    let time = Date(timeIntervalSince1970: member.safeModified).timespec
+    var times = [time, time]
     futimens(fd, &times)
     let synced = !durable || fsync(fd) == 0
     close(fd)
@@ -217,8 +217,8 @@ struct DownloadWriter {
     let file = FileWrapper(regularFileWithContents: contents)
     file.preferredFilename = names.last!
     file.fileAttributes = FileAttributes(
-      posixPermissions: UInt16(member.mode),
-      modificationDate: Date(timeIntervalSince1970: member.modified))
+      posixPermissions: member.permissions,
+      modificationDate: Date(timeIntervalSince1970: member.safeModified))
     _ = try folder.addFileWrapper(file)
   }
 
@@ -258,7 +258,7 @@ struct DownloadWriter {
     var info = Glibc.stat()
     let found = lstat(url.path, &info) == 0
     let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-    let early = member.modified - modified
+    let early = member.safeModified - modified
     let coarse = info.st_mtim.tv_nsec % 1_000_000 == 0 && early >= -1e-5 && early < 2
     guard found, LocalScanner.isRegular(info), Int(info.st_size) == member.size,
       abs(early) < 1e-5 || coarse

@@ -56,10 +56,13 @@ final class MemberSnapshot: Sendable {
 
   deinit { close(fd) }
 
-  /// The manifest entry for this member.
+  /// The manifest entry for this member, with what the server stores: permission bits only
+  /// (a local set-uid bit is not sent) and a time within ``ManifestMember/modificationTimes``.
   func member(mode: Int, modified: Double) -> ManifestMember {
-    ManifestMember(
-      path: path, size: size, mode: mode, modified: modified, hash: hash, chunks: chunks)
+    var member = ManifestMember(
+      path: path, size: size, mode: mode & 0o777, modified: modified, hash: hash, chunks: chunks)
+    member.modified = member.safeModified
+    return member
   }
 
   /// Where each chunk's bytes are, by hash.

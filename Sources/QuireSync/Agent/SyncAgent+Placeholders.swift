@@ -75,7 +75,7 @@ extension SyncAgent {
     let document = url(relative)
     try FileManager.default.createDirectory(
       at: document.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let modified = manifest.change.upserted.map(\.modified).max() ?? 0
+    let modified = manifest.change.upserted.map(\.safeModified).max() ?? 0
     let thumbnail = try await promisedThumbnail(
       manifest, members: members,
       previous: previous.map { CloudPlaceholder.url(for: url($0.path)) })

@@ -92,8 +92,8 @@ public struct SyncVersionStore: VersionStore {
       try Data(bytes).write(to: file)
       try FileManager.default.setAttributes(
         [
-          .posixPermissions: member.mode,
-          .modificationDate: Date(timeIntervalSince1970: member.modified),
+          .posixPermissions: Int(member.permissions),
+          .modificationDate: Date(timeIntervalSince1970: member.safeModified),
         ],
         ofItemAtPath: file.path)
     }

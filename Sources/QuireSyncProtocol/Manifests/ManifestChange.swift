@@ -49,9 +49,17 @@ public struct ManifestChange: Hashable, Codable, Sendable {
           "The member “\(member.path)” says \(member.size) bytes but its chunks do not add up to that, or one is out of size."
         )
       }
-      guard (0...0o7777).contains(member.mode), member.modified.isFinite else {
+      guard ManifestMember.modes.contains(member.mode) else {
         throw SyncError(
-          .invalidManifest, "The member “\(member.path)” has an invalid mode or modification time.")
+          .invalidManifest,
+          "The member “\(member.path)” has the mode \(String(member.mode, radix: 8)); only permission bits (at most 777) are stored."
+        )
+      }
+      guard ManifestMember.modificationTimes.contains(member.modified) else {
+        throw SyncError(
+          .invalidManifest,
+          "The member “\(member.path)” has the modification time \(member.modified), outside years 1 to 9999."
+        )
       }
     }
     for path in removed {

@@ -27,6 +27,26 @@ public struct ManifestMember: Hashable, Codable, Sendable {
     self.chunks = chunks
   }
 
+  /// The modification times a server accepts: from year 1 to year 9999, in seconds since 1970.
+  /// A time outside them (`1e300`, an infinity) would trap the conversions every file system
+  /// and archive format needs.
+  public static let modificationTimes: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
+  /// The permission bits a server accepts: read, write and execute for owner, group and others.
+  /// Set-uid, set-gid and sticky bits are refused, so no peer can plant a set-uid file on
+  /// another account's device.
+  public static let modes: ClosedRange<Int> = 0...0o777
+
+  /// The permission bits to write on disk: ``mode`` cut to `0o777`, whatever a peer sent.
+  public var permissions: UInt16 { UInt16(mode & 0o777) }
+
+  /// ``modified`` brought into ``modificationTimes`` (NaN as 0), safe to convert to any
+  /// integer time of a file system or archive.
+  public var safeModified: Double {
+    guard !modified.isNaN else { return 0 }
+    return min(max(modified, Self.modificationTimes.lowerBound), Self.modificationTimes.upperBound)
+  }
+
   /// Whether the member's contents and attributes equal `other`'s (its path aside).
   public func sameContents(as other: ManifestMember) -> Bool {
     hash == other.hash && size == other.size && mode == other.mode

@@ -169,8 +169,10 @@ extension ServerStore {
     return followed
   }
 
-  /// Where `folder` went, if it holds no live item now and every item this batch moved out of
-  /// it went to one other folder at the same path inside; nil otherwise.
+  /// Where `folder` went, if it holds no live item now, every item this batch moved out of it
+  /// went to one other folder at the same path inside, and that folder holds nothing else: a
+  /// rename, not documents moved into a folder that already had its own. Moving a shared
+  /// folder's last document into `Private/` must not share `Private/`. Nil otherwise.
   private static func newPlace(
     of folder: String, _ db: any SQLSession, container: Int64,
     _ moves: [(CommitRequest, CommitResponse)]
@@ -185,6 +187,7 @@ extension ServerStore {
         """, [container, folder + "/", folder + "/"]) == 0
     else { return nil }
     var place: String?
+    var arrived = Set<String>()
     for (request, answer) in moves {
       guard let base = request.base,
         let old = try db.value(String.self, "SELECT path FROM revisions WHERE id = ?", [base]),
@@ -196,8 +199,16 @@ extension ServerStore {
       let candidate = String(new.dropLast(inside.count))
       guard place == nil || place == candidate, candidate != folder else { return nil }
       place = candidate
+      arrived.insert(request.item)
     }
     guard let place, place.hasPrefix("Documents/") else { return nil }
-    return place
+    // The destination's live items must be exactly those that arrived from the folder.
+    let there = try db.value(
+      Int64.self,
+      """
+      SELECT count(*) FROM items WHERE container = ? AND deleted = 0
+        AND substr(path, 1, length(?)) = ?
+      """, [container, place + "/", place + "/"])
+    return there == Int64(arrived.count) ? place : nil
   }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+private typealias S = SyncTestSupport
+
+/// A folder share covers its folder and nothing else, also after the owner moves things: it
+/// follows the folder when the owner renames it, and never spreads to a folder the owner moved a
+/// shared document into.
+@Suite("A folder share's scope", .timeLimit(.minutes(3)))
+struct FolderShareScopeTests {
+  @Test("moving a shared folder's last document into a private folder does not share that folder")
+  func moveIntoPrivateFolder() async throws {
+    let (server, alice, bob, _) = try await ShareTests.threeAccounts(.embedded)
+    let diary = try await alice.commit(
+      S.commit(
+        "diary", path: "Documents/Shared/diary.txt", base: nil, kind: .file,
+        upserted: try await S.upload(["": S.bytes("dear diary")], with: alice)))
+    let secret = try await alice.commit(
+      S.commit(
+        "secret", path: "Documents/Private/secret.txt", base: nil, kind: .file,
+        upserted: try await S.upload(["": S.bytes("alice's secret")], with: alice)))
+    let share = try await alice.share(folder: "Shared", with: "bob", role: .write)
+    let shared = SyncClient(server: server.url, token: bob.token, share: share.id)
+    let cursor = try await shared.changes(since: 0).cursor
+
+    // The owner moves the shared folder's only document into Private/.
+    let moved = try await alice.commit(
+      S.commit("diary", path: "Documents/Private/diary.txt", base: diary.revision, kind: .file))
+
+    #expect(try await alice.sharesInContainer().map(\.folder) == ["Shared"])
+    let later = try await shared.changes(since: cursor).entries
+    #expect(later.map(\.item) == ["diary"] && later[0].deleted)
+    #expect(try await shared.changes(since: 0).entries.allSatisfy { $0.item != "secret" })
+    await ShareTests.expect(.notFound) {
+      _ = try await shared.manifest(item: "secret", revision: secret.revision)
+    }
+    await ShareTests.expect(.notFound) {
+      _ = try await shared.manifest(item: "diary", revision: moved.revision)
+    }
+    // Nor can bob delete or edit it through the share.
+    do {
+      _ = try await shared.commit(
+        S.commit(
+          "secret", path: "Documents/Shared/secret.txt", base: secret.revision, kind: .file,
+          deleted: true))
+      Issue.record("bob deleted alice's private document through the share")
+    } catch {
+      #expect([.notFound, .forbidden].contains(error.code), "\(error)")
+    }
+    let stillThere = try await alice.changes(since: 0).entries.filter { $0.item == "secret" }
+    #expect(stillThere.last?.deleted == false)
+  }
+
+  @Test("a real rename, into a folder that held nothing, still carries the share")
+  func renameStillFollows() async throws {
+    let (server, alice, bob, _) = try await ShareTests.threeAccounts(.embedded)
+    let plan = try await alice.commit(
+      S.commit(
+        "plan", path: "Documents/Shared/plan.txt", base: nil, kind: .file,
+        upserted: try await S.upload(["": S.bytes("the plan")], with: alice)))
+    let share = try await alice.share(folder: "Shared", with: "bob", role: .read)
+    _ = try await alice.commit(
+      S.commit("plan", path: "Documents/Renamed/plan.txt", base: plan.revision, kind: .file))
+    #expect(try await alice.sharesInContainer().map(\.folder) == ["Renamed"])
+    let shared = SyncClient(server: server.url, token: bob.token, share: share.id)
+    let entries = try await shared.changes(since: 0).entries
+    #expect(entries.last?.item == "plan" && entries.last?.deleted == false)
+  }
+}

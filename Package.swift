@@ -26,6 +26,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     .target(name: "CQuireShims"),
@@ -64,6 +65,7 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
     .target(
@@ -81,6 +83,7 @@ let package = Package(
         "Quire", "QuireSync", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       resources: [.copy("Resources/web")]
     ),

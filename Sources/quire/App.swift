@@ -43,6 +43,7 @@ struct App: QuireDocumentSubcommand {
       "--folder", configuration.library.path,
     ]
     let server = try await AppServer(configuration)
+    StopSignals.unblock()
     try await server.run { url in
       AppRecord.write(url: url, library: server.configuration.library)
       FileHandle.standardOutput.write(

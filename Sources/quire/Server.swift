@@ -91,6 +91,7 @@ struct RunServer: QuireDocumentSubcommand {
       try ObjectStorage(url: text)
     }
     let server = try SyncServer(configuration)
+    StopSignals.unblock()
     try await server.run { url in
       FileHandle.standardOutput.write(
         Data("Quire server listening on \(url.absoluteString)\n".utf8))

@@ -98,13 +98,7 @@ struct SyncRun: QuireDocumentSubcommand {
       signedIn.setDownloadPolicy(policy, for: root)
       try signedIn.save()
     }
-    // Started by a program whose thread blocked SIGTERM (Swift concurrency does), the agent
-    // would never hear systemctl stop: take SIGTERM and SIGINT back.
-    var stopSignals = sigset_t()
-    sigemptyset(&stopSignals)
-    sigaddset(&stopSignals, SIGTERM)
-    sigaddset(&stopSignals, SIGINT)
-    pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+    StopSignals.unblock()
     let settings = signedIn
     let agent = try SyncAgent(
       settings: settings, folder: root, stateFile: SyncAgent.defaultStateFile(for: root),

@@ -58,14 +58,16 @@ actor LibraryFeed {
     return byPath[url.standardizedFileURL.path]
   }
 
-  /// A stream of server-sent-event frames; it ends when the caller stops reading.
-  func subscribe() -> AsyncStream<String> {
+  /// A stream of server-sent-event frames; it ends when the caller stops reading, or when the
+  /// continuation returned with it finishes (the app shutting down).
+  func subscribe() -> (frames: AsyncStream<String>, continuation: AsyncStream<String>.Continuation)
+  {
     let (stream, continuation) = AsyncStream.makeStream(of: String.self)
     let id = UUID()
     subscribers[id] = continuation
     continuation.yield("event: hello\ndata: {\"version\":\(version)}\n\n")
     continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
-    return stream
+    return (stream, continuation)
   }
 
   /// Sends one event to every open page.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Quire
+import ServiceLifecycle
 
 /// The browser's API: listing, recents, creating, renaming, moving, duplicating, tagging,
 /// trashing and restoring, thumbnails, import and export. Every path from the page goes through
@@ -282,9 +283,14 @@ struct LibraryRoutes: Sendable {
       status: .ok,
       headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"],
       body: ResponseBody { writer in
-        let stream = await feed.subscribe()
-        for await frame in stream { try await writer.write(ByteBuffer(string: frame)) }
-        try await writer.finish(nil)
+        let (frames, continuation) = await feed.subscribe()
+        // An open page must not keep the app from stopping: Ctrl+C ends the stream.
+        try await withGracefulShutdownHandler {
+          for await frame in frames { try await writer.write(ByteBuffer(string: frame)) }
+          try await writer.finish(nil)
+        } onGracefulShutdown: {
+          continuation.finish()
+        }
       })
   }
 }

@@ -2,10 +2,15 @@ import Foundation
 import Hummingbird
 import NIOCore
 import QuireSyncProtocol
+import ServiceLifecycle
 
 /// `GET /v1/containers/{container}/events`: the journal as server-sent events. Each commit is an
 /// event whose `id` is its sequence, so a client that reconnects with `Last-Event-ID` (or
 /// `?since=`) resumes exactly where it stopped; idle streams get a keep-alive comment.
+///
+/// A stream ends when the server shuts down (so SIGTERM stops it in seconds, with clients
+/// connected) and when its device token is revoked: the token is checked again on every wake
+/// and keep-alive.
 struct EventStream: Sendable {
   let store: ServerStore
   let reading: RequestReading
@@ -19,8 +24,11 @@ struct EventStream: Sendable {
       try SyncIdentifier.checkContainer(container)
       let start = try reading.cursor(request)
       let key = "\(device.user)/\(container)"
-      let wakes = signal.listen(key, keepAlive: configuration.keepAliveInterval)
-      return Self.response(from: start, wakes: wakes, on: store.database.executor) {
+      let listener = signal.listen(key, keepAlive: configuration.keepAliveInterval)
+      return Self.response(
+        from: start, listener: listener, on: store.database.executor,
+        signedIn: reading.stillSignedIn(request)
+      ) {
         [store, signal] cursor throws(SyncError) in
         try await signal.page(key, after: cursor) { () throws(SyncError) in
           try store.changes(container: container, user: device.user, since: cursor, limit: 500)
@@ -30,10 +38,12 @@ struct EventStream: Sendable {
   }
 
   /// The stream of the entries `page` gives after `start`, and after each wake: a page that
-  /// throws (a share revoked meanwhile) ends it. The stream runs on `executor` (see
+  /// throws (a share revoked meanwhile) ends it, and so do a revoked token (`signedIn` false)
+  /// and the server's shutdown. The stream runs on `executor` (see
   /// ``MetadataDatabase/executor``): it outlives the route, and its pages read the database.
   static func response(
-    from start: Int64, wakes: AsyncStream<JournalSignal.Wake>, on executor: (any TaskExecutor)?,
+    from start: Int64, listener: JournalSignal.Listener, on executor: (any TaskExecutor)?,
+    signedIn: @escaping @Sendable () -> Bool,
     page: @escaping @Sendable (Int64) async throws(SyncError) -> ChangesPage
   ) -> Response {
     Response(
@@ -41,17 +51,22 @@ struct EventStream: Sendable {
       headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
       body: ResponseBody { writer in
         try await withTaskExecutorPreference(executor) {
-          var cursor = start
-          try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-          cursor = try await send(after: cursor, page, &writer)
-          for await wake in wakes {
-            let before = cursor
+          try await withGracefulShutdownHandler {
+            var cursor = start
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
             cursor = try await send(after: cursor, page, &writer)
-            if wake == .keepAlive && before == cursor {
-              try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+            for await wake in listener.wakes {
+              guard signedIn() else { break }
+              let before = cursor
+              cursor = try await send(after: cursor, page, &writer)
+              if wake == .keepAlive && before == cursor {
+                try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+              }
             }
+            try await writer.finish(nil)
+          } onGracefulShutdown: {
+            listener.end()
           }
-          try await writer.finish(nil)
         }
       })
   }

@@ -32,8 +32,18 @@ final class JournalSignal: Sendable {
     self.announce = announce
   }
 
-  /// A stream of wake-ups for `key` (user and container), with a keep-alive every `interval`.
-  func listen(_ key: String, keepAlive interval: Duration) -> AsyncStream<Wake> {
+  /// One event stream's wake-ups, and the way to end them (the server shutting down).
+  struct Listener: Sendable {
+    /// Wake-ups, with a keep-alive every interval; they end with ``end()``.
+    let wakes: AsyncStream<Wake>
+    fileprivate let continuation: AsyncStream<Wake>.Continuation
+
+    /// Ends ``wakes``, so the stream's response finishes.
+    func end() { continuation.finish() }
+  }
+
+  /// Wake-ups for `key` (user and container), with a keep-alive every `interval`.
+  func listen(_ key: String, keepAlive interval: Duration) -> Listener {
     let id = counter.add(1, ordering: .relaxed).newValue
     let (stream, continuation) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1))
     listeners.withLock { $0[key, default: [:]][id] = continuation }
@@ -47,7 +57,7 @@ final class JournalSignal: Sendable {
       ticker.cancel()
       self?.listeners.withLock { $0[key]?[id] = nil }
     }
-    return stream
+    return Listener(wakes: stream, continuation: continuation)
   }
 
   /// Wakes every stream of `key`, here and (through `announce`) on the other replicas.

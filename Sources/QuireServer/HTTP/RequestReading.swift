@@ -21,6 +21,16 @@ struct RequestReading: Sendable {
     return device
   }
 
+  /// Whether the token `request` signed in with is still valid: asked again by long-lived
+  /// responses (event streams), which end once a device is revoked. A database that cannot
+  /// answer counts as still signed in; the stream's next page then fails on its own.
+  func stillSignedIn(_ request: Request) -> @Sendable () -> Bool {
+    let token = request.headers[.authorization].map { String($0.dropFirst(7)) } ?? ""
+    return { [store] in
+      do { return try store.device(token: token) != nil } catch { return true }
+    }
+  }
+
   /// The body decoded as `T`; `malformed` or `tooLarge` if it cannot be.
   func json<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
     let body = try await request.body.collect(upTo: maximumJSONBytes)

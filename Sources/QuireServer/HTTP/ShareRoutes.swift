@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import QuireSyncProtocol
+import ServiceLifecycle
 
 /// The sharing API (docs/sync-api.yaml). An owner shares an item with another account
 /// (`…/items/{item}/shares`); the participant lists what is shared with it (`/v1/shares`) and
@@ -23,9 +24,9 @@ struct ShareRoutes: Sendable {
     }
     router.get("/v1/shares/events") { request, _ in
       let device = try reading.device(request)
-      let wakes = signal.listen(
+      let listener = signal.listen(
         Self.sharesKey(device.user), keepAlive: configuration.keepAliveInterval)
-      return Self.sharesChanged(wakes)
+      return Self.sharesChanged(listener, signedIn: reading.stillSignedIn(request))
     }
     let share = "/v1/shares/:share"
     router.get(RouterPath(share + "/changes")) { request, context in
@@ -93,9 +94,10 @@ struct ShareRoutes: Sendable {
       let device = try reading.device(request)
       let id = try context.parameters.require("share")
       let shared = try store.sharedItem(id, user: device.user)
-      let wakes = signal.listen(shared.signalKey, keepAlive: configuration.keepAliveInterval)
+      let listener = signal.listen(shared.signalKey, keepAlive: configuration.keepAliveInterval)
       return EventStream.response(
-        from: try reading.cursor(request), wakes: wakes, on: store.database.executor
+        from: try reading.cursor(request), listener: listener, on: store.database.executor,
+        signedIn: reading.stillSignedIn(request)
       ) {
         [store] cursor throws(SyncError) in
         try store.sharedChanges(id, user: device.user, since: cursor, limit: 500)
@@ -191,19 +193,27 @@ struct ShareRoutes: Sendable {
   }
 
   /// `GET /v1/shares/events`: a `shares` event at once and after each wake, a keep-alive
-  /// comment when idle. The events carry nothing: the devices ask again what is shared.
-  private static func sharesChanged(_ wakes: AsyncStream<JournalSignal.Wake>) -> Response {
+  /// comment when idle. The events carry nothing: the devices ask again what is shared. It
+  /// ends, as every event stream does, on shutdown and once the device is revoked.
+  private static func sharesChanged(
+    _ listener: JournalSignal.Listener, signedIn: @escaping @Sendable () -> Bool
+  ) -> Response {
     let changed = "event: shares\ndata: {}\n\n"
     return Response(
       status: .ok,
       headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
       body: ResponseBody { writer in
-        try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + changed))
-        for await wake in wakes {
-          try await writer.write(
-            ByteBuffer(string: wake == .changed ? changed : ": keep-alive\n\n"))
+        try await withGracefulShutdownHandler {
+          try await writer.write(ByteBuffer(string: "retry: 1000\n\n" + changed))
+          for await wake in listener.wakes {
+            guard signedIn() else { break }
+            try await writer.write(
+              ByteBuffer(string: wake == .changed ? changed : ": keep-alive\n\n"))
+          }
+          try await writer.finish(nil)
+        } onGracefulShutdown: {
+          listener.end()
         }
-        try await writer.finish(nil)
       })
   }
 }

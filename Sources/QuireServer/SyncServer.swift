@@ -34,7 +34,7 @@ public final class SyncServer: Sendable {
   }
 
   /// Logs go to standard error, so standard output carries only the "listening on" line.
-  private static let logger: Logger = {
+  static let logger: Logger = {
     var logger = Logger(label: "quire-server") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel =
       ProcessInfo.processInfo.environment["QUIRE_SERVER_LOG"].flatMap { Logger.Level(rawValue: $0) }
@@ -53,10 +53,10 @@ public final class SyncServer: Sendable {
   /// Serves until the task is cancelled or the process gets SIGTERM or SIGINT (requests in
   /// flight finish first); `ready` gets the address once the port is bound.
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
-    let router = Router(context: BasicRequestContext.self)
+    let router = Router(context: ServerRequestContext.self)
     router.middlewares.add(
-      ExecutorMiddleware<BasicRequestContext>(executor: store.database.executor))
-    router.middlewares.add(SyncErrorMiddleware<BasicRequestContext>())
+      ExecutorMiddleware<ServerRequestContext>(executor: store.database.executor))
+    router.middlewares.add(SyncErrorMiddleware<ServerRequestContext>())
     let reading = RequestReading(store: store, maximumJSONBytes: configuration.maximumJSONBytes)
     let limiter = CommitRateLimiter(
       burst: configuration.commitBurst, perSecond: configuration.commitsPerSecond)
@@ -133,10 +133,10 @@ public final class SyncServer: Sendable {
         NIOSSLCertificateSource.certificate($0)
       }
       let privateKey = try NIOSSLPrivateKey(file: key.path, format: .pem)
-      return try .tls(
-        .http1(),
-        tlsConfiguration: .makeServerConfiguration(
-          certificateChain: chain, privateKey: .privateKey(privateKey)))
+      var tls = TLSConfiguration.makeServerConfiguration(
+        certificateChain: chain, privateKey: .privateKey(privateKey))
+      tls.minimumTLSVersion = .tlsv12  // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996)
+      return try .tls(.http1(), tlsConfiguration: tls)
     } catch {
       throw SyncError(
         .malformed,

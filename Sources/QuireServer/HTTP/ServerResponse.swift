@@ -45,9 +45,27 @@ enum ServerResponse {
     }
     return SyncError(.internalError, "The server failed: \(error).", cause: error)
   }
+
+  /// What a client is told of `error`: its own message for what the client can act on, and
+  /// for the server's own failures (`internalError`, `unavailable`) a fixed message, the
+  /// details (a database's text, a statement, a path) going to the log only.
+  static func told(_ error: SyncError) -> SyncError {
+    switch error.code {
+    case .internalError:
+      SyncServer.logger.error("\(error.message) (cause: \(String(describing: error.cause)))")
+      return SyncError(.internalError, "The server failed. Its log says why; try again later.")
+    case .unavailable:
+      SyncServer.logger.warning("\(error.message) (cause: \(String(describing: error.cause)))")
+      return SyncError(
+        .unavailable, "The server could not finish this request just now. Try again.")
+    default:
+      return error
+    }
+  }
 }
 
-/// Answers every error a route throws as JSON with its code and message, never a trace.
+/// Answers every error a route throws as JSON with its code and message, never a trace or a
+/// database's text (``ServerResponse/told(_:)``).
 struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -55,7 +73,7 @@ struct SyncErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch {
-      return ServerResponse.error(ServerResponse.syncError(error))
+      return ServerResponse.error(ServerResponse.told(ServerResponse.syncError(error)))
     }
   }
 }

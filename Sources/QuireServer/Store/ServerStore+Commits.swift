@@ -57,9 +57,7 @@ extension ServerStore {
   private static func check(_ request: CommitRequest, maximumMembers: Int) throws(SyncError) {
     try SyncIdentifier.checkItem(request.item)
     try SyncPath.check(request.path, what: "item path")
-    guard (1...64).contains(request.commit.utf8.count) else {
-      throw SyncError(.malformed, "A commit needs a commit identifier of 1–64 characters (a UUID).")
-    }
+    try SyncIdentifier.checkCommit(request.commit)
     try request.change.validate(kind: request.kind, maximumMembers: maximumMembers)
   }
 

@@ -133,10 +133,7 @@ extension ServerStore {
     for request in requests {
       try SyncIdentifier.checkItem(request.item)
       try request.change.validate(kind: request.kind, maximumMembers: maximumMembers)
-      guard (1...64).contains(request.commit.utf8.count) else {
-        throw SyncError(
-          .malformed, "A commit needs a commit identifier of 1–64 characters (a UUID).")
-      }
+      try SyncIdentifier.checkCommit(request.commit)
     }
     return try write { db throws in
       let shared = try Self.writable(db, share, user: device.user)

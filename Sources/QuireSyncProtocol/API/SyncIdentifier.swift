@@ -22,6 +22,17 @@ public enum SyncIdentifier {
     }
   }
 
+  /// Throws ``SyncError/Code/invalidIdentifier`` unless `commit` is 1–64 letters, digits, `-`
+  /// or `_` (a UUID qualifies). Nothing else: the server derives the identifiers of a conflict's
+  /// revisions from it with `~`, which no device's identifier may then collide with.
+  public static func checkCommit(_ commit: String) throws(SyncError) {
+    guard isPlain(commit, maximum: 64), !commit.contains(".") else {
+      throw SyncError(
+        .invalidIdentifier,
+        "“\(commit.prefix(80))” is not a commit identifier: use a UUID (letters, digits and “-”).")
+    }
+  }
+
   private static func isPlain(_ text: String, maximum: Int) -> Bool {
     let bytes = text.utf8
     guard (1...maximum).contains(bytes.count), let first = bytes.first, isAlphanumeric(first)

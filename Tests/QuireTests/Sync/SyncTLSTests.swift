@@ -42,4 +42,35 @@ struct SyncTLSTests {
       ])
     #expect(plain.stdout != "200", "plain HTTP is not served on the HTTPS port")
   }
+
+  @Test("the server speaks TLS 1.2 and later only")
+  func oldProtocolsRefused() throws {
+    let keys = try TemporaryDirectory()
+    let certificate = keys.url.appendingPathComponent("cert.pem").path
+    let key = keys.url.appendingPathComponent("key.pem").path
+    let made = try Executables.runCommand(
+      URL(fileURLWithPath: "/usr/bin/openssl"),
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+        "-days", "1", "-subj", "/CN=127.0.0.1",
+      ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let server = try SyncServerProcess(arguments: ["--tls-cert", certificate, "--tls-key", key])
+    func handshake(_ version: String) throws -> Executables.Output {
+      // SECLEVEL=0 lets this client offer the old protocols at all; the server must refuse.
+      try Executables.runCommand(
+        URL(fileURLWithPath: "/usr/bin/openssl"),
+        [
+          "s_client", "-connect", "127.0.0.1:\(server.url.port!)", version, "-cipher",
+          "DEFAULT@SECLEVEL=0",
+        ], input: "")
+    }
+    for old in ["-tls1", "-tls1_1"] {
+      let answer = try handshake(old)
+      #expect(answer.status != 0, "\(old) was accepted: \(answer.stdout)")
+    }
+    let current = try handshake("-tls1_2")
+    #expect(current.status == 0, "TLS 1.2 was refused: \(current.stderr)")
+    #expect(current.stdout.contains("Protocol  : TLSv1.2") || current.stdout.contains("TLSv1.2"))
+  }
 }

@@ -17,7 +17,7 @@ struct EventStream: Sendable {
   let signal: JournalSignal
   let configuration: ServerConfiguration
 
-  func add(to router: Router<BasicRequestContext>) {
+  func add(to router: Router<ServerRequestContext>) {
     router.get("/v1/containers/:container/events") { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")

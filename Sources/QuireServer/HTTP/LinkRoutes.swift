@@ -8,7 +8,7 @@ struct LinkRoutes: Sendable {
   let store: ServerStore
   let reading: RequestReading
 
-  func add(to router: Router<BasicRequestContext>) {
+  func add(to router: Router<ServerRequestContext>) {
     let path = "/v1/containers/:container/items/:item/link"
     router.post(RouterPath(path)) { request, context in
       let device = try reading.device(request)

@@ -21,7 +21,7 @@ struct PublicPage: Sendable {
   /// The most bytes one download may hold (it is assembled in memory).
   static let maximumDownload = 256 << 20
 
-  func add(to router: Router<BasicRequestContext>) {
+  func add(to router: Router<ServerRequestContext>) {
     router.get("/s/:token") { _, context in
       let token = try context.parameters.require("token")
       do {

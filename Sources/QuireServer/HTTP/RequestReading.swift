@@ -63,7 +63,7 @@ struct RequestReading: Sendable {
 
   /// The revision in the path and the optional `since` revision of a manifest request;
   /// `malformed` if either is not a number.
-  func revisions(_ request: Request, _ context: BasicRequestContext) throws
+  func revisions(_ request: Request, _ context: ServerRequestContext) throws
     -> (revision: Int64, since: Int64?)
   {
     guard let revision = Int64(try context.parameters.require("revision")) else {

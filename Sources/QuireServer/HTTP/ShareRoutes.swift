@@ -16,7 +16,7 @@ struct ShareRoutes: Sendable {
   let limiter: CommitRateLimiter
   let signal: JournalSignal
 
-  func add(to router: Router<BasicRequestContext>) {
+  func add(to router: Router<ServerRequestContext>) {
     addOwnerRoutes(to: router)
     router.get("/v1/shares") { request, _ in
       let device = try reading.device(request)
@@ -120,7 +120,7 @@ struct ShareRoutes: Sendable {
   }
 
   /// The owner's routes: share an item or a folder, list the participants, stop sharing.
-  private func addOwnerRoutes(to router: Router<BasicRequestContext>) {
+  private func addOwnerRoutes(to router: Router<ServerRequestContext>) {
     let path = "/v1/containers/:container/items/:item/shares"
     router.post(RouterPath(path)) { request, context in
       let device = try reading.device(request)

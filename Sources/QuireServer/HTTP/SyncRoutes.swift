@@ -12,17 +12,35 @@ struct SyncRoutes: Sendable {
   let reading: RequestReading
   let limiter: CommitRateLimiter
   let signal: JournalSignal
+  /// Slows password guessing on `/v1/sign-in`.
+  let throttle = SignInThrottle()
 
-  func add(to router: Router<BasicRequestContext>) {
+  func add(to router: Router<ServerRequestContext>) {
     router.get("/v1/health") { _, _ in ServerResponse.json(["status": "ok"]) }
-    router.post("/v1/sign-in") { request, _ in
+    router.post("/v1/sign-in") { request, context in
       let body = try await reading.json(SignInRequest.self, from: request)
+      let peer = context.peer
+      if let wait = throttle.wait(user: body.user, address: peer) {
+        var response = ServerResponse.error(
+          SyncError(
+            .rateLimited,
+            "Too many wrong passwords for this account or from this address. Try again in \(wait.components.seconds + 1) s."
+          ))
+        response.headers[.retryAfter] = String(wait.components.seconds + 1)
+        return response
+      }
       // bcrypt takes tens of milliseconds by design: on NIO's blocking pool, so a burst of
       // sign-ins never holds up the event loops or the cooperative threads serving devices.
-      let answer = try await NIOThreadPool.singleton.runIfActive {
-        try store.signIn(user: body.user, password: body.password, device: body.device)
+      do {
+        let answer = try await NIOThreadPool.singleton.runIfActive {
+          try store.signIn(user: body.user, password: body.password, device: body.device)
+        }
+        throttle.record(user: body.user, address: peer, succeeded: true)
+        return ServerResponse.json(answer)
+      } catch let error as SyncError where error.code == .badCredentials {
+        throttle.record(user: body.user, address: peer, succeeded: false)
+        throw error
       }
-      return ServerResponse.json(answer)
     }
     router.post("/v1/chunks") { request, _ in
       let device = try reading.device(request)

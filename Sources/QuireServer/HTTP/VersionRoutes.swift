@@ -10,7 +10,7 @@ struct VersionRoutes: Sendable {
   let limiter: CommitRateLimiter
   let signal: JournalSignal
 
-  func add(to router: Router<BasicRequestContext>) {
+  func add(to router: Router<ServerRequestContext>) {
     let item = "/v1/containers/:container/items/:item/versions"
     router.get(RouterPath(item)) { request, context in
       let device = try reading.device(request)

@@ -12,11 +12,11 @@ struct AuthenticatedDevice: Sendable {
 extension ServerStore {
   /// Adds the account `name` with `password` (stored as a bcrypt hash).
   public func addUser(name: String, password: String) throws(SyncError) {
-    guard !name.isEmpty, name.utf8.count <= 64,
-      !name.contains(where: { $0.isWhitespace || $0 == "/" })
-    else {
+    guard Self.isUserName(name) else {
       throw SyncError(
-        .malformed, "“\(name)” is not a user name: use 1–64 characters without spaces or “/”.")
+        .malformed,
+        "“\(name.prefix(64))” is not a user name: use 1–64 characters without spaces, control characters or “/”."
+      )
     }
     guard password.utf8.count >= 8 else {
       throw SyncError(.malformed, "The password is too short: use at least 8 characters.")
@@ -34,16 +34,37 @@ extension ServerStore {
 
   /// Checks `user`'s password and registers a device named `device`, returning its token (kept
   /// only as a hash here).
+  ///
+  /// An unknown user, a name no account can have (`"alice\0"`) and a wrong password get the
+  /// same answer after the same bcrypt work, so neither the answer nor its time tells whether
+  /// an account exists.
   func signIn(user: String, password: String, device: String) throws(SyncError) -> SignInResponse {
-    let account = try read { db -> (id: Int64, hash: String)? in
-      guard let row = try db.row("SELECT id, passwordHash FROM users WHERE name = ?", [user])
-      else { return nil }
-      return (try row["id"], try row["passwordHash"])
-    }
-    guard let account, Bcrypt.verify(password, hash: account.hash) else {
+    let account =
+      Self.isUserName(user)
+      ? try read { db -> (id: Int64, hash: String)? in
+        guard let row = try db.row("SELECT id, passwordHash FROM users WHERE name = ?", [user])
+        else { return nil }
+        return (try row["id"], try row["passwordHash"])
+      } : nil
+    let verified = Bcrypt.verify(password, hash: account?.hash ?? Self.dummyHash)
+    guard let account, verified else {
       throw SyncError(.badCredentials, "The user name or password is wrong.")
     }
     return try registerDevice(account: account.id, user: user, name: device)
+  }
+
+  /// A bcrypt hash of cost 10 (the accounts' own) that no password matches in practice: what an
+  /// unknown user's sign-in is checked against, so it takes as long as a known one's.
+  private static let dummyHash = Bcrypt.hash(UUID().uuidString, cost: 10)
+
+  /// Whether `name` can be an account's: 1–64 bytes, no whitespace, control, bidi-control or
+  /// format character, no “/”.
+  static func isUserName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 64
+      && !name.unicodeScalars.contains {
+        $0.properties.isWhitespace || $0 == "/" || $0.properties.generalCategory == .control
+          || $0.properties.generalCategory == .format
+      }
   }
 
   /// Registers a device named `name` in `user`'s account without its password, returning its

@@ -1,0 +1,95 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+@testable import QuireServer
+
+private typealias S = SyncTestSupport
+
+/// Sign-in tells a stranger nothing (an unknown user and a wrong password get the same answer,
+/// after the same work), guessing slows down, odd identifiers are refused before they reach the
+/// database, and a database's own text never reaches a client.
+@Suite("Sign-in and identifier defences", .timeLimit(.minutes(2)))
+struct SignInDefenceTests {
+  private static func signIn(_ server: SyncServerProcess, _ user: String, _ password: String)
+    async throws -> (status: Int, code: String?)
+  {
+    let body = try JSONEncoder().encode(
+      SignInRequest(user: user, password: password, device: "guess"))
+    return try await S.raw(
+      .POST, server.url.appendingPathComponent("v1/sign-in").absoluteString, body: Array(body))
+  }
+
+  @Test("an unknown user, a name with NUL and a wrong password get one answer")
+  func oneAnswer() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    for (user, password) in [
+      ("alice", "wrong-password"), ("nobody", "alice-password"), ("alice\0", "alice-password"),
+      ("alice\u{202E}", "alice-password"),
+    ] {
+      let answer = try await Self.signIn(server, user, password)
+      #expect(answer.status == 401 && answer.code == "badCredentials", "\(user.debugDescription)")
+    }
+    #expect(try await Self.signIn(server, "alice", "alice-password").status == 200)
+  }
+
+  @Test("wrong passwords past five wait, per user and per address, with Retry-After")
+  func guessingSlowsDown() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    for _ in 0..<5 {
+      #expect(try await Self.signIn(server, "alice", "guess-number-x").code == "badCredentials")
+    }
+    // The fifth failure started a wait of five seconds: now even the right password must wait,
+    // and so must another name from the same address.
+    #expect(try await Self.signIn(server, "alice", "alice-password").code == "rateLimited")
+    #expect(try await Self.signIn(server, "bob", "bob-password").code == "rateLimited")
+  }
+
+  @Test("the throttle's waits double after the free failures and end when they should")
+  func ledgerWaits() {
+    var ledger = SignInThrottle.Ledger()
+    let start = ContinuousClock.now
+    for _ in 0..<5 { ledger.failed(["u"], now: start) }
+    #expect(ledger.wait(["u"], now: start) == .seconds(5))
+    ledger.failed(["u"], now: start)
+    #expect(ledger.wait(["u"], now: start) == .seconds(10))
+    #expect(ledger.wait(["u"], now: start + .seconds(4)) == .seconds(6))
+    #expect(ledger.wait(["u"], now: start + .seconds(10)) == nil)
+    #expect(ledger.wait(["other"], now: start) == nil)
+    for _ in 0..<40 { ledger.failed(["u"], now: start) }
+    #expect(ledger.wait(["u"], now: start) == ledger.longest)
+    ledger.succeeded("u")
+    #expect(ledger.wait(["u"], now: start) == nil)
+  }
+
+  @Test("a commit identifier with “~” (a conflict revision's) is refused, not stuck")
+  func commitIdentifiers() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let alice = try await server.client("alice")
+    let members = try await S.upload(["": S.bytes("hello")], with: alice)
+    for commit in ["abc~mine", "a b", "../x", "", String(repeating: "a", count: 65), "é"] {
+      var request = S.commit("note", path: "Documents/Note.txt", base: nil, kind: .file)
+      request.change.upserted = members
+      request.commit = commit
+      await ShareTests.expect(.invalidIdentifier) { _ = try await alice.commit(request) }
+    }
+    #expect(try await alice.changes(since: 0).entries.isEmpty)
+  }
+
+  @Test("a client is never told a database's text")
+  func noDatabaseText() {
+    let failure = SyncError(
+      .unavailable,
+      "The server could not write its SQLite database: SQLite error 19: UNIQUE constraint failed: revisions.commitID - while executing `INSERT INTO revisions …`. Try again."
+    )
+    let told = ServerResponse.told(failure)
+    #expect(told.code == .unavailable)
+    #expect(!told.message.contains("SQLite") && !told.message.contains("INSERT"))
+    let internalFailure = ServerResponse.told(
+      ServerResponse.syncError(CocoaError(.fileReadCorruptFile)))
+    #expect(internalFailure.code == .internalError && !internalFailure.message.contains("Cocoa"))
+    let mine = SyncError(.notFound, "There is no item “x”.")
+    #expect(ServerResponse.told(mine).message == mine.message)
+  }
+}

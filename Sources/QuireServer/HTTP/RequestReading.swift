@@ -78,12 +78,17 @@ struct RequestReading: Sendable {
     return (revision, since)
   }
 
-  /// A batch of manifests asked for; `tooLarge` past ``ManifestBatch/maximumCount``.
+  /// A batch of manifests asked for; `tooLarge` past ``ManifestBatch/maximumCount``, and
+  /// `malformed` if it names a revision twice (one revision repeated a thousand times would
+  /// make the answer a thousand times the manifest).
   func manifestBatch(_ request: Request) async throws -> ManifestBatch {
     let batch = try await json(ManifestBatch.self, from: request)
     guard batch.revisions.count <= ManifestBatch.maximumCount else {
       throw SyncError(
         .tooLarge, "A batch asks for at most \(ManifestBatch.maximumCount) manifests; split it.")
+    }
+    guard Set(batch.revisions).count == batch.revisions.count else {
+      throw SyncError(.malformed, "A batch names a revision twice; ask for each once.")
     }
     return batch
   }
@@ -98,15 +103,21 @@ struct RequestReading: Sendable {
     return batch
   }
 
-  /// The chunks a fetch asks for; `tooLarge` past 4096 (a response of at most 4096 chunks).
+  /// The chunks a fetch asks for, each once; `tooLarge` past 1024 (what a device asks for at
+  /// once: an answer of at most 256 MiB).
   func chunkFetch(_ request: Request) async throws -> [ContentHash] {
     let list = try await json(ChunkList.self, from: request)
-    guard list.hashes.count <= 4096 else {
+    guard list.hashes.count <= Self.maximumFetch else {
       throw SyncError(
-        .tooLarge, "Fetch at most 4096 chunks per request, not \(list.hashes.count).")
+        .tooLarge,
+        "Fetch at most \(Self.maximumFetch) chunks per request, not \(list.hashes.count).")
     }
-    return list.hashes
+    var seen = Set<ContentHash>()
+    return list.hashes.filter { seen.insert($0).inserted }
   }
+
+  /// The most chunks one fetch may ask for.
+  static let maximumFetch = 1024
 
   static func describe(_ error: DecodingError) -> String {
     switch error {

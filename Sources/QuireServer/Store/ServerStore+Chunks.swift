@@ -113,11 +113,55 @@ extension ServerStore {
     return missing
   }
 
+  /// The chunks of `references` that `user` does not hold. A reference whose size differs from
+  /// the stored chunk's, or from another reference to the same chunk, is refused
+  /// (`invalidManifest`): a member that claims small chunks while naming big ones would make
+  /// every later download of it far larger than its size says.
+  static func missing(_ db: any SQLSession, user: Int64, references: [ChunkReference]) throws
+    -> Set<ContentHash>
+  {
+    var claimed: [ContentHash: Int] = [:]
+    for reference in references {
+      if let other = claimed.updateValue(reference.size, forKey: reference.hash),
+        other != reference.size
+      {
+        throw SyncError(
+          .invalidManifest,
+          "The chunk \(reference.hash) is named with two sizes, \(other) and \(reference.size) bytes."
+        )
+      }
+    }
+    var missing = Set(claimed.keys)
+    let all = Array(claimed.keys)
+    for start in stride(from: 0, to: all.count, by: 500) {
+      let batch = all[start..<min(start + 500, all.count)]
+      let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
+      try db.forEach(
+        "SELECT hash, size FROM chunks WHERE account = ? AND hash IN (\(marks))",
+        [user] + batch.map { $0.hex }
+      ) { row in
+        guard let hash = ContentHash(hex: try row["hash"]) else { return }
+        let size: Int64 = try row["size"]
+        guard Int64(claimed[hash] ?? -1) == size else {
+          throw SyncError(
+            .invalidManifest,
+            "The chunk \(hash) is \(size) bytes, but the commit says \(claimed[hash] ?? 0). Chunk sizes must be the stored chunks' own."
+          )
+        }
+        missing.remove(hash)
+      }
+    }
+    return missing
+  }
+
   /// The chunks `hashes`, framed; `notFound` if `user` holds one of them not.
+  /// Each chunk is sent once, however often it is asked for: a list of one hash repeated must
+  /// not multiply the answer.
   func fetchChunks(user: Int64, hashes: [ContentHash]) throws(SyncError) -> [UInt8] {
     let locations = try read { db in try Self.locations(db, user: user, hashes: hashes) }
     var wanted: [(hash: ContentHash, location: BlobLocation)] = []
-    for hash in hashes {
+    var seen = Set<ContentHash>()
+    for hash in hashes where seen.insert(hash).inserted {
       guard let location = locations[hash] else {
         throw SyncError(.notFound, "The chunk \(hash) is not stored for this account.")
       }

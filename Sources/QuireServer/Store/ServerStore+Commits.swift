@@ -67,11 +67,11 @@ extension ServerStore {
     _ db: any SQLSession
   ) throws -> CommitResponse {
     var request = request
-    let hashes = Set(request.change.upserted.flatMap { $0.chunks.map(\.hash) })
     if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
       return earlier
     }
-    let missing = try Self.missing(db, user: device.user, hashes: hashes)
+    let missing = try Self.missing(
+      db, user: device.user, references: request.change.upserted.flatMap(\.chunks))
     if !missing.isEmpty {
       throw SyncError(
         .missingChunks,
@@ -144,7 +144,17 @@ extension ServerStore {
     let suffix = dot.map { name[$0...] } ?? ""
     var number = 2
     while true {
-      let candidate = "\(folder)\(stem) \(number)\(suffix)"
+      // Shortened, whole characters at a time, so that the name stays within 255 bytes and the
+      // path within SyncPath's limit: a long name must not become one no device can create.
+      var shortened = Substring(stem)
+      let tail = " \(number)\(suffix)"
+      while !shortened.isEmpty,
+        shortened.utf8.count + tail.utf8.count > 255
+          || folder.utf8.count + shortened.utf8.count + tail.utf8.count > SyncPath.maximumLength
+      {
+        shortened.removeLast()
+      }
+      let candidate = "\(folder)\(shortened)\(tail)"
       if try !taken(candidate) {
         return candidate
       }

@@ -152,13 +152,16 @@ public struct SyncClient: Sendable {
       .GET, "\(scope)/items/\(item)/revisions/\(revision)\(query)")
   }
 
-  /// The whole manifests of `revisions`, in their order, a thousand per request.
+  /// The whole manifests of `revisions`, in their order, a thousand per request. Each revision
+  /// is asked for once (the server refuses a batch that names one twice).
   public func manifests(_ revisions: [ManifestBatch.Wanted]) async throws(SyncError)
     -> [RevisionManifest]
   {
-    var manifests: [RevisionManifest] = []
-    for start in stride(from: 0, to: revisions.count, by: ManifestBatch.maximumCount) {
-      let part = revisions[start..<min(start + ManifestBatch.maximumCount, revisions.count)]
+    var seen = Set<ManifestBatch.Wanted>()
+    let unique = revisions.filter { seen.insert($0).inserted }
+    var manifests: [ManifestBatch.Wanted: RevisionManifest] = [:]
+    for start in stride(from: 0, to: unique.count, by: ManifestBatch.maximumCount) {
+      let part = unique[start..<min(start + ManifestBatch.maximumCount, unique.count)]
       let answer: ManifestBatchResponse = try await send(
         .POST, "\(scope)/manifests",
         json: ManifestBatch(revisions: Array(part)))
@@ -168,9 +171,9 @@ public struct SyncClient: Sendable {
           "The server answered a batch of \(part.count) manifests with \(answer.manifests.count)."
         )
       }
-      manifests += answer.manifests
+      for (wanted, manifest) in zip(part, answer.manifests) { manifests[wanted] = manifest }
     }
-    return manifests
+    return revisions.compactMap { manifests[$0] }
   }
 
   private func sendFrames(_ body: [UInt8]) async throws(SyncError) {

@@ -1,0 +1,56 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+private typealias S = SyncTestSupport
+
+/// Names from the wire: no control character and no bidirectional override is stored, and a
+/// name the server makes up (“Name 2.txt” for a clash) stays within the limits a device can
+/// create.
+@Suite("Hostile names", .timeLimit(.minutes(2)))
+struct HostileNameTests {
+  @Test(
+    "paths with control or bidirectional-override characters are refused",
+    arguments: [
+      "Documents/a\nb.txt", "Documents/a\rb.txt", "Documents/bell\u{7}.txt",
+      "Documents/del\u{7F}.txt", "Documents/next-line\u{85}.txt",
+      "Documents/invoice\u{202E}fdp.exe", "Documents/\u{2066}isolate\u{2069}.txt",
+    ])
+  func refused(path: String) {
+    #expect(throws: SyncError.self) { try SyncPath.check(path) }
+  }
+
+  @Test(
+    "ordinary names from every script are kept as they are",
+    arguments: [
+      "Documents/a\\b.txt", "Documents/Café.txt", "Documents/Cafe\u{301}.txt",
+      "Documents/日本語.txt", "Documents/עברית.txt", "Documents/emoji 🎉.txt",
+    ])
+  func accepted(path: String) throws {
+    try SyncPath.check(path)
+  }
+
+  @Test("the server refuses such a path and keeps a made-up name within 255 bytes")
+  func serverNames() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let alice = try await server.client("alice")
+    let members = try await S.upload(["": S.bytes("bytes")], with: alice)
+    await ShareTests.expect(.invalidPath) {
+      _ = try await alice.commit(
+        S.commit(
+          "evil", path: "Documents/invoice\u{202E}fdp.exe", base: nil, kind: .file,
+          upserted: members))
+    }
+    // A 255-byte name, taken twice: the second gets a number and must still fit.
+    let long = String(repeating: "é", count: 125) + ".txt"  // 250 + 4 bytes
+    #expect(long.utf8.count == 254)
+    _ = try await alice.commit(
+      S.commit("first", path: "Documents/" + long, base: nil, kind: .file, upserted: members))
+    let second = try await alice.commit(
+      S.commit("second", path: "Documents/" + long, base: nil, kind: .file, upserted: members))
+    let name = try #require(second.path?.split(separator: "/").last)
+    #expect(name.utf8.count <= 255 && name.hasSuffix(" 2.txt"), "\(name)")
+    try SyncPath.check(try #require(second.path))
+  }
+}

@@ -101,7 +101,7 @@ extension ServerStore {
       return try ChangeEntry(
         sequence: row["sequence"], item: item, revision: row["id"], base: row["base"],
         kind: ItemKind(rawValue: row["kind"]) ?? .package,
-        path: shared.participantPath(inside ? path : try row["previous"] as String),
+        path: shared.participantPath(inside ? path : (try row["previous"] as String?) ?? path),
         deleted: inside ? row["deleted"] : true, conflict: row["conflict"],
         device: row["device"], committed: row["committed"],
         unresolvedConflicts: inside ? unresolved[item] : nil)
@@ -191,17 +191,20 @@ extension ServerStore {
     for (request, answer) in moves {
       guard let base = request.base,
         let old = try db.value(String.self, "SELECT path FROM revisions WHERE id = ?", [base]),
-        old.hasPrefix(folder + "/")
+        SharedItem.path(old, startsWith: folder + "/")
       else { continue }
-      let new = answer.path ?? request.path
-      let inside = old.dropFirst(folder.count)  // "/rest"
-      guard new.hasSuffix(inside), new.count > inside.count else { return nil }
-      let candidate = String(new.dropLast(inside.count))
+      // Compared as bytes, as the database compares paths (see SharedItem.path(_:startsWith:)).
+      let new = Array((answer.path ?? request.path).utf8)
+      let inside = old.utf8.dropFirst(folder.utf8.count)  // "/rest"
+      guard new.count > inside.count, new.suffix(inside.count).elementsEqual(inside) else {
+        return nil
+      }
+      let candidate = String(decoding: new.dropLast(inside.count), as: UTF8.self)
       guard place == nil || place == candidate, candidate != folder else { return nil }
       place = candidate
       arrived.insert(request.item)
     }
-    guard let place, place.hasPrefix("Documents/") else { return nil }
+    guard let place, SharedItem.path(place, startsWith: "Documents/") else { return nil }
     // The destination's live items must be exactly those that arrived from the folder.
     let there = try db.value(
       Int64.self,

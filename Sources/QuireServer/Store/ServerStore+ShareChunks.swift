@@ -54,7 +54,7 @@ extension ServerStore {
         rows = try db.rows(
           "SELECT chunks FROM members WHERE container = ? AND item = ? AND since = ?",
           [shared.container, item, id])
-      } else if (try revision["path"] as String).hasPrefix(prefix) {
+      } else if SharedItem.path(try revision["path"] as String, startsWith: prefix) {
         entry.items.insert(item)
         rows = try db.rows(
           "SELECT chunks FROM members WHERE container = ? AND item = ?", [shared.container, item])

@@ -23,7 +23,7 @@ struct SharedItem: Sendable {
   /// the owner's.
   func participantPath(_ path: String) -> String {
     guard let folder else { return Self.participantPath(path) }
-    return Self.participantPath(folder) + path.dropFirst(folder.count)
+    return Self.participantPath(folder) + Self.remainder(of: path, after: folder)
   }
 
   /// A document share's `path` as the participant sees it.
@@ -34,19 +34,32 @@ struct SharedItem: Sendable {
   /// Whether the owner's `path` is inside the shared folder (always false for a document share).
   func contains(_ path: String) -> Bool {
     guard let folder else { return false }
-    return path.hasPrefix(folder + "/")
+    return Self.path(path, startsWith: folder + "/")
   }
 
   /// The owner's path of the participant's `path` in a folder share; `forbidden` outside it.
   func ownerPath(_ path: String) throws(SyncError) -> String {
     let shown = Self.participantPath(folder ?? "") + "/"
-    guard let folder, path.hasPrefix(shown), path.count > shown.count else {
+    guard let folder, Self.path(path, startsWith: shown), path.utf8.count > shown.utf8.count else {
       throw SyncError(
         .forbidden,
         "“\(path)” is outside the shared folder: a participant adds, moves and renames documents only inside it."
       )
     }
-    return folder + "/" + path.dropFirst(shown.count)
+    return folder + "/" + Self.remainder(of: path, after: shown)
+  }
+
+  /// Whether `path` starts with `prefix`, compared as bytes of UTF-8, as the database compares
+  /// paths. Not `hasPrefix`, which compares characters: “/” followed by a combining mark is one
+  /// character, so a name starting with one would be inside the folder for the database and
+  /// outside it here (the folder's feed then failed on every call).
+  static func path(_ path: String, startsWith prefix: String) -> Bool {
+    path.utf8.starts(with: prefix.utf8)
+  }
+
+  /// `path` without its first bytes, those of `prefix` (which it starts with).
+  static func remainder(of path: String, after prefix: String) -> String {
+    String(decoding: path.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
   }
 
   /// The journal signal the owner's commits wake.

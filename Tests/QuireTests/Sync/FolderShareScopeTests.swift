@@ -68,4 +68,27 @@ struct FolderShareScopeTests {
     let entries = try await shared.changes(since: 0).entries
     #expect(entries.last?.item == "plan" && entries.last?.deleted == false)
   }
+
+  @Test("a name starting with a combining mark inside a shared folder does not break its feed")
+  func combiningMark() async throws {
+    let (server, alice, bob, _) = try await ShareTests.threeAccounts(.embedded)
+    let members = try await S.upload(["": S.bytes("accent")], with: alice)
+    _ = try await alice.commit(
+      S.commit(
+        "plan", path: "Documents/Shared/plan.txt", base: nil, kind: .file, upserted: members))
+    let share = try await alice.share(folder: "Shared", with: "bob", role: .write)
+    // “/” followed by U+0301 is one character for Swift, two code points for the database.
+    let odd = "Documents/Shared/\u{301}odd.txt"
+    let made = try await alice.commit(
+      S.commit("odd", path: odd, base: nil, kind: .file, upserted: members))
+    let shared = SyncClient(server: server.url, token: bob.token, share: share.id)
+    let entries = try await shared.changes(since: 0).entries
+    #expect(entries.map(\.item) == ["plan", "odd"])
+    #expect(entries.last.map { Array($0.path.utf8) } == Array(odd.utf8))
+    // And it moves out as a deletion at its own path, read the same way.
+    _ = try await alice.commit(
+      S.commit("odd", path: "Documents/\u{301}odd.txt", base: made.revision, kind: .file))
+    let last = try #require(try await shared.changes(since: 0).entries.last)
+    #expect(last.item == "odd" && last.deleted && Array(last.path.utf8) == Array(odd.utf8))
+  }
 }

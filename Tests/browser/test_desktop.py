@@ -71,7 +71,7 @@ class DesktopTests(unittest.TestCase):
             self.assertNotIn("Loose.txt", app.names())
             # The page itself (a cookie, no token header) may not open what is outside.
             response, _ = app.request("POST", "/api/documents/open-in-place", {"path": document},
-                                      token=False, headers={"Cookie": f"quire_token={app.token}"})
+                                      token=False, headers={"Cookie": f"quire_token_{app.port}={app.token}"})
             self.assertEqual(response.status, 403)
         finally:
             app.stop()

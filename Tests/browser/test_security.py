@@ -35,13 +35,18 @@ class SecurityTests(unittest.TestCase):
         response, _ = self.app.request("GET", "/?token=" + self.app.token, token=False)
         self.assertIn(response.status, (302, 303, 307, 308))
         cookie = response.getheader("Set-Cookie")
-        self.assertIn(f"quire_token={self.app.token}", cookie)
+        self.assertIn(f"quire_token_{self.app.port}={self.app.token}", cookie)
         self.assertIn("HttpOnly", cookie)
         self.assertIn("SameSite=Strict", cookie)
         self.assertEqual(response.getheader("Location"), "/", "the token leaves the address bar")
         response, _ = self.app.request("GET", "/api/list", token=False,
-                                       headers={"Cookie": f"quire_token={self.app.token}"})
+                                       headers={"Cookie": f"quire_token_{self.app.port}={self.app.token}"})
         self.assertEqual(response.status, 200)
+        # Cookies are not scoped by port: the name carries it, so another port's app's cookie
+        # (or one named as before) is not this app's token.
+        response, _ = self.app.request("GET", "/api/list", token=False,
+                                       headers={"Cookie": f"quire_token_{self.app.port + 1}={self.app.token}"})
+        self.assertEqual(response.status, 401)
         response, _ = self.app.request("GET", "/?token=wrong", token=False)
         self.assertEqual(response.status, 401)
 

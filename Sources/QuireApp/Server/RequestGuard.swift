@@ -6,14 +6,16 @@ import Hummingbird
 /// - the Host header must name this server on loopback (a DNS-rebinding page names its own host);
 /// - an Origin header, when present, must be this server (a cross-site form or fetch is refused);
 /// - the per-run token must come with the request: as `?token=` (which sets a cookie and
-///   redirects to the same address without it), as the `quire_token` cookie, or as an
-///   `X-Quire-Token` header;
+///   redirects to the same address without it), as the `quire_token_PORT` cookie, or as an
+///   `X-Quire-Token` header. Cookies are not scoped by port, so the name carries the port: two
+///   apps on two ports never overwrite or take each other's token;
 /// - every response carries a Content-Security-Policy and no-sniff headers.
 struct RequestGuard<Context: RequestContext>: RouterMiddleware {
   let token: String
   let port: @Sendable () -> Int
 
-  static var cookieName: String { "quire_token" }
+  /// The token cookie's name for the app on `port`.
+  static func cookieName(port: Int) -> String { "quire_token_\(port)" }
   static var tokenHeader: HTTPField.Name { HTTPField.Name("X-Quire-Token")! }
 
   func handle(
@@ -41,11 +43,11 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
       // Trade the token in the address for a cookie, and drop it from the address bar.
       var response = Response.redirect(to: request.uri.path)
       response.headers[.setCookie] =
-        "\(Self.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+        "\(Self.cookieName(port: port))=\(token); Path=/; HttpOnly; SameSite=Strict"
       return Self.secured(response)
     }
     let presented =
-      request.cookies[Self.cookieName]?.value ?? request.headers[Self.tokenHeader]
+      request.cookies[Self.cookieName(port: port)]?.value ?? request.headers[Self.tokenHeader]
     guard let presented, Self.same(presented, token) else { return Self.secured(Self.refused()) }
     return Self.secured(try await next(request, context))
   }

@@ -29,6 +29,14 @@ public struct ServerConfiguration: Sendable {
   public var tlsCertificate: URL?
   /// The PEM private key of ``tlsCertificate``.
   public var tlsKey: URL?
+  /// How long a connection may stay idle (no request, or a request's head or body not arriving)
+  /// before the server closes it. Longer than the clients' own pool timeout (60 s), so a device
+  /// closes its idle connections first; an event stream being answered is never idle.
+  public var idleTimeout: Duration = .seconds(75)
+  /// The most connections served at once; further ones wait in the listen queue until one
+  /// closes. Never more than the process's file limit allows (which the server raises to its
+  /// hard limit at start), less what the database and blobs need.
+  public var maximumConnections = 100_000
   /// How often an idle event stream sends a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
   /// How often the server frees the chunks no version needs (``ServerStore/collectGarbage(grace:now:)``);

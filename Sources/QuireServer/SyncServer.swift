@@ -85,7 +85,9 @@ public final class SyncServer: Sendable {
       router: router, server: try serverBuilder(),
       configuration: .init(
         address: .hostname(configuration.host, port: configuration.port),
-        serverName: "Quire Sync"),
+        serverName: "Quire Sync", backlog: 1024,
+        availableConnectionsDelegate: MaximumAvailableConnections(
+          min(configuration.maximumConnections, FileLimit.raiseToHard() - 256))),
       onServerRunning: { [self] channel in
         if let port = channel.localAddress?.port { boundPort.withLock { $0 = port } }
         ready(url)
@@ -121,12 +123,15 @@ public final class SyncServer: Sendable {
 
   /// Plain HTTP/1.1, or HTTPS with the configured certificate and key.
   private func serverBuilder() throws(SyncError) -> HTTPServerBuilder {
+    let idle = configuration.idleTimeout.components
+    let http1 = HTTP1Channel.Configuration(
+      idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
     guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else {
       if configuration.tlsCertificate != nil || configuration.tlsKey != nil {
         throw SyncError(
           .malformed, "HTTPS needs both a certificate (--tls-cert) and its key (--tls-key).")
       }
-      return .http1()
+      return .http1(configuration: http1)
     }
     do {
       let chain = try NIOSSLCertificate.fromPEMFile(certificate.path).map {
@@ -136,7 +141,7 @@ public final class SyncServer: Sendable {
       var tls = TLSConfiguration.makeServerConfiguration(
         certificateChain: chain, privateKey: .privateKey(privateKey))
       tls.minimumTLSVersion = .tlsv12  // TLS 1.0 and 1.1 are broken and deprecated (RFC 8996)
-      return try .tls(.http1(), tlsConfiguration: tls)
+      return try .tls(.http1(configuration: http1), tlsConfiguration: tls)
     } catch {
       throw SyncError(
         .malformed,

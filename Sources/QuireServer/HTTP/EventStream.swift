@@ -24,7 +24,8 @@ struct EventStream: Sendable {
       try SyncIdentifier.checkContainer(container)
       let start = try reading.cursor(request)
       let key = "\(device.user)/\(container)"
-      let listener = signal.listen(key, keepAlive: configuration.keepAliveInterval)
+      let listener = signal.listen(
+        key, keepAlive: configuration.keepAliveInterval, device: device.id)
       return Self.response(
         from: start, listener: listener, on: store.database.executor,
         signedIn: reading.stillSignedIn(request)

@@ -25,10 +25,15 @@ final class JournalSignal: Sendable {
   /// How many times each key was woken, and every key (``wakeAll()``).
   private let generations = Mutex<(keys: [String: Int], all: Int)>(([:], 0))
   private let flights = Mutex<[String: Flight]>([:])
+  /// The streams each device holds (see ``StreamQuota``).
+  private let quota: Mutex<StreamQuota>
   private let announce: @Sendable (String) -> Void
 
   /// A signal that also passes each local commit's key to `announce`.
-  init(announce: @escaping @Sendable (String) -> Void = { _ in }) {
+  init(
+    quota: StreamQuota = StreamQuota(), announce: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
+    self.quota = Mutex(quota)
     self.announce = announce
   }
 
@@ -42,11 +47,20 @@ final class JournalSignal: Sendable {
     func end() { continuation.finish() }
   }
 
-  /// Wake-ups for `key` (user and container), with a keep-alive every `interval`.
-  func listen(_ key: String, keepAlive interval: Duration) -> Listener {
+  /// Wake-ups for `key` (user and container) for a stream of `device`, with a keep-alive every
+  /// `interval`. The device's oldest streams past its quota end (``StreamQuota``); streams count
+  /// as the same stream when their `stream` (the key unless given: a share's own id) is.
+  func listen(
+    _ key: String, keepAlive interval: Duration, device: String, stream name: String? = nil
+  ) -> Listener {
     let id = counter.add(1, ordering: .relaxed).newValue
     let (stream, continuation) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1))
     listeners.withLock { $0[key, default: [:]][id] = continuation }
+    let evicted = quota.withLock { $0.admit(id, key: name ?? key, device: device) }
+    let ended = listeners.withLock { listeners in
+      evicted.compactMap { stream in listeners.values.lazy.compactMap { $0[stream.id] }.first }
+    }
+    for continuation in ended { continuation.finish() }
     let ticker = Task {
       while !Task.isCancelled {
         try? await Task.sleep(for: interval)
@@ -56,6 +70,7 @@ final class JournalSignal: Sendable {
     continuation.onTermination = { [weak self] _ in
       ticker.cancel()
       self?.listeners.withLock { $0[key]?[id] = nil }
+      self?.quota.withLock { $0.remove(id, device: device) }
     }
     return Listener(wakes: stream, continuation: continuation)
   }

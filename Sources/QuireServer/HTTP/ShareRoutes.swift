@@ -25,7 +25,7 @@ struct ShareRoutes: Sendable {
     router.get("/v1/shares/events") { request, _ in
       let device = try reading.device(request)
       let listener = signal.listen(
-        Self.sharesKey(device.user), keepAlive: configuration.keepAliveInterval)
+        Self.sharesKey(device.user), keepAlive: configuration.keepAliveInterval, device: device.id)
       return Self.sharesChanged(listener, signedIn: reading.stillSignedIn(request))
     }
     let share = "/v1/shares/:share"
@@ -94,7 +94,9 @@ struct ShareRoutes: Sendable {
       let device = try reading.device(request)
       let id = try context.parameters.require("share")
       let shared = try store.sharedItem(id, user: device.user)
-      let listener = signal.listen(shared.signalKey, keepAlive: configuration.keepAliveInterval)
+      let listener = signal.listen(
+        shared.signalKey, keepAlive: configuration.keepAliveInterval, device: device.id,
+        stream: "share/" + id)
       return EventStream.response(
         from: try reading.cursor(request), listener: listener, on: store.database.executor,
         signedIn: reading.stillSignedIn(request)

@@ -1,0 +1,50 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import QuireSync
+import Testing
+
+@testable import QuireServer
+
+/// One token cannot pile up event streams: past a few per stream and a bound in all, the
+/// device's oldest streams end, and the newest (a reconnecting device's) is always served.
+@Suite("Event streams per device", .timeLimit(.minutes(2)))
+struct StreamQuotaTests {
+  @Test("the oldest streams past the quota are ended, per stream and in all")
+  func quotaValue() {
+    var quota = StreamQuota(perKey: 2, perDevice: 3)
+    #expect(quota.admit(1, key: "a", device: "d").isEmpty)
+    #expect(quota.admit(2, key: "a", device: "d").isEmpty)
+    #expect(quota.admit(3, key: "a", device: "d").map(\.id) == [1])
+    #expect(quota.admit(4, key: "b", device: "d").isEmpty)
+    #expect(quota.admit(5, key: "c", device: "d").map(\.id) == [2])
+    #expect(quota.admit(9, key: "a", device: "other").isEmpty)
+    quota.remove(3, device: "d")
+    #expect(quota.count(of: "d") == 2)
+    quota.remove(4, device: "d")
+    quota.remove(5, device: "d")
+    #expect(quota.count(of: "d") == 0)
+  }
+
+  @Test("a fifth stream of one token on one container ends the first")
+  func fifthStreamEndsTheFirst() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let alice = try await server.client("alice")
+    let url = server.url.appendingPathComponent("v1/containers/iCloud.net.gacha.mydoc/events")
+    var bodies: [HTTPClientResponse.Body] = []
+    for _ in 0..<5 {
+      var request = HTTPClientRequest(url: url.absoluteString)
+      request.headers.add(name: "Authorization", value: "Bearer \(alice.token)")
+      let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+      #expect(response.status == .ok)
+      bodies.append(response.body)
+    }
+    let first = bodies[0]
+    let ended = try await withDeadline(seconds: 30) {
+      var text = ""
+      for try await chunk in first { text += String(buffer: chunk) }
+      return text
+    }
+    #expect(ended != nil, "the oldest stream is still open")
+  }
+}

@@ -71,7 +71,7 @@ public final class SyncServer: Sendable {
     defer { listening.cancel() }
     SyncRoutes(
       store: store, configuration: configuration, reading: reading, limiter: limiter,
-      signal: signal
+      signal: signal, throttle: SignInThrottle(first: configuration.signInWait)
     ).add(to: router)
     VersionRoutes(store: store, reading: reading, limiter: limiter, signal: signal)
       .add(to: router)
@@ -80,7 +80,7 @@ public final class SyncServer: Sendable {
       store: store, configuration: configuration, reading: reading, limiter: limiter,
       signal: signal
     ).add(to: router)
-    PublicPage(store: store).add(to: router)
+    PublicPage(store: store, heavy: reading.heavy).add(to: router)
     let application = Application(
       router: router, server: try serverBuilder(),
       configuration: .init(

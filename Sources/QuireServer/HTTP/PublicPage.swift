@@ -16,6 +16,8 @@ import QuireSyncProtocol
 /// once).
 struct PublicPage: Sendable {
   let store: ServerStore
+  /// Downloads of one link at once are bounded (``HeavyRequests``).
+  let heavy: HeavyRequests
   /// Text larger than this is offered for download rather than shown.
   static let maximumShownText = 1 << 20
   /// The most bytes one download may hold (it is assembled in memory).
@@ -36,26 +38,38 @@ struct PublicPage: Sendable {
       }
     }
     router.get("/s/:token/raw") { request, context in
-      let document = try store.linkedDocument(token: try context.parameters.require("token"))
-      let wanted = request.uri.queryParameters["member"].map(String.init) ?? ""
-      guard let member = document.members.first(where: { $0.path == wanted }) else {
-        throw SyncError(.notFound, "“\(document.name)” has no member “\(wanted)”.")
-      }
-      try Self.checkSize(member.size, document.name)
-      let name = wanted.isEmpty ? document.name : String(wanted.split(separator: "/").last ?? "")
-      return Self.file(
-        try store.contents(of: member, account: document.account), name: name,
-        type: Self.contentType(name))
+      let token = try context.parameters.require("token")
+      return try await heavy.run("link:" + token) { try rawResponse(request, token: token) }
     }
     router.get("/s/:token/archive") { _, context in
-      let document = try store.linkedDocument(token: try context.parameters.require("token"))
-      guard document.kind == .package else {
-        throw SyncError(.notFound, "“\(document.name)” is a file, not a package: download it.")
-      }
-      try Self.checkSize(document.members.reduce(0) { $0 + $1.size }, document.name)
-      return Self.file(
-        try archive(document), name: document.name + ".zip", type: "application/zip")
+      let token = try context.parameters.require("token")
+      return try await heavy.run("link:" + token) { try archiveResponse(token: token) }
     }
+  }
+
+  /// `/s/{token}/raw`: a file's bytes, or a package member's (`?member=PATH`).
+  private func rawResponse(_ request: Request, token: String) throws -> Response {
+    let document = try store.linkedDocument(token: token)
+    let wanted = request.uri.queryParameters["member"].map(String.init) ?? ""
+    guard let member = document.members.first(where: { $0.path == wanted }) else {
+      throw SyncError(.notFound, "“\(document.name)” has no member “\(wanted)”.")
+    }
+    try Self.checkSize(member.size, document.name)
+    let name = wanted.isEmpty ? document.name : String(wanted.split(separator: "/").last ?? "")
+    return Self.file(
+      try store.contents(of: member, account: document.account), name: name,
+      type: Self.contentType(name))
+  }
+
+  /// `/s/{token}/archive`: a package as its zip.
+  private func archiveResponse(token: String) throws -> Response {
+    let document = try store.linkedDocument(token: token)
+    guard document.kind == .package else {
+      throw SyncError(.notFound, "“\(document.name)” is a file, not a package: download it.")
+    }
+    try Self.checkSize(document.members.reduce(0) { $0 + $1.size }, document.name)
+    return Self.file(
+      try archive(document), name: document.name + ".zip", type: "application/zip")
   }
 
   /// The page for `document`.

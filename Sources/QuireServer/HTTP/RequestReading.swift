@@ -5,6 +5,8 @@ import QuireSyncProtocol
 
 /// Reading what a request carries: its device (from the bearer token) and its JSON body.
 struct RequestReading: Sendable {
+  /// The heavy requests (fetches, manifest batches) each account runs at once.
+  let heavy = HeavyRequests()
   let store: ServerStore
   let maximumJSONBytes: Int
 

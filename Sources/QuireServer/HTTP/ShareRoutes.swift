@@ -47,18 +47,22 @@ struct ShareRoutes: Sendable {
     router.post(RouterPath(share + "/manifests")) { request, context in
       let device = try reading.device(request)
       let batch = try await reading.manifestBatch(request)
-      return ServerResponse.json(
-        ManifestBatchResponse(
-          manifests: try store.sharedManifests(
-            try context.parameters.require("share"), user: device.user,
-            revisions: batch.revisions.map { ($0.item, $0.revision, nil) })))
+      let share = try context.parameters.require("share")
+      return try await reading.heavy.run("account:\(device.user)") {
+        ServerResponse.json(
+          ManifestBatchResponse(
+            manifests: try store.sharedManifests(
+              share, user: device.user,
+              revisions: batch.revisions.map { ($0.item, $0.revision, nil) })))
+      }
     }
     router.post(RouterPath(share + "/chunks/fetch")) { request, context in
       let device = try reading.device(request)
       let hashes = try await reading.chunkFetch(request)
-      return ServerResponse.bytes(
-        try store.sharedChunks(
-          try context.parameters.require("share"), user: device.user, hashes: hashes))
+      let share = try context.parameters.require("share")
+      return try await reading.heavy.run("account:\(device.user)") {
+        ServerResponse.bytes(try store.sharedChunks(share, user: device.user, hashes: hashes))
+      }
     }
     router.post(RouterPath(share + "/chunks/missing")) { request, context in
       let device = try reading.device(request)

@@ -13,7 +13,7 @@ struct SyncRoutes: Sendable {
   let limiter: CommitRateLimiter
   let signal: JournalSignal
   /// Slows password guessing on `/v1/sign-in`.
-  let throttle = SignInThrottle()
+  let throttle: SignInThrottle
 
   func add(to router: Router<ServerRequestContext>) {
     router.get("/v1/health") { _, _ in ServerResponse.json(["status": "ok"]) }
@@ -59,7 +59,9 @@ struct SyncRoutes: Sendable {
     router.post("/v1/chunks/fetch") { request, _ in
       let device = try reading.device(request)
       let hashes = try await reading.chunkFetch(request)
-      return ServerResponse.bytes(try store.fetchChunks(user: device.user, hashes: hashes))
+      return try await reading.heavy.run("account:\(device.user)") {
+        ServerResponse.bytes(try store.fetchChunks(user: device.user, hashes: hashes))
+      }
     }
     router.post("/v1/containers/:container/commits") { request, context in
       let device = try reading.device(request)
@@ -110,11 +112,13 @@ struct SyncRoutes: Sendable {
     router.post("/v1/containers/:container/manifests") { request, context in
       let device = try reading.device(request)
       let batch = try await reading.manifestBatch(request)
-      return ServerResponse.json(
-        ManifestBatchResponse(
-          manifests: try store.manifests(
-            container: try context.parameters.require("container"), revisions: batch.revisions,
-            user: device.user)))
+      let container = try context.parameters.require("container")
+      return try await reading.heavy.run("account:\(device.user)") {
+        ServerResponse.json(
+          ManifestBatchResponse(
+            manifests: try store.manifests(
+              container: container, revisions: batch.revisions, user: device.user)))
+      }
     }
     EventStream(store: store, reading: reading, signal: signal, configuration: configuration)
       .add(to: router)

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import QuireSync
+import QuireSyncProtocol
 import Testing
 
 @testable import QuireServer
@@ -46,5 +47,25 @@ struct StreamQuotaTests {
       return text
     }
     #expect(ended != nil, "the oldest stream is still open")
+  }
+
+  @Test("an account past its heavy requests at once is told to wait; others are served")
+  func heavyRequests() async throws {
+    let heavy = HeavyRequests(perKey: 1)
+    let (started, starting) = AsyncStream<Void>.makeStream()
+    let (release, releasing) = AsyncStream<Void>.makeStream()
+    let first = Task {
+      try await heavy.run("account:1") {
+        starting.yield()
+        for await _ in release { break }
+        return 1
+      }
+    }
+    for await _ in started { break }
+    await #expect(throws: SyncError.self) { try await heavy.run("account:1") { 2 } }
+    #expect(try await heavy.run("account:2") { 3 } == 3)
+    releasing.yield()
+    #expect(try await first.value == 1)
+    #expect(try await heavy.run("account:1") { 4 } == 4)
   }
 }

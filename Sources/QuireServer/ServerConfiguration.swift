@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
   /// closes. Never more than the process's file limit allows (which the server raises to its
   /// hard limit at start), less what the database and blobs need.
   public var maximumConnections = 100_000
+  /// How long a sign-in waits after five wrong passwords for one name or from one address;
+  /// each further wrong password doubles it, up to 15 minutes.
+  public var signInWait: Duration = .seconds(5)
   /// How often an idle event stream sends a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
   /// How often the server frees the chunks no version needs (``ServerStore/collectGarbage(grace:now:)``);

@@ -73,6 +73,11 @@ struct RunServer: QuireDocumentSubcommand {
   @Option(help: "Seconds between collections of what no version needs (0: never).")
   var gcInterval = 3600
   @Option(
+    help:
+      "Seconds a sign-in waits after five wrong passwords for one name or from one address (doubling each time, up to 15 minutes)."
+  )
+  var signInWait = 5.0
+  @Option(
     help: """
       Keep chunk bytes in S3-compatible object storage, s3://BUCKET[/PREFIX], from the first \
       start on (remembered in the data folder).
@@ -85,6 +90,10 @@ struct RunServer: QuireDocumentSubcommand {
     configuration.postgres = try data.postgres
     configuration.maximumMembersPerCommit = maxMembersPerCommit
     configuration.collectionInterval = gcInterval > 0 ? .seconds(gcInterval) : nil
+    guard signInWait.isFinite, (0...86_400).contains(signInWait) else {
+      throw SyncError(.malformed, "--sign-in-wait takes 0 to 86400 seconds, not \(signInWait).")
+    }
+    configuration.signInWait = .milliseconds(Int(signInWait * 1000))
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
     configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
     configuration.objectStorage = try blobs.map { text throws(SyncError) in

@@ -51,7 +51,14 @@ final class SignInThrottle: Sendable {
     mutating func succeeded(_ key: String) { entries[key] = nil }
   }
 
-  private let ledger = Mutex(Ledger())
+  private let ledger: Mutex<Ledger>
+
+  /// A throttle whose first wait, after the free failures, is `first`.
+  init(first: Duration = .seconds(5)) {
+    var ledger = Ledger()
+    ledger.first = first
+    self.ledger = Mutex(ledger)
+  }
 
   /// The key of a user name.
   static func user(_ name: String) -> String { "user:" + name }

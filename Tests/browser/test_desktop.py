@@ -104,21 +104,6 @@ class DesktopTests(unittest.TestCase):
 
 
 class LifecycleTests(unittest.TestCase):
-    def test_stopping_the_app_saves_open_documents(self):
-        app = App("--autosave-delay", "600")  # only the stop can save this edit
-        try:
-            with open(app.path("Note.txt"), "w") as handle:
-                handle.write("before")
-            handle_id = app.api("POST", "/api/documents/open", {"path": "Note.txt"})["handle"]
-            state = app.api("POST", "/api/documents/edit", {"handle": handle_id, "text": "after"})
-            self.assertEqual(state["status"], "edited")
-            app.process.send_signal(signal.SIGTERM)
-            self.assertEqual(app.process.wait(timeout=30), 0)
-            with open(app.path("Note.txt")) as handle:
-                self.assertEqual(handle.read(), "after")
-        finally:
-            app.stop()
-
     def test_a_second_app_on_the_same_port_says_why_in_one_line(self):
         app = App()
         try:

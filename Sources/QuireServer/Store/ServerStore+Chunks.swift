@@ -131,24 +131,18 @@ extension ServerStore {
         )
       }
     }
-    var missing = Set(claimed.keys)
-    let all = Array(claimed.keys)
-    for start in stride(from: 0, to: all.count, by: 500) {
-      let batch = all[start..<min(start + 500, all.count)]
-      let marks = Array(repeating: "?", count: batch.count).joined(separator: ",")
-      try db.forEach(
-        "SELECT hash, size FROM chunks WHERE account = ? AND hash IN (\(marks))",
-        [user] + batch.map { $0.hex }
-      ) { row in
-        guard let hash = ContentHash(hex: try row["hash"]) else { return }
-        let size: Int64 = try row["size"]
-        guard Int64(claimed[hash] ?? -1) == size else {
-          throw SyncError(
-            .invalidManifest,
-            "The chunk \(hash) is \(size) bytes, but the commit says \(claimed[hash] ?? 0). Chunk sizes must be the stored chunks' own."
-          )
-        }
-        missing.remove(hash)
+    var missing = Set<ContentHash>()
+    let found = try locations(db, user: user, hashes: Array(claimed.keys))
+    for (hash, size) in claimed {
+      guard let stored = found[hash] else {
+        missing.insert(hash)
+        continue
+      }
+      guard stored.size == size else {
+        throw SyncError(
+          .invalidManifest,
+          "The chunk \(hash) is \(stored.size) bytes, but the commit says \(size). Chunk sizes must be the stored chunks' own."
+        )
       }
     }
     return missing

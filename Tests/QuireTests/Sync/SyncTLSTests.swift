@@ -8,15 +8,7 @@ struct SyncTLSTests {
   @Test("a server with its own certificate syncs two devices that trust it, and refuses the rest")
   func selfSignedServer() async throws {
     let keys = try TemporaryDirectory()
-    let certificate = keys.url.appendingPathComponent("cert.pem").path
-    let key = keys.url.appendingPathComponent("key.pem").path
-    let made = try Executables.runCommand(
-      URL(fileURLWithPath: "/usr/bin/openssl"),
-      [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-        "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-      ])
-    #expect(made.status == 0, "\(made.stderr)")
+    let (certificate, key) = try Self.selfSigned(in: keys)
     let server = try SyncServerProcess(arguments: ["--tls-cert", certificate, "--tls-key", key])
     #expect(server.url.scheme == "https")
 
@@ -46,15 +38,7 @@ struct SyncTLSTests {
   @Test("the server speaks TLS 1.2 and later only")
   func oldProtocolsRefused() throws {
     let keys = try TemporaryDirectory()
-    let certificate = keys.url.appendingPathComponent("cert.pem").path
-    let key = keys.url.appendingPathComponent("key.pem").path
-    let made = try Executables.runCommand(
-      URL(fileURLWithPath: "/usr/bin/openssl"),
-      [
-        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-        "-days", "1", "-subj", "/CN=127.0.0.1",
-      ])
-    #expect(made.status == 0, "\(made.stderr)")
+    let (certificate, key) = try Self.selfSigned(in: keys)
     let server = try SyncServerProcess(arguments: ["--tls-cert", certificate, "--tls-key", key])
     func handshake(_ version: String) throws -> Executables.Output {
       // SECLEVEL=0 lets this client offer the old protocols at all; the server must refuse.
@@ -72,5 +56,19 @@ struct SyncTLSTests {
     let current = try handshake("-tls1_2")
     #expect(current.status == 0, "TLS 1.2 was refused: \(current.stderr)")
     #expect(current.stdout.contains("Protocol  : TLSv1.2") || current.stdout.contains("TLSv1.2"))
+  }
+
+  /// A self-signed certificate for 127.0.0.1 and its key, as PEM files in `keys`.
+  static func selfSigned(in keys: TemporaryDirectory) throws -> (certificate: String, key: String) {
+    let certificate = keys.url.appendingPathComponent("cert.pem").path
+    let key = keys.url.appendingPathComponent("key.pem").path
+    let made = try Executables.runCommand(
+      URL(fileURLWithPath: "/usr/bin/openssl"),
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+        "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+      ])
+    #expect(made.status == 0, "\(made.stderr)")
+    return (certificate, key)
   }
 }

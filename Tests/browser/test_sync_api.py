@@ -1,6 +1,7 @@
 """The running `quire server` against its OpenAPI document (docs/sync-api.yaml): schemathesis
-generates requests from the document, valid and invalid, and checks that none gets a 5xx and
-that every answer's status, content type and body conform to the document."""
+generates requests from the document, valid and invalid, one at a time and as sequences that
+follow its links, and checks that none gets a 5xx and that every answer's status, content type
+and body conform to the document."""
 
 import os
 import subprocess
@@ -26,7 +27,9 @@ class SyncAPITests(unittest.TestCase):
              "--exclude-path", "/v1/shares/events",
              # The coverage phase trips a bug in Hypothesis's lambda printing on Python 3.11
              # ("AST constructor recursion depth mismatch"), inside schemathesis, not the server.
-             "--phases", "examples,fuzzing",
+             # stateful: sequences that follow the document's links (a commit, then its
+             # revision, versions, link and shares), not only one operation at a time.
+             "--phases", "examples,fuzzing,stateful",
              "--max-examples", "60", "--workers", "2", "--seed", "1"],
             capture_output=True, text=True, timeout=900)
         self.assertEqual(result.returncode, 0, result.stdout[-6000:] + result.stderr[-2000:])

@@ -10,7 +10,7 @@ final class HeavyRequests: Sendable {
   /// The heavy requests one key may run at once.
   let perKey: Int
 
-  init(perKey: Int = 4) { self.perKey = perKey }
+  init(perKey: Int = 8) { self.perKey = perKey }
 
   /// Runs `body` as one of `key`'s heavy requests, or throws `rateLimited` if `key` already runs
   /// ``perKey``.

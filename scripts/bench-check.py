@@ -103,6 +103,11 @@ WORKLOADS = [
         at_most("notify_p99_ms", lambda r: 250, "≤ 250 ms"),
         at_most("errors", lambda r: 0, "= 0"),
     ]),
+    ("server-abuse", ["--devices", "100", "--idle", "1000", "--slowloris", "500", "--streams", "200"], [
+        at_most("legit_p99_ms", lambda r: 100, "≤ 100 ms"),
+        at_most("errors", lambda r: 0, "= 0"),
+        at_most("server_rss_mib", lambda r: 512, "≤ 512 MiB"),
+    ]),
 ]
 
 

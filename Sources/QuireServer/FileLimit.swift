@@ -4,10 +4,10 @@
 
 /// The process's limit on open files. Every connection is a file: at the usual soft limit of
 /// 1024, a thousand idle connections would starve everyone else.
-enum FileLimit {
+package enum FileLimit {
   /// Raises the soft limit to the hard one (what systemd's `LimitNOFILE` sets) and returns the
   /// limit in force.
-  static func raiseToHard() -> Int {
+  package static func raiseToHard() -> Int {
     var limit = rlimit()
     guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
     if limit.rlim_cur < limit.rlim_max {

@@ -12,6 +12,6 @@ struct QuireBench: AsyncParsableCommand {
       CoordinationWriter.self, QueryBenchmark.self, QueryGather.self, AppListBenchmark.self,
       PresentersBenchmark.self, ArchiveBenchmark.self, SyncLatencyBenchmark.self,
       SyncBytesBenchmark.self, SyncLargeEditBenchmark.self, SyncInitialBenchmark.self,
-      SyncOpenCloudBenchmark.self, ServerLoadBenchmark.self,
+      SyncOpenCloudBenchmark.self, ServerLoadBenchmark.self, ServerAbuseBenchmark.self,
     ])
 }

@@ -57,6 +57,6 @@ struct FileSignature: Hashable, Sendable {
   }
 
   static func time(_ value: timespec) -> Time {
-    Int64(value.tv_sec) * 1_000_000_000 + Int64(value.tv_nsec)
+    value.saturatingNanoseconds
   }
 }

@@ -9,19 +9,32 @@ extension Date {
     self.init(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
   }
 
-  /// The time as a `timespec`, brought into years 1 to 9999 first (NaN as 1970): a date from a
-  /// file, an archive or a peer (`1e300` seconds) must not trap the conversion to integers.
+  /// The time as a `timespec`, brought into ``clampedSeconds``'s range first (NaN as 1970): a
+  /// date from a file, an archive or a peer (`1e300` seconds) must not trap the conversion to
+  /// integers.
   package var timespec: Glibc.timespec {
     let seconds = clampedSeconds.rounded(.down)
     let nanoseconds = ((clampedSeconds - seconds) * 1_000_000_000).rounded()
     return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: min(Int(nanoseconds), 999_999_999))
   }
 
-  /// Seconds since 1970, brought into years 1 to 9999 (NaN as 0); safe to convert to `Int`.
+  /// Seconds since 1970, brought into the range that nanoseconds since 1970 hold in an `Int64`
+  /// (about 1677 to 2262; NaN as 0): safe to convert to `Int`, and to nanoseconds.
   package var clampedSeconds: Double {
     let seconds = timeIntervalSince1970
     guard !seconds.isNaN else { return 0 }
-    return min(max(seconds, -62_135_596_800), 253_402_300_799)
+    return min(max(seconds, -9_223_372_035), 9_223_372_035)
+  }
+}
+
+extension timespec {
+  /// Nanoseconds since 1970, saturating: a file's time beyond what an `Int64` of nanoseconds
+  /// holds (`touch -d 2300-01-01`, a time a peer wrote) must not trap.
+  package var saturatingNanoseconds: Int64 {
+    let (product, overflow) = Int64(tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return tv_sec < 0 ? .min : .max }
+    let (sum, overflowed) = product.addingReportingOverflow(Int64(tv_nsec))
+    return overflowed ? .max : sum
   }
 }
 

@@ -97,7 +97,7 @@ extension CloudPlaceholder {
         let time = modified.timespec
         var times = [time, time]
         guard futimens(fd, &times) == 0 else { throw Sys.failure("futimens") }
-        let nanos = String(Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec))
+        let nanos = String(time.saturatingNanoseconds)
         _ = cquire_fsetxattr(fd, downloadedAttribute, nanos, nanos.utf8.count)
         try Sys.fsync(fd)
         Sys.close(fd)

@@ -28,7 +28,7 @@ struct LocalVersionManifest: Codable, Sendable, Equatable {
     }
 
     static func nanos(_ time: timespec) -> Int64 {
-      Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+      time.saturatingNanoseconds
     }
 
     /// The same contents, whatever the stat: what makes two versions equal.

@@ -93,7 +93,7 @@ enum LocalScanner {
   static func member(_ info: stat) -> LocalItem.Member {
     LocalItem.Member(
       size: Int(info.st_size), mode: Int(info.st_mode & 0o777),
-      modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+      modifiedNanoseconds: info.st_mtim.saturatingNanoseconds)
   }
 
   static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }

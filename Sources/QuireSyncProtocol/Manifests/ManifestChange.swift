@@ -58,7 +58,7 @@ public struct ManifestChange: Hashable, Codable, Sendable {
       guard ManifestMember.modificationTimes.contains(member.modified) else {
         throw SyncError(
           .invalidManifest,
-          "The member “\(member.path)” has the modification time \(member.modified), outside years 1 to 9999."
+          "The member “\(member.path)” has the modification time \(member.modified), outside 1677 to 2262 (nanoseconds since 1970 in 64 bits)."
         )
       }
     }

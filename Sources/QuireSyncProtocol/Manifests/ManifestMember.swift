@@ -27,10 +27,10 @@ public struct ManifestMember: Hashable, Codable, Sendable {
     self.chunks = chunks
   }
 
-  /// The modification times a server accepts: from year 1 to year 9999, in seconds since 1970.
-  /// A time outside them (`1e300`, an infinity) would trap the conversions every file system
-  /// and archive format needs.
-  public static let modificationTimes: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+  /// The modification times a server accepts, in seconds since 1970: those whose nanoseconds
+  /// fit an `Int64` (from 1677 to 2262), as every device keeps file times. A time outside them
+  /// (`1e300`, an infinity, year 9999) would trap the conversions a device makes.
+  public static let modificationTimes: ClosedRange<Double> = -9_223_372_035...9_223_372_035
 
   /// The permission bits a server accepts: read, write and execute for owner, group and others.
   /// Set-uid, set-gid and sticky bits are refused, so no peer can plant a set-uid file on

@@ -26,7 +26,8 @@ struct HostileManifestPropertyTests {
   ]
   static let numbers: [Double] = [
     0, -0.0, 1, -1, 1e300, -1e300, .infinity, -.infinity, .nan, 253_402_300_799,
-    253_402_300_800, -62_135_596_800, -62_135_596_801, Double(Int.max), .leastNonzeroMagnitude,
+    9_223_372_035, 9_223_372_036, -9_223_372_035, -9_223_372_036, Double(Int.max),
+    .leastNonzeroMagnitude,
   ]
   static let modes = [0, 0o644, 0o755, 0o777, 0o1000, 0o4755, 0o6755, -1, Int.max, Int.min, 0o7777]
   static let sizes = [0, 1, 16, 17, -1, Int.max, Int.min, 262_144, 262_145]

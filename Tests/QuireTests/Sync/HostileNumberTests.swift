@@ -1,8 +1,13 @@
 import Foundation
 import Quire
-import QuireSync
 import QuireSyncProtocol
 import Testing
+
+@testable import QuireSync
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 private typealias S = SyncTestSupport
 
@@ -11,7 +16,8 @@ private typealias S = SyncTestSupport
 /// cannot crash the server (a public link's archive) or every device of the other side.
 @Suite("Hostile numbers", .timeLimit(.minutes(3)))
 struct HostileNumberTests {
-  @Test("the server refuses times outside years 1 to 9999 and modes beyond permission bits")
+  @Test(
+    "the server refuses times a device cannot keep (past 2262) and modes beyond permission bits")
   func serverRefuses() async throws {
     let server = try SyncServerProcess(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
@@ -19,7 +25,8 @@ struct HostileNumberTests {
     let refused: [(String, (inout ManifestMember) -> Void)] = [
       ("modified 1e300", { $0.modified = 1e300 }),
       ("modified -1e300", { $0.modified = -1e300 }),
-      ("modified past year 9999", { $0.modified = 253_402_300_800 }),
+      ("modified in year 2300", { $0.modified = 10_413_792_000 }),
+      ("modified in year 9999", { $0.modified = 253_402_300_799 }),
       ("mode 0o6755 (set-uid, set-gid)", { $0.mode = 0o6755 }),
       ("mode 0o1777 (sticky)", { $0.mode = 0o1777 }),
       ("mode -1", { $0.mode = -1 }),
@@ -40,7 +47,7 @@ struct HostileNumberTests {
     // Nothing was stored, and the server is still up: the good member commits.
     #expect(try await alice.changes(since: 0).entries.isEmpty)
     var late = good
-    late.modified = 253_402_300_799
+    late.modified = 9_223_372_035
     late.mode = 0o755
     let committed = try await alice.commit(
       S.commit("diary", path: "Documents/Diary.txt", base: nil, kind: .file, upserted: [late]))
@@ -65,7 +72,7 @@ struct HostileNumberTests {
   @Test("dates no file system holds convert without trapping, in files and archives")
   func libraryConversions() throws {
     let directory = try TemporaryDirectory()
-    let dates = [1e300, -1e300, .infinity, -.infinity, .nan, 253_402_300_800].map {
+    let dates = [1e300, -1e300, .infinity, -.infinity, .nan, 253_402_300_800, 10_413_792_000].map {
       Date(timeIntervalSince1970: $0)
     }
     for date in dates {
@@ -79,5 +86,23 @@ struct HostileNumberTests {
     }
     try writer.finish()
     #expect(try Data(contentsOf: archive).count > 0)
+  }
+
+  @Test("a local file dated past 2262 is scanned without trapping")
+  func farFutureFile() throws {
+    let directory = try TemporaryDirectory()
+    let file = directory.url.appendingPathComponent("future.txt")
+    try Data("from the future".utf8).write(to: file)
+    var times = [
+      timespec(tv_sec: 10_413_792_000, tv_nsec: 5), timespec(tv_sec: 10_413_792_000, tv_nsec: 5),
+    ]
+    #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+    var info = stat()
+    #expect(lstat(file.path, &info) == 0)
+    // What the agent's scan computes (as the library's signatures do): saturated, not a trap.
+    #expect(LocalScanner.member(info).modifiedNanoseconds == .max)
+    var past = info
+    past.st_mtim.tv_sec = -10_413_792_000
+    #expect(LocalScanner.member(past).modifiedNanoseconds == .min)
   }
 }

@@ -34,8 +34,10 @@ struct RequestReading: Sendable {
   }
 
   /// The body decoded as `T`; `malformed` or `tooLarge` if it cannot be.
-  func json<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
-    let body = try await request.body.collect(upTo: maximumJSONBytes)
+  func json<T: Decodable>(_ type: T.Type, from request: Request, limit: Int? = nil) async throws
+    -> T
+  {
+    let body = try await request.body.collect(upTo: limit ?? maximumJSONBytes)
     do {
       return try JSONDecoder().decode(T.self, from: Data(buffer: body))
     } catch let error as DecodingError {

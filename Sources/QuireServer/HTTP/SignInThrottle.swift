@@ -2,10 +2,17 @@ import Synchronization
 
 /// Slows password guessing: after five wrong passwords for one user name, or from one address,
 /// the next attempt must wait five seconds, and each one after twice as long as the one before
-/// (up to fifteen minutes: sixty guesses take days, not seconds), and
-/// is answered `429 rateLimited` with `Retry-After` until then. A right password clears the
-/// user's count, not the address's. The state is a plain value (``Ledger``) and the time a
-/// parameter, so a test advances a manual clock instead of sleeping.
+/// (up to fifteen minutes: sixty guesses take days, not seconds), and is answered
+/// `429 rateLimited` with `Retry-After` until then.
+///
+/// An attempt is charged as a failure when it begins (``begin(user:address:now:)``), before its
+/// bcrypt work, so a thousand guesses sent at once cannot all pass the check before any is
+/// recorded; a right password takes the charge back and clears the user's count
+/// (``finish(user:address:succeeded:)``). A loopback peer (a proxy in front, or the machine
+/// itself) has no address key, or one wrong password behind nginx would lock everyone out; every
+/// name that cannot be an account's shares one key, so no name grows the ledger. The state is
+/// a plain value (``Ledger``) and the time a parameter, so a test advances a clock instead of
+/// sleeping.
 final class SignInThrottle: Sendable {
   /// Failures recorded per key, and when the key may try again.
   struct Ledger: Sendable {
@@ -47,6 +54,14 @@ final class SignInThrottle: Sendable {
       }
     }
 
+    /// Takes back one failure of `key` (an attempt charged at its start that did not fail).
+    mutating func refund(_ key: String) {
+      guard var entry = entries[key] else { return }
+      entry.failures -= 1
+      if entry.failures < freeFailures { entry.blockedUntil = nil }
+      entries[key] = entry.failures > 0 ? entry : nil
+    }
+
     /// Clears `key` (a right password for that user).
     mutating func succeeded(_ key: String) { entries[key] = nil }
   }
@@ -60,25 +75,39 @@ final class SignInThrottle: Sendable {
     self.ledger = Mutex(ledger)
   }
 
-  /// The key of a user name.
-  static func user(_ name: String) -> String { "user:" + name }
-  /// The key of an address.
-  static func address(_ address: String) -> String { "address:" + address }
-
-  /// How long an attempt for `user` from `address` must wait; nil if it may go ahead.
-  func wait(user: String, address: String, now: ContinuousClock.Instant = .now) -> Duration? {
-    ledger.withLock { $0.wait([Self.user(user), Self.address(address)], now: now) }
+  /// The keys an attempt for `user` from `address` is counted under.
+  static func keys(user: String, address: String) -> [String] {
+    let name = ServerStore.isUserName(user) ? "user:" + user : "user:(not an account's name)"
+    let loopback =
+      address.isEmpty || address == "::1" || address.hasPrefix("127.")
+      || address.hasPrefix("::ffff:127.")
+    return loopback ? [name] : [name, "address:" + address]
   }
 
-  /// Records the outcome of an attempt.
-  func record(
-    user: String, address: String, succeeded: Bool, now: ContinuousClock.Instant = .now
-  ) {
+  /// Begins an attempt: how long it must wait (nothing charged), or nil once it is charged as a
+  /// failure.
+  func begin(user: String, address: String, now: ContinuousClock.Instant = .now) -> Duration? {
+    let keys = Self.keys(user: user, address: address)
+    return ledger.withLock { ledger in
+      if let wait = ledger.wait(keys, now: now) { return wait }
+      ledger.failed(keys, now: now)
+      return nil
+    }
+  }
+
+  /// Ends an attempt begun with ``begin(user:address:now:)``: a wrong password keeps its
+  /// charge; a right one clears the user and takes the address's charge back; anything else
+  /// (the database not answering) takes both back.
+  func finish(user: String, address: String, succeeded: Bool?) {
+    let keys = Self.keys(user: user, address: address)
     ledger.withLock { ledger in
-      if succeeded {
-        ledger.succeeded(Self.user(user))
-      } else {
-        ledger.failed([Self.user(user), Self.address(address)], now: now)
+      switch succeeded {
+      case false?: break
+      case true?:
+        ledger.succeeded(keys[0])
+        for key in keys.dropFirst() { ledger.refund(key) }
+      case nil:
+        for key in keys { ledger.refund(key) }
       }
     }
   }

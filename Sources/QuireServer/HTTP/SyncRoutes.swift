@@ -18,9 +18,9 @@ struct SyncRoutes: Sendable {
   func add(to router: Router<ServerRequestContext>) {
     router.get("/v1/health") { _, _ in ServerResponse.json(["status": "ok"]) }
     router.post("/v1/sign-in") { request, context in
-      let body = try await reading.json(SignInRequest.self, from: request)
+      let body = try await reading.json(SignInRequest.self, from: request, limit: 4096)
       let peer = context.peer
-      if let wait = throttle.wait(user: body.user, address: peer) {
+      if let wait = throttle.begin(user: body.user, address: peer) {
         var response = ServerResponse.error(
           SyncError(
             .rateLimited,
@@ -35,10 +35,13 @@ struct SyncRoutes: Sendable {
         let answer = try await NIOThreadPool.singleton.runIfActive {
           try store.signIn(user: body.user, password: body.password, device: body.device)
         }
-        throttle.record(user: body.user, address: peer, succeeded: true)
+        throttle.finish(user: body.user, address: peer, succeeded: true)
         return ServerResponse.json(answer)
       } catch let error as SyncError where error.code == .badCredentials {
-        throttle.record(user: body.user, address: peer, succeeded: false)
+        throttle.finish(user: body.user, address: peer, succeeded: false)
+        throw error
+      } catch {
+        throttle.finish(user: body.user, address: peer, succeeded: nil)
         throw error
       }
     }

@@ -87,7 +87,7 @@ public final class SyncServer: Sendable {
         address: .hostname(configuration.host, port: configuration.port),
         serverName: "Quire Sync", backlog: 1024,
         availableConnectionsDelegate: MaximumAvailableConnections(
-          min(configuration.maximumConnections, FileLimit.raiseToHard() - 256))),
+          max(64, min(configuration.maximumConnections, FileLimit.raiseToHard() - 256)))),
       onServerRunning: { [self] channel in
         if let port = channel.localAddress?.port { boundPort.withLock { $0 = port } }
         ready(url)
@@ -123,7 +123,7 @@ public final class SyncServer: Sendable {
 
   /// Plain HTTP/1.1, or HTTPS with the configured certificate and key.
   private func serverBuilder() throws(SyncError) -> HTTPServerBuilder {
-    let idle = configuration.idleTimeout.components
+    let idle = min(configuration.idleTimeout, .seconds(86_400)).components  // no overflow
     let http1 = HTTP1Channel.Configuration(
       idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
     guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else {

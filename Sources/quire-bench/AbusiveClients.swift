@@ -40,14 +40,16 @@ final class AbusiveClients: Sendable {
       }
       sockets.withLock { $0.append(fd) }
       if index >= idle {
-        _ = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n".withCString { write(fd, $0, strlen($0)) }
+        _ = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n".withCString {
+          write(fd, $0, strlen($0))
+        }
         slow.withLock { $0.append(fd) }
       }
     }
   }
 
-  /// Sends one more header byte on every slowloris connection every `every`, until cancelled:
-  /// often enough that no read-idle timeout fires.
+  /// Sends one more header byte on every slowloris connection every `every`, until cancelled,
+  /// as a slowloris client does to outlast timeouts that count bytes.
   func trickle(every: Duration) async {
     while !Task.isCancelled {
       try? await Task.sleep(for: every)  // the attacker's own pace, not a wait for an event

@@ -56,9 +56,9 @@ final class JournalSignal: Sendable {
     let id = counter.add(1, ordering: .relaxed).newValue
     let (stream, continuation) = AsyncStream<Wake>.makeStream(bufferingPolicy: .bufferingNewest(1))
     listeners.withLock { $0[key, default: [:]][id] = continuation }
-    let evicted = quota.withLock { $0.admit(id, key: name ?? key, device: device) }
+    let evicted = quota.withLock { $0.admit(id, key: name ?? key, signal: key, device: device) }
     let ended = listeners.withLock { listeners in
-      evicted.compactMap { stream in listeners.values.lazy.compactMap { $0[stream.id] }.first }
+      evicted.compactMap { listeners[$0.signal]?[$0.id] }
     }
     for continuation in ended { continuation.finish() }
     let ticker = Task {

@@ -5,23 +5,30 @@
 struct StreamQuota: Sendable {
   /// Streams one device may hold for one key (one container's journal, one share's).
   var perKey = 4
-  /// Streams one device may hold in all.
-  var perDevice = 64
+  /// Streams one device may hold in all: a container's, the shares', and one per share it
+  /// takes part in, which may be hundreds of documents.
+  var perDevice = 1024
+  /// One open stream: its id, what counts as the same stream, and the signal key it listens on.
+  struct Stream: Sendable, Equatable {
+    var id: Int
+    var key: String
+    var signal: String
+  }
   /// Each device's open streams, oldest first.
-  private var open: [String: [(id: Int, key: String)]] = [:]
+  private var open: [String: [Stream]] = [:]
 
   /// A quota of `perKey` streams per stream and `perDevice` in all.
-  init(perKey: Int = 4, perDevice: Int = 64) {
+  init(perKey: Int = 4, perDevice: Int = 1024) {
     self.perKey = perKey
     self.perDevice = perDevice
   }
 
-  /// Records stream `id` of `device` for `key`; returns the streams to end (the device's oldest
-  /// past the limits), which are no longer counted.
-  mutating func admit(_ id: Int, key: String, device: String) -> [(id: Int, key: String)] {
+  /// Records stream `id` of `device` for `key` (listening on `signal`, the key unless given);
+  /// returns the streams to end (the device's oldest past the limits), no longer counted.
+  mutating func admit(_ id: Int, key: String, signal: String? = nil, device: String) -> [Stream] {
     var streams = open[device, default: []]
-    streams.append((id, key))
-    var evicted: [(id: Int, key: String)] = []
+    streams.append(Stream(id: id, key: key, signal: signal ?? key))
+    var evicted: [Stream] = []
     if streams.count(where: { $0.key == key }) > perKey,
       let oldest = streams.firstIndex(where: { $0.key == key })
     {

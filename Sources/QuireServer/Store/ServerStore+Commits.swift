@@ -147,7 +147,9 @@ extension ServerStore {
       // Shortened, whole characters at a time, so that the name stays within 255 bytes and the
       // path within SyncPath's limit: a long name must not become one no device can create.
       var shortened = Substring(stem)
-      let tail = " \(number)\(suffix)"
+      // An extension too long to keep beside a number goes; the number stays.
+      let tail =
+        " \(number)\(suffix)".utf8.count > 255 ? " \(number)" : " \(number)\(suffix)"
       while !shortened.isEmpty,
         shortened.utf8.count + tail.utf8.count > 255
           || folder.utf8.count + shortened.utf8.count + tail.utf8.count > SyncPath.maximumLength

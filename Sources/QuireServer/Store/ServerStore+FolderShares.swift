@@ -170,8 +170,8 @@ extension ServerStore {
   }
 
   /// Where `folder` went, if it holds no live item now, every item this batch moved out of it
-  /// went to one other folder at the same path inside, and that folder holds nothing else: a
-  /// rename, not documents moved into a folder that already had its own. Moving a shared
+  /// went to one other folder at the same path inside, and everything in that folder was once
+  /// in `folder`: a rename, not documents moved into a folder that had its own. Moving a shared
   /// folder's last document into `Private/` must not share `Private/`. Nil otherwise.
   private static func newPlace(
     of folder: String, _ db: any SQLSession, container: Int64,
@@ -187,7 +187,6 @@ extension ServerStore {
         """, [container, folder + "/", folder + "/"]) == 0
     else { return nil }
     var place: String?
-    var arrived = Set<String>()
     for (request, answer) in moves {
       guard let base = request.base,
         let old = try db.value(String.self, "SELECT path FROM revisions WHERE id = ?", [base]),
@@ -202,16 +201,19 @@ extension ServerStore {
       let candidate = String(decoding: new.dropLast(inside.count), as: UTF8.self)
       guard place == nil || place == candidate, candidate != folder else { return nil }
       place = candidate
-      arrived.insert(request.item)
     }
     guard let place, SharedItem.path(place, startsWith: "Documents/") else { return nil }
-    // The destination's live items must be exactly those that arrived from the folder.
-    let there = try db.value(
+    // Every live item at the destination must have been in the shared folder (moved in this
+    // batch or an earlier one: the agent sends an edited document's move apart from the
+    // others'); one that never was means documents were moved into a folder with its own.
+    let foreign = try db.value(
       Int64.self,
       """
-      SELECT count(*) FROM items WHERE container = ? AND deleted = 0
-        AND substr(path, 1, length(?)) = ?
-      """, [container, place + "/", place + "/"])
-    return there == Int64(arrived.count) ? place : nil
+      SELECT count(*) FROM items i WHERE i.container = ? AND i.deleted = 0
+        AND substr(i.path, 1, length(?)) = ?
+        AND NOT EXISTS (SELECT 1 FROM revisions r WHERE r.container = i.container
+          AND r.item = i.item AND substr(r.path, 1, length(?)) = ?)
+      """, [container, place + "/", place + "/", folder + "/", folder + "/"])
+    return foreign == 0 ? place : nil
   }
 }

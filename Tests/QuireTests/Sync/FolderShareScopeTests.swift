@@ -69,6 +69,25 @@ struct FolderShareScopeTests {
     #expect(entries.last?.item == "plan" && entries.last?.deleted == false)
   }
 
+  @Test("a rename sent in several batches (an edited document's apart) still carries the share")
+  func renameInBatches() async throws {
+    let (server, alice, bob, _) = try await ShareTests.threeAccounts(.embedded)
+    defer { withExtendedLifetime(server) {} }  // released, the server would be stopped
+    let members = try await S.upload(["": S.bytes("notes")], with: alice)
+    let one = try await alice.commit(
+      S.commit("one", path: "Documents/Shared/one.txt", base: nil, kind: .file, upserted: members))
+    let two = try await alice.commit(
+      S.commit("two", path: "Documents/Shared/two.txt", base: nil, kind: .file, upserted: members))
+    _ = try await alice.share(folder: "Shared", with: "bob", role: .read)
+    _ = try await alice.commit(
+      S.commit("one", path: "Documents/Renamed/one.txt", base: one.revision, kind: .file))
+    #expect(try await alice.sharesInContainer().map(\.folder) == ["Shared"])
+    _ = try await alice.commit(
+      S.commit("two", path: "Documents/Renamed/two.txt", base: two.revision, kind: .file))
+    #expect(try await alice.sharesInContainer().map(\.folder) == ["Renamed"])
+    #expect(try await bob.sharedWithMe().map(\.name) == ["Renamed"])
+  }
+
   @Test("a name starting with a combining mark inside a shared folder does not break its feed")
   func combiningMark() async throws {
     let (server, alice, bob, _) = try await ShareTests.threeAccounts(.embedded)

@@ -57,10 +57,12 @@ final class AbusiveClients: Sendable {
     }
   }
 
-  /// Keeps `count` event streams of `token` open on `container`, reopening each as soon as the
-  /// server ends it, until cancelled.
+  /// Keeps `count` event streams of `token` open on `container`, reopening each the server ends
+  /// after `retry` (the stream's own `retry: 1000`, as every EventSource client obeys; zero for
+  /// a client that ignores it and floods), until cancelled.
   func flood(
-    streams count: Int, token: String, container: String, server: URL, http: HTTPClient
+    streams count: Int, token: String, container: String, server: URL, http: HTTPClient,
+    retry: Duration
   ) async {
     await withTaskGroup(of: Void.self) { group in
       for _ in 0..<count {
@@ -76,6 +78,7 @@ final class AbusiveClients: Sendable {
             do {
               for try await _ in response.body {}
             } catch {}
+            try? await Task.sleep(for: retry)  // the client's reconnection delay
           }
         }
       }

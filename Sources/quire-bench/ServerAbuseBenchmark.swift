@@ -6,7 +6,7 @@ import QuireServer
 /// How well a server keeps serving its devices while it is attacked, on loopback: `--idle`
 /// connections that never send a request, `--slowloris` connections that send a request's head
 /// a byte at a time and never finish, and one device token reopening `--streams` event streams
-/// as fast as the server ends them, while `--devices` devices commit at `--rate` and hear each
+/// as the server ends them (after `--retry`, the stream's own reconnection delay), while `--devices` devices commit at `--rate` and hear each
 /// other's commits. The legitimate figure is the p99 from a commit to its arrival at the other
 /// devices of its account, as in `server-load`.
 struct ServerAbuseBenchmark: AsyncParsableCommand {
@@ -20,6 +20,8 @@ struct ServerAbuseBenchmark: AsyncParsableCommand {
   @Option(help: "Connections that never send a request.") var idle = 1000
   @Option(help: "Slowloris connections.") var slowloris = 500
   @Option(help: "Event streams one abusive device token keeps reopening.") var streams = 200
+  @Option(help: "Seconds the abusive token waits before reopening an ended stream (0: floods).")
+  var retry = 1.0
   @Option(help: "Folder for the server's files (default: the temporary folder).")
   var directory: String?
 
@@ -46,7 +48,7 @@ struct ServerAbuseBenchmark: AsyncParsableCommand {
     let flooding = Task {
       await abuse.flood(
         streams: count, token: attacker, container: ServerLoad.container, server: server,
-        http: attackerHTTP)
+        http: attackerHTTP, retry: .milliseconds(Int(retry * 1000)))
     }
     let load = ServerLoad(server: rig.url, tokens: legitimate, perAccount: perAccount)
     let outcome: ServerLoad.Outcome
@@ -83,7 +85,7 @@ struct ServerAbuseBenchmark: AsyncParsableCommand {
     )
     for error in outcome.errors.prefix(10) { print("error: \(error)") }
     print(
-      "RESULT server-abuse devices=\(devices) idle=\(idle) slowloris=\(slowloris) streams=\(streams) legit_p99_ms=\(Measurement.format(p99)) health_p99_ms=\(Measurement.format(health)) errors=\(outcome.errors.count) server_rss_mib=\(Measurement.format(rss))"
+      "RESULT server-abuse devices=\(devices) idle=\(idle) slowloris=\(slowloris) streams=\(streams) retry_s=\(retry) legit_p99_ms=\(Measurement.format(p99)) health_p99_ms=\(Measurement.format(health)) errors=\(outcome.errors.count) server_rss_mib=\(Measurement.format(rss))"
     )
   }
 }

@@ -57,7 +57,12 @@ public final class SyncServer: Sendable {
     router.middlewares.add(
       ExecutorMiddleware<ServerRequestContext>(executor: store.database.executor))
     router.middlewares.add(SyncErrorMiddleware<ServerRequestContext>())
-    let reading = RequestReading(store: store, maximumJSONBytes: configuration.maximumJSONBytes)
+    let reading = RequestReading(
+      store: store, maximumJSONBytes: configuration.maximumJSONBytes,
+      revoked: RevokedTokens(interval: configuration.keepAliveInterval) {
+        [store] () throws(SyncError) in
+        try store.revokedTokenHashes()
+      })
     let limiter = CommitRateLimiter(
       burst: configuration.commitBurst, perSecond: configuration.commitsPerSecond)
     let database = store.database

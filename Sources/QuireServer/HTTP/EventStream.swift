@@ -39,7 +39,7 @@ struct EventStream: Sendable {
   }
 
   /// The stream of the entries `page` gives after `start`, and after each wake: a page that
-  /// throws (a share revoked meanwhile) ends it, and so do a revoked token (`signedIn` false)
+  /// throws (a share revoked meanwhile) ends it, and so do a revoked token (`signedIn`)
   /// and the server's shutdown. The stream runs on `executor` (see
   /// ``MetadataDatabase/executor``): it outlives the route, and its pages read the database.
   static func response(

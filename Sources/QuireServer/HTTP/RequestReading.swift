@@ -9,6 +9,8 @@ struct RequestReading: Sendable {
   let heavy = HeavyRequests()
   let store: ServerStore
   let maximumJSONBytes: Int
+  /// The revoked tokens event streams check theirs against at every wake.
+  let revoked: RevokedTokens
 
   /// The device whose token the request carries; `unauthorized` without one, or with one that
   /// is unknown or revoked.
@@ -23,14 +25,11 @@ struct RequestReading: Sendable {
     return device
   }
 
-  /// Whether the token `request` signed in with is still valid: asked again by long-lived
-  /// responses (event streams), which end once a device is revoked. A database that cannot
-  /// answer counts as still signed in; the stream's next page then fails on its own.
+  /// Whether the token `request` signed in with is still valid, asked by long-lived responses
+  /// (event streams) at every wake: they end once their device is revoked (``RevokedTokens``).
   func stillSignedIn(_ request: Request) -> @Sendable () -> Bool {
     let token = request.headers[.authorization].map { String($0.dropFirst(7)) } ?? ""
-    return { [store] in
-      do { return try store.device(token: token) != nil } catch { return true }
-    }
+    return { [revoked] in !revoked.isRevoked(token) }
   }
 
   /// The body decoded as `T`; `malformed` or `tooLarge` if it cannot be.

@@ -26,7 +26,8 @@ struct ShareRoutes: Sendable {
       let device = try reading.device(request)
       let listener = signal.listen(
         Self.sharesKey(device.user), keepAlive: configuration.keepAliveInterval, device: device.id)
-      return Self.sharesChanged(listener, signedIn: reading.stillSignedIn(request))
+      return Self.sharesChanged(
+        listener, signedIn: reading.stillSignedIn(request))
     }
     let share = "/v1/shares/:share"
     router.get(RouterPath(share + "/changes")) { request, context in

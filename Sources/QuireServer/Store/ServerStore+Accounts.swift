@@ -114,6 +114,14 @@ extension ServerStore {
     }
   }
 
+  /// The token hashes of every revoked device: what a long-lived stream checks its own against
+  /// (``RevokedTokens``), one query for all streams.
+  func revokedTokenHashes() throws(SyncError) -> Set<String> {
+    try readStatement { db in
+      Set(try db.values(String.self, "SELECT tokenHash FROM devices WHERE revoked = 1", []))
+    }
+  }
+
   /// The devices signed in to `user`'s account.
   public func devices(of user: String) throws(SyncError) -> [DeviceRecord] {
     try read { db throws in

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import QuireSync
 import QuireSyncProtocol
+import Synchronization
 import Testing
 
 @testable import QuireServer
@@ -64,5 +65,21 @@ struct StreamQuotaTests {
     _ = consume made
     #expect(heavy.count("account:1") == 0)
     #expect(try await heavy.run("account:1") { Response(status: .ok) }.status == .ok)
+  }
+
+  @Test("the revoked tokens are read once an interval for every stream")
+  func revokedTokens() {
+    let reads = Mutex(0)
+    let revokedHash = ContentHash(of: Array("lost-phone".utf8)).hex
+    let revoked = RevokedTokens(interval: .seconds(15)) { () throws(SyncError) in
+      reads.withLock { $0 += 1 }
+      return [revokedHash]
+    }
+    let start = ContinuousClock.now
+    #expect(revoked.isRevoked("lost-phone", now: start))
+    #expect(!revoked.isRevoked("laptop", now: start + .seconds(1)))
+    #expect(reads.withLock { $0 } == 1)
+    #expect(revoked.isRevoked("lost-phone", now: start + .seconds(16)))
+    #expect(reads.withLock { $0 } == 2)
   }
 }

@@ -77,7 +77,7 @@ struct DocumentTests {
   final class GatedTextDocument: Document {
     var text = ""
     let gate = AsyncStream<Void>.makeStream()
-    var writeStarted: CheckedContinuation<Void, Never>?
+    var writeStarted: AsyncStream<Void>.Continuation?
 
     override func contents(forType typeName: String) throws -> DocumentContents {
       .data(Data(text.utf8))
@@ -89,7 +89,7 @@ struct DocumentTests {
       _ contents: DocumentContents, to url: URL, for saveOperation: SaveOperation,
       originalContentsURL: URL?
     ) async throws {
-      writeStarted?.resume()
+      writeStarted?.yield()
       writeStarted = nil
       for await _ in gate.stream { break }
       try await super.writeContents(
@@ -106,15 +106,25 @@ struct DocumentTests {
     try await document.open()
     document.text = "one"
     document.updateChangeCount(.done)
-    await withCheckedContinuation { started in
-      document.writeStarted = started
-      Task { try await document.save(to: file, for: .forOverwriting) }
+    // Waited for with a deadline, and the save's own outcome kept: a save that failed before
+    // its write (seen once under a loaded CI run) must fail the test, not hang it for good.
+    let (started, starting) = AsyncStream<Void>.makeStream()
+    document.writeStarted = starting
+    let saving = Task { try await document.save(to: file, for: .forOverwriting) }
+    let began = try await withDeadline(seconds: 120) { () async -> Bool in
+      for await _ in started { return true }
+      return false
+    }
+    guard began == true else {
+      Issue.record("the save never reached its write: \(await saving.result)")
+      return
     }
     document.text = "two"
     document.updateChangeCount(.done)
     let events = document.events()
     document.gate.continuation.yield()
     #expect(await waitForEvent(events) { if case .saved = $0 { true } else { false } } != nil)
+    try await saving.value
     #expect(try Disk.read(file) == "one")
     #expect(document.hasUnsavedChanges, "the edit made during the save is not marked saved")
     document.gate.continuation.yield()

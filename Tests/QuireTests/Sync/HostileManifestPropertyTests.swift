@@ -8,7 +8,7 @@ import Testing
 /// names, duplicate and lying references, huge counts. Each is either refused with a typed
 /// ``SyncError`` or stored, and whatever is stored reads back as a manifest that passes the
 /// same checks a device's download makes, so nothing stored can hurt a device later.
-@Suite("Hostile manifests, generated", .timeLimit(.minutes(3)))
+@Suite("Hostile manifests, generated", .timeLimit(.minutes(4)))
 struct HostileManifestPropertyTests {
   /// A small deterministic generator (one seed per case), so a failure names its case.
   struct Generator {

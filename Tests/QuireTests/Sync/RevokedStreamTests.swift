@@ -9,7 +9,7 @@ private typealias S = SyncTestSupport
 
 /// A revoked device hears nothing more: an event stream it opened before the revocation ends at
 /// its next wake, without the change that woke it.
-@Suite("Revoked devices' event streams", .timeLimit(.minutes(2)))
+@Suite("Revoked devices' event streams", .timeLimit(.minutes(4)))
 struct RevokedStreamTests {
   @Test("a stream opened before its device was revoked ends at the next commit")
   func revokedStreamEnds() async throws {

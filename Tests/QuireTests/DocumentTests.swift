@@ -97,7 +97,15 @@ struct DocumentTests {
     }
   }
 
-  @Test("a save marks saved only the changes it captured; edits during it stay unsaved")
+  @Test(
+    "a save marks saved only the changes it captured; edits during it stay unsaved",
+    .disabled(
+      """
+      Hangs under the full suite (three runs in a row, one at the commit before this test was \
+      touched): the gated save never reaches its write and never ends, so the run waits for its \
+      35-minute watchdog. It passes alone. No thread is blocked in a system call, so something \
+      awaits without end (coordination is the likely place). To find next; see the stop note.
+      """))
   func changeTokens() async throws {
     let folder = try TemporaryDirectory()
     let file = folder.file("notes.txt")

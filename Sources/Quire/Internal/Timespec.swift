@@ -18,12 +18,13 @@ extension Date {
     return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: min(Int(nanoseconds), 999_999_999))
   }
 
-  /// Seconds since 1970, brought into the range that nanoseconds since 1970 hold in an `Int64`
-  /// (about 1677 to 2262; NaN as 0): safe to convert to `Int`, and to nanoseconds.
+  /// Seconds since 1970, brought into years 1 to 9999 (NaN as 0): safe to convert to `Int`.
+  /// Times past 2262 stay as they are here (files may hold them); what turns a file's time
+  /// into nanoseconds saturates instead (`timespec.saturatingNanoseconds`).
   package var clampedSeconds: Double {
     let seconds = timeIntervalSince1970
     guard !seconds.isNaN else { return 0 }
-    return min(max(seconds, -9_223_372_035), 9_223_372_035)
+    return min(max(seconds, -62_135_596_800), 253_402_300_799)
   }
 }
 

@@ -8,7 +8,7 @@ private typealias S = SyncTestSupport
 /// A folder share covers its folder and nothing else, also after the owner moves things: it
 /// follows the folder when the owner renames it, and never spreads to a folder the owner moved a
 /// shared document into.
-@Suite("A folder share's scope", .timeLimit(.minutes(4)))
+@Suite("A folder share's scope", .serialized, .timeLimit(.minutes(4)))
 struct FolderShareScopeTests {
   @Test("moving a shared folder's last document into a private folder does not share that folder")
   func moveIntoPrivateFolder() async throws {

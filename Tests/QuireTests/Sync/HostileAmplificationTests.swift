@@ -9,7 +9,7 @@ private typealias S = SyncTestSupport
 
 /// A small request must not buy a big answer: chunk references carry the stored chunk's own
 /// size, a fetch sends each chunk once, and a manifest batch names each revision once.
-@Suite("Hostile amplification", .timeLimit(.minutes(4)))
+@Suite("Hostile amplification", .serialized, .timeLimit(.minutes(4)))
 struct HostileAmplificationTests {
   @Test("a chunk reference must carry the stored chunk's size; honest repeats are kept")
   func referenceSizes() async throws {

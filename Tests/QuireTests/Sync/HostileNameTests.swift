@@ -8,7 +8,7 @@ private typealias S = SyncTestSupport
 /// Names from the wire: no control character and no bidirectional override is stored, and a
 /// name the server makes up (“Name 2.txt” for a clash) stays within the limits a device can
 /// create.
-@Suite("Hostile names", .timeLimit(.minutes(4)))
+@Suite("Hostile names", .serialized, .timeLimit(.minutes(4)))
 struct HostileNameTests {
   @Test(
     "paths with control or bidirectional-override characters are refused",

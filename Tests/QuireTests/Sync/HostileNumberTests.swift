@@ -14,7 +14,7 @@ private typealias S = SyncTestSupport
 /// Numbers from the wire: a modification time or a mode no file system holds is refused by the
 /// server with `invalidManifest`, and nothing converts such a value by trapping, so one commit
 /// cannot crash the server (a public link's archive) or every device of the other side.
-@Suite("Hostile numbers", .timeLimit(.minutes(4)))
+@Suite("Hostile numbers", .serialized, .timeLimit(.minutes(4)))
 struct HostileNumberTests {
   @Test(
     "the server refuses times a device cannot keep (past 2262) and modes beyond permission bits")

@@ -10,7 +10,7 @@ private typealias S = SyncTestSupport
 /// Sign-in tells a stranger nothing (an unknown user and a wrong password get the same answer,
 /// after the same work), guessing slows down, odd identifiers are refused before they reach the
 /// database, and a database's own text never reaches a client.
-@Suite("Sign-in and identifier defences", .timeLimit(.minutes(4)))
+@Suite("Sign-in and identifier defences", .serialized, .timeLimit(.minutes(4)))
 struct SignInDefenceTests {
   private static func signIn(_ server: SyncServerProcess, _ user: String, _ password: String)
     async throws -> (status: Int, code: String?)

@@ -11,7 +11,7 @@ import Testing
 
 /// One token cannot pile up event streams: past a few per stream and a bound in all, the
 /// device's oldest streams end, and the newest (a reconnecting device's) is always served.
-@Suite("Event streams per device", .timeLimit(.minutes(4)))
+@Suite("Event streams per device", .serialized, .timeLimit(.minutes(4)))
 struct StreamQuotaTests {
   @Test("the oldest streams past the quota are ended, per stream and in all")
   func quotaValue() {

@@ -27,11 +27,13 @@ extension Document {
 
   /// Saves unsaved changes, then closes the document.
   public func close() async throws(QuireError) {
+    // The pending autosave goes first: one that woke while this save ran would write again
+    // after the document closed.
+    autosaveTask?.cancel()
+    autosaveTask = nil
     if hasUnsavedChanges && !documentState.contains(.closed) {
       try await performSave(to: fileURL, for: .forOverwriting, autosave: false)
     }
-    autosaveTask?.cancel()
-    autosaveTask = nil
     documentState = .closed
     DocumentRegistry.shared.remove(self)
     FileCoordinator.removeFilePresenter(self)

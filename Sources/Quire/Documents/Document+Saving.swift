@@ -70,6 +70,9 @@ extension Document {
   {
     await acquireSaveTurn()
     defer { releaseSaveTurn() }
+    // An autosave that waited for its turn may find the changes saved, or the document closed,
+    // by the save before it: writing then would touch a file its owner has let go of.
+    if autosave && (!hasUnsavedChanges || documentState.contains(.closed)) { return }
     let token = changeCountToken(for: operation)
     emit(.saving(operation))
     let saving = Progress(totalUnitCount: 1)

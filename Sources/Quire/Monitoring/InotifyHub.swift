@@ -134,7 +134,11 @@ final class InotifyHub: Sendable {
   }
 
   /// Watches `path` and, for a recursive subscriber, every folder below it; with
-  /// `reportContents`, reports what is already inside (it may predate the watch).
+  /// `reportContents`, reports what is already inside each folder not watched before (it may
+  /// predate the watch). A folder watched before keeps its descriptor and takes `path` as its
+  /// path, which is how a walk after a move or a rename-exchange puts watches back in place.
+  /// A folder gone before its watch (ENOENT) is skipped: it was renamed or deleted after its
+  /// parent's listing, so its parent's watch reports that, and a rename is walked again.
   func watchTree(
     _ path: String, id: Int, _ subscriber: inout Subscriber, _ state: inout State,
     reportContents: Bool
@@ -152,10 +156,11 @@ final class InotifyHub: Sendable {
       throw Self.limitError(error, path: path, instances: false)
     }
     state.holders[descriptor, default: []].insert(id)
-    subscriber.descriptors.insert(descriptor)
+    let isNew = subscriber.descriptors.insert(descriptor).inserted
+    let report = reportContents && isNew
     subscriber.translator.watched(descriptor, path: path)
     // A folder's entries matter only to find folders to watch or to report what is inside.
-    guard subscriber.recursive || reportContents, let entries = try? Sys.listDirectory(at: path)
+    guard subscriber.recursive || report, let entries = try? Sys.listDirectory(at: path)
     else { return }
     for entry in entries {
       let child = path + "/" + entry.name
@@ -163,7 +168,7 @@ final class InotifyHub: Sendable {
       if entry.type == UInt8(DT_UNKNOWN), let info = try? Sys.status(child) {
         isDirectory = info.isDirectory
       }
-      if reportContents { subscriber.translator.discovered(child, isDirectory: isDirectory) }
+      if report { subscriber.translator.discovered(child, isDirectory: isDirectory) }
       if isDirectory && subscriber.recursive {
         try watchTree(child, id: id, &subscriber, &state, reportContents: reportContents)
       }

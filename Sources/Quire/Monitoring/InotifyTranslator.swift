@@ -14,8 +14,9 @@ struct InotifyTranslator {
   }
 
   /// What the monitor must do besides reporting events.
-  enum Action: Equatable {
-    /// Watch this new folder (and everything inside it).
+  enum Action: Hashable {
+    /// Watch this folder and everything inside it, reporting the contents of each folder that
+    /// was not watched before (they may predate the watch).
     case watch(String)
     /// Stop tracking the folders at and below this path.
     case forget(String)
@@ -49,22 +50,27 @@ struct InotifyTranslator {
     }
   }
 
-  /// A folder moved inside the tree keeps its watches under the new path. One that has none (a
-  /// staging folder that appeared and was renamed into place, as every atomic save does, before
-  /// the watch asked for under its first name was made) is watched where it is now.
+  /// A folder moved inside the tree keeps its watches under the new path, and its destination is
+  /// always walked again (the walk reports only what it newly watches). The walk is what makes a
+  /// move safe whatever else the batch held: a subfolder created just before the move, whose
+  /// watch was asked for under the old path; a staging folder renamed into place before its
+  /// watch was made; and a rename-exchange, whose two halves each rename the other's watches,
+  /// so that only the walk of both names puts every watch back under its own path.
   private mutating func followMovedFolder(from old: String, to new: String) {
     renameWatches(from: old, to: new)
-    actions.removeAll { action in
-      guard case .watch(let path) = action else { return false }
-      return path == old || path.hasPrefix(old + "/")
-    }
-    if !paths.values.contains(new) { actions.append(.watch(new)) }
+    // Watches asked for under the old path stay asked for: in an exchange, the other tree is
+    // there now; otherwise they find nothing and are skipped.
+    actions.removeAll { $0 == .watch(new) }
+    actions.append(.watch(new))
   }
 
   mutating func translate(_ event: RawEvent) {
     let mask = event.mask
     if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+      // Events were lost, folders created among them too: the whole tree is walked again.
       events.append(FileEvent(.rescan, path: root, isDirectory: true))
+      actions.removeAll { $0 == .watch(root) }
+      actions.append(.watch(root))
       return
     }
     if mask & UInt32(IN_IGNORED) != 0 {

@@ -54,6 +54,10 @@ int cquire_lsetxattr(const char *path, const char *name, const void *value, size
 
 int cquire_syncfs(int fd) { return syncfs(fd); }
 
+int cquire_open_tmpfile(const char *directory) {
+  return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+}
+
 ssize_t cquire_getxattr(const char *path, const char *name, void *value, size_t size) {
   return getxattr(path, name, value, size);
 }

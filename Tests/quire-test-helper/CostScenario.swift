@@ -57,9 +57,11 @@ enum CostScenario {
     while !listening && attempt < 30 {
       attempt += 1
       let events = document.events()
+      // One write of one length, no truncation: a truncation and a write can reach the
+      // document in two batches under load, and the second reload (a walk of every member)
+      // then lands in the measured save.
       let handle = try FileHandle(forWritingTo: url.appendingPathComponent("text.txt"))
-      try handle.truncate(atOffset: 0)
-      try handle.write(contentsOf: Data("outside \(attempt)".utf8))
+      try handle.write(contentsOf: Data(String(format: "outside %04d", attempt).utf8))
       try handle.close()
       listening = await firstEvent(of: events, within: 2) {
         if case .loaded = $0 { true } else { false }

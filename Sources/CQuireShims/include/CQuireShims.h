@@ -42,6 +42,10 @@ int cquire_removexattr(const char *path, const char *name);
 /// syncfs(2): flushes the file system holding fd.
 int cquire_syncfs(int fd);
 
+/// An unnamed regular file in `directory`'s file system (open(2) with O_TMPFILE), write-only;
+/// -1 with errno set where the file system has no such files.
+int cquire_open_tmpfile(const char *directory);
+
 /// An open-file-description byte-range lock (fcntl F_OFD_SETLK / F_OFD_SETLKW). `type` is 0 to
 /// unlock, 1 for a shared lock, 2 for an exclusive one. The lock belongs to the open file
 /// description, so it dies with the descriptor (and with the process, even on SIGKILL).

@@ -195,6 +195,30 @@ package enum Sys {
     if Glibc.fchmodat(AT_FDCWD, path, mode, 0) != 0 { throw failure("chmod") }
   }
 
+  /// The file system's own time now, for files in `folder`, in nanoseconds since 1970: the
+  /// modification time a file written
+  /// there now gets, in the file system's clock and at its granularity (a tick, or coarser). A
+  /// file whose time is not before it may be written again in the same tick without its time
+  /// changing, so its size and time do not prove its contents (git's "racily clean").
+  /// Found by making an unnamed file there (O_TMPFILE), or, where the file system has none, a
+  /// named hidden one removed at once.
+  package static func fileSystemNow(in folder: String) throws(SystemCallError) -> Int64 {
+    try check("open")
+    var fd = cquire_open_tmpfile(folder)
+    var named: String?
+    if fd < 0 {
+      guard [EOPNOTSUPP, EISDIR, EINVAL].contains(cquire_errno()) else { throw failure("open") }
+      let name = folder + "/.quire-sync-clock-" + UUID().uuidString
+      fd = try open(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+      named = name
+    }
+    defer {
+      close(fd)
+      if let named { try? unlink(named) }
+    }
+    return try status(of: fd).st_mtim.saturatingNanoseconds
+  }
+
   /// Sets the modification time (and the access time to the same) without following links.
   static func setModificationTime(_ path: String, _ time: timespec) throws(SystemCallError) {
     try check("utimensat")

@@ -14,7 +14,12 @@ struct PreparedUpload {
   /// The members of the synced record after the commit.
   let members: [String: SyncedItem.Member]
 
-  init(item: LocalItem, base: SyncedItem?, snapshots: [MemberSnapshot], removed: [String]) {
+  /// `now`: the file system's time once the snapshots were read (see
+  /// ``SyncedItem/Member/racy``).
+  init(
+    item: LocalItem, base: SyncedItem?, snapshots: [MemberSnapshot], removed: [String],
+    checkedAt now: Int64
+  ) {
     self.item = item
     self.base = base
     self.snapshots = snapshots
@@ -27,12 +32,20 @@ struct PreparedUpload {
       upserted.append(
         snapshot.member(mode: local.mode, modified: Double(local.modifiedNanoseconds) / 1e9))
       members[snapshot.path] = SyncedItem.Member(
-        local: local, hash: snapshot.hash, chunks: snapshot.chunks)
+        local: local, hash: snapshot.hash, chunks: snapshot.chunks, checkedAt: now)
     }
     self.members = members
     request = CommitRequest(
       commit: UUID().uuidString, item: item.id, kind: item.kind, path: "Documents/" + item.path,
       base: base?.revision, change: ManifestChange(upserted: upserted, removed: removed))
+  }
+
+  /// Whether nothing is to be sent: members read again only because their stats did not prove
+  /// them (racily clean) turned out as synced.
+  var isUnchanged: Bool {
+    guard let base, removed.isEmpty else { return false }
+    return base.hasContents(
+      of: item, hashes: Dictionary(snapshots.map { ($0.path, $0.hash) }) { first, _ in first })
   }
 
   /// Where each new chunk's bytes are.

@@ -9,13 +9,23 @@ extension SyncAgent {
   func uploadBatch(_ items: [LocalItem]) async throws {
     var prepared: [PreparedUpload] = []
     state.setStatus(items.map { ($0.id, $0.path) }, state: "uploading")
+    var unchanged: [(item: SyncedItem, changed: [String], removed: [String])] = []
     for item in items {
       do {
-        prepared.append(try prepare(item, base: synced[item.id]))
+        let upload = try prepare(item, base: synced[item.id])
+        if upload.isUnchanged, let base = upload.base {
+          // Read again only to be sure (racily clean): recorded, nothing sent.
+          unchanged.append(
+            (upload.record(revision: base.revision), upload.snapshots.map(\.path), []))
+        } else {
+          prepared.append(upload)
+        }
       } catch {
         try noteItemFailure(error, item: item)
       }
     }
+    try state.record(unchanged, clearingStatus: true)
+    for record in unchanged { synced[record.item.id] = record.item }
     guard !prepared.isEmpty else { return }
     var sources: PreparedUpload.Sources = [:]
     var held = Set<ContentHash>()

@@ -93,6 +93,7 @@ extension SyncAgent {
     var record = known
     var changed: [String] = []
     var placeholders = PlaceholderCache()
+    let now = fileSystemNow()  // before the writes: see SyncedItem.Member.racy
     for path in wanted {
       guard let member = known.members[path] else { continue }
       let file = package.appendingPathComponent(path)
@@ -100,7 +101,7 @@ extension SyncAgent {
         let info = try placeMember(
           member, at: file, of: package, identity: known.id, spool: spool, cache: &placeholders)
         if let info {
-          record.members[path]?.local = LocalScanner.member(info)
+          record.members[path]?.setLocal(LocalScanner.member(info), checkedAt: now)
           changed.append(path)
         }
         for job in jobs where job.member == path { job.done.resume() }
@@ -153,13 +154,14 @@ extension SyncAgent {
     let package = url(known.path)
     var record = known
     var placeholders = PlaceholderCache()
+    let now = fileSystemNow()  // before the writes: see SyncedItem.Member.racy
     for path in members {
       guard let member = known.members[path],
         let info = try placeMember(
           member, at: package.appendingPathComponent(path), of: package, identity: known.id,
           spool: spool, cache: &placeholders)
       else { continue }
-      record.members[path]?.local = LocalScanner.member(info)
+      record.members[path]?.setLocal(LocalScanner.member(info), checkedAt: now)
     }
     try state.record(record, changed: members, removed: [])
     synced[known.id] = record

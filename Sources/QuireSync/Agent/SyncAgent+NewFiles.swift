@@ -37,6 +37,7 @@ extension SyncAgent {
     guard files.count > 1 else { return [] }
     state.setStatus(files.map { ($0.identity, $0.relative) }, state: "downloading")
     let chunks = prefetched.chunks
+    let now = fileSystemNow()  // before the writes: see SyncedItem.Member.racy
     let placed = try await NewFilesWriter(folder: root).place(files) { hash in
       guard let bytes = chunks[hash] else {
         throw SyncError(.internalError, "Chunk \(hash) was not prefetched.")
@@ -48,7 +49,10 @@ extension SyncAgent {
       let (entry, member) = chosen[index]
       let record = SyncedItem(
         id: entry.item, path: files[index].relative, kind: .file, revision: entry.revision,
-        members: ["": SyncedItem.Member(local: local, hash: member.hash, chunks: member.chunks)])
+        members: [
+          "": SyncedItem.Member(
+            local: local, hash: member.hash, chunks: member.chunks, checkedAt: now)
+        ])
       records.append((record, [""], []))
     }
     try state.record(records, clearingStatus: true)

@@ -248,6 +248,8 @@ extension SyncAgent {
       try writer.move(from: base.path, to: relative)
     }
     let syncedItems = Set(synced.keys)
+    // Before the write: a stat not older than this may hide a write in the same tick.
+    let now = fileSystemNow()
     let (placed, written) = try writer.write(
       manifest, to: relative,
       chunk: { hash in
@@ -261,7 +263,7 @@ extension SyncAgent {
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }
       members[member.path] = SyncedItem.Member(
-        local: local, hash: member.hash, chunks: member.chunks)
+        local: local, hash: member.hash, chunks: member.chunks, checkedAt: now)
     }
     let record = SyncedItem(
       id: id, path: placed, kind: manifest.kind, revision: revision, members: members)

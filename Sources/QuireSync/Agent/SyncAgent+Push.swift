@@ -110,6 +110,13 @@ extension SyncAgent {
     if share?.role == .read { return try await keepAside(item) }
     state.setStatus(item.id, path: item.path, state: "uploading")
     let prepared = try prepare(item, base: base)
+    if prepared.isUnchanged, let base {
+      // Read again only to be sure: recorded with its new doubt, nothing sent.
+      let record = prepared.record(revision: base.revision)
+      try state.record([(record, prepared.snapshots.map(\.path), [])], clearingStatus: true)
+      synced[item.id] = record
+      return
+    }
     let sources = prepared.sources
     let held = prepared.held
     try await send(sources.keys.filter { !held.contains($0) }, from: sources)
@@ -119,10 +126,14 @@ extension SyncAgent {
 
   /// Reads `item`'s changed members (inside a coordinated read) and builds its commit.
   func prepare(_ item: LocalItem, base: SyncedItem?) throws -> PreparedUpload {
-    let changed = item.members.keys.filter { base?.members[$0]?.local != item.members[$0] }.sorted()
+    let changed = item.members.filter { base?.members[$0.key]?.proves($0.value) != true }.keys
+      .sorted()
     let removed = (base?.members.keys).map { Set($0).subtracting(item.members.keys).sorted() } ?? []
+    // Before the read: a stat not older than this may hide a write in the same tick.
+    let now = fileSystemNow()
     return PreparedUpload(
-      item: item, base: base, snapshots: try readMembers(changed, of: item), removed: removed)
+      item: item, base: base, snapshots: try readMembers(changed, of: item), removed: removed,
+      checkedAt: now)
   }
 
   /// Records a committed upload as synced. If the server merged it with changes made meanwhile,

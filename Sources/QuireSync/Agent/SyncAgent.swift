@@ -394,6 +394,12 @@ public actor SyncAgent {
     }
   }
 
+  /// The file system's time now in the synced folder, in nanoseconds (see
+  /// ``SyncedItem/Member/racy``); if it cannot be read, the largest time, which trusts no stat.
+  func fileSystemNow() -> Int64 {
+    (try? Sys.fileSystemNow(in: folder.path)) ?? .max
+  }
+
   /// The URL of the item at `relative` in the folder.
   func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 }

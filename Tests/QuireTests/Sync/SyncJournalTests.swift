@@ -52,9 +52,10 @@ struct SyncJournalTests {
       ended = error
     }
     #expect((ended as? SyncError)?.code == .unavailable)
-    // Without the watchdog the stream would hang until the test's time limit; the bound leaves
-    // room for a loaded 2-core CI machine (11.6 s was seen with the whole suite running).
-    #expect(ContinuousClock.now - started < .seconds(30), "the watchdog ended the silent stream")
+    // Without the watchdog the stream would hang until the test's time limit. The bound is on
+    // that hang, not on speed: the idle timeout is 1 s, and a loaded 2-core machine took 11.6 s
+    // with the whole suite running, 32.5 s with two suites at once.
+    #expect(ContinuousClock.now - started < .seconds(120), "the watchdog ended the silent stream")
     proxy.release()
   }
 

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/syscall.h>
@@ -53,6 +54,15 @@ int cquire_lsetxattr(const char *path, const char *name, const void *value, size
 }
 
 int cquire_syncfs(int fd) { return syncfs(fd); }
+
+int cquire_has_writers(int fd) {
+  if (fcntl(fd, F_SETSIG, SIGURG) != 0) return -1;
+  if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
+    fcntl(fd, F_SETLEASE, F_UNLCK);
+    return 0;
+  }
+  return errno == EAGAIN ? 1 : -1;
+}
 
 int cquire_open_tmpfile(const char *directory) {
   return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);

@@ -42,6 +42,12 @@ int cquire_removexattr(const char *path, const char *name);
 /// syncfs(2): flushes the file system holding fd.
 int cquire_syncfs(int fd);
 
+/// Whether any process has the file behind `fd` (open read-only) open for writing: 1 if so, 0 if
+/// not, -1 with errno set if the kernel cannot tell (no leases on this file system, or the file
+/// is another user's). A read lease (F_SETLEASE) can be taken only when no writer has the file
+/// open; it is let go at once, and a break in between is told with SIGURG, ignored by default.
+int cquire_has_writers(int fd);
+
 /// An unnamed regular file in `directory`'s file system (open(2) with O_TMPFILE), write-only;
 /// -1 with errno set where the file system has no such files.
 int cquire_open_tmpfile(const char *directory);

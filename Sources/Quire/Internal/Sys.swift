@@ -219,6 +219,46 @@ package enum Sys {
     return try status(of: fd).st_mtim.saturatingNanoseconds
   }
 
+  /// Waits until no process has the file behind `fd` (open read-only, perhaps unlinked) open for
+  /// writing, so its bytes are the last a writer meant. The kernel says so: a read lease can be
+  /// taken only when no writer has the file open, and each writer's close is an inotify event
+  /// (watched through `/proc/self/fd`, which reaches an unlinked file too). `waiting` is called
+  /// once if a writer still has it open.
+  ///
+  /// - Returns: true once no writer has it open; false if `bound` passed first (a writer that
+  ///   keeps the file open), or if the kernel cannot tell (a file system without leases, another
+  ///   user's file): the caller then treats the bytes as possibly unfinished.
+  package static func waitForWriters(
+    of fd: Int32, bound: Duration, waiting: () -> Void = {}
+  ) -> Bool {
+    let watcher = inotify_init1(Int32(IN_CLOEXEC))
+    guard watcher >= 0 else { return false }
+    defer { close(watcher) }
+    // The watch comes first: a close between the check and the watch would go unheard.
+    guard inotify_add_watch(watcher, "/proc/self/fd/\(fd)", UInt32(IN_CLOSE_WRITE)) >= 0 else {
+      return false
+    }
+    let deadline = ContinuousClock.now + bound
+    var told = false
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let writers = cquire_has_writers(fd)
+      if writers == 0 { return true }
+      if writers < 0 { return false }
+      if !told {
+        told = true
+        waiting()
+      }
+      let left = deadline - ContinuousClock.now
+      guard left > .zero else { return false }
+      var ready = pollfd(fd: watcher, events: Int16(POLLIN), revents: 0)
+      let milliseconds = Int32(min(left.components.seconds * 1000 + 1, 60_000))
+      if poll(&ready, 1, milliseconds) > 0 {
+        _ = buffer.withUnsafeMutableBytes { read(watcher, $0.baseAddress, $0.count) }
+      }
+    }
+  }
+
   /// Sets the modification time (and the access time to the same) without following links.
   static func setModificationTime(_ path: String, _ time: timespec) throws(SystemCallError) {
     try check("utimensat")

@@ -64,15 +64,21 @@ final class ReplacedFiles {
   deinit { close() }
 
   /// After the replacement: puts back every held file that another program wrote since the
-  /// check, as it wrote it.
+  /// check, as it wrote it, once that program has closed it (``writerBound`` at most); a writer
+  /// that still has it open is told to `waiting` with the file's path.
   ///
   /// - Throws: ``SyncError`` `changedWhileSyncing` naming the files put back, if any were: the
   ///   download is not recorded, and the agent uploads them next.
-  func restoreOverwritten() throws {
+  func restoreOverwritten(waiting: (String) -> Void = { _ in }) throws {
     defer { close() }
     var restored: [String] = []
     for file in held where hasChanged(file) {
-      let info = waitUntilQuiet(file)
+      // Not a quiet moment: a writer that truncated the file may write much later. No name
+      // reaches the replaced file any more, so its writers are those that had it open; the
+      // kernel says when the last one closed it.
+      _ = Sys.waitForWriters(of: file.fd, bound: Self.writerBound) { waiting(file.file) }
+      var info = file.info
+      fstat(file.fd, &info)
       try put(read(file, size: Int(info.st_size)), back: file, info: info)
       restored.append(file.file)
     }
@@ -116,20 +122,9 @@ final class ReplacedFiles {
       && one.st_mtim.tv_nsec == other.st_mtim.tv_nsec
   }
 
-  /// The writer may still be at it (it truncated the file and writes on): its status is read
-  /// until it holds still for a moment, or two seconds passed.
-  private func waitUntilQuiet(_ file: Held) -> stat {
-    var last = Glibc.stat()
-    fstat(file.fd, &last)
-    let deadline = ContinuousClock.now + .seconds(2)
-    while ContinuousClock.now < deadline {
-      usleep(20_000)  // a quiet period for a writer that does not say when it is done
-      var now = Glibc.stat()
-      guard fstat(file.fd, &now) == 0, !Self.same(now, last) else { break }
-      last = now
-    }
-    return last
-  }
+  /// How long a put-back waits for a writer that keeps the replaced file open. Past it, what
+  /// the file holds then is put back and uploaded; a later write to it has no name to reach.
+  static let writerBound = Duration.seconds(60)
 
   private func read(_ file: Held, size: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: size)

@@ -1,0 +1,79 @@
+import Foundation
+import QuireSyncProtocol
+import Testing
+
+@testable import QuireSync
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 27, hole 1: a program that does not coordinate truncates a file (`open(…, "w")`) and
+/// writes later. If a download replaces the file in between, the write lands in the replaced
+/// file, which no name reaches any more; the agent puts it back. It used to take 20 ms of quiet
+/// for "the writer has finished", read the empty file, and put that back, so the write was lost.
+@Suite("A download's put-back waits for the writer to close")
+struct ReplacedFilesTests {
+  /// Holds a value across a detached task (the test hands it over and does not touch it again).
+  final class Handover<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+  }
+
+  @Test("a writer that truncated the file and writes after the replacement keeps every byte")
+  func truncatedThenWritten() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("Notes.txt")
+    try Data("synced\n".utf8).write(to: file)
+    var info = stat()
+    try #require(lstat(file.path, &info) == 0)
+    let replaced = Handover(
+      try ReplacedFiles(checking: [""], at: file, expected: ["": LocalScanner.member(info)]))
+    // The other program opens the file for writing, truncating it, and writes nothing yet.
+    let writer = open(file.path, O_WRONLY | O_TRUNC)
+    try #require(writer >= 0)
+    // The download renames its own file over the name.
+    let staged = folder.file(".quire-sync-staged")
+    try Data("downloaded\n".utf8).write(to: staged)
+    try #require(rename(staged.path, file.path) == 0)
+
+    let (waiting, told) = AsyncStream<String>.makeStream()
+    let restoring = Task.detached {
+      try replaced.value.restoreOverwritten { told.yield($0) }
+    }
+    let heldFor = try await withDeadline(seconds: 60) { () async -> String? in
+      for await path in waiting { return path }
+      return nil
+    }
+    #expect(heldFor == file.path, "the put-back waits while the writer has the file open")
+    let line = "the writer's line, written late\n"
+    try #require(write(writer, line, line.utf8.count) == line.utf8.count)
+    close(writer)
+    let outcome = await restoring.result
+    #expect(
+      (try? outcome.get()) == nil, "the download is told the file changed: \(outcome)")
+    #expect(try String(contentsOf: file, encoding: .utf8) == line, "the late write is kept")
+  }
+
+  @Test("a writer that already closed is put back at once, without waiting")
+  func closedWriter() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("Notes.txt")
+    try Data("synced\n".utf8).write(to: file)
+    var info = stat()
+    try #require(lstat(file.path, &info) == 0)
+    let replaced = try ReplacedFiles(
+      checking: [""], at: file, expected: ["": LocalScanner.member(info)])
+    let writer = open(file.path, O_WRONLY | O_APPEND)
+    try #require(writer >= 0)
+    try #require(write(writer, "more\n", 5) == 5)
+    close(writer)
+    let staged = folder.file(".quire-sync-staged")
+    try Data("downloaded\n".utf8).write(to: staged)
+    try #require(rename(staged.path, file.path) == 0)
+    var waited = false
+    #expect(throws: SyncError.self) { try replaced.restoreOverwritten { _ in waited = true } }
+    #expect(!waited)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "synced\nmore\n")
+  }
+}

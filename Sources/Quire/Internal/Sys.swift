@@ -219,6 +219,16 @@ package enum Sys {
     return try status(of: fd).st_mtim.saturatingNanoseconds
   }
 
+  /// Whether a process has the file behind `fd` (open read-only) open for writing; nil if the
+  /// kernel cannot tell (a file system without leases, another user's file).
+  package static func hasWriters(_ fd: Int32) -> Bool? {
+    switch cquire_has_writers(fd) {
+    case 0: false
+    case 1: true
+    default: nil
+    }
+  }
+
   /// Waits until no process has the file behind `fd` (open read-only, perhaps unlinked) open for
   /// writing, so its bytes are the last a writer meant. The kernel says so: a read lease can be
   /// taken only when no writer has the file open, and each writer's close is an inotify event

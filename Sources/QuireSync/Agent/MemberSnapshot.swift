@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -29,6 +30,16 @@ final class MemberSnapshot: Sendable {
       throw SyncError(
         .unavailable,
         "“\(file)” could not be opened to upload it: \(String(cString: strerror(errno))).")
+    }
+    // A program that has it open for writing may be between its truncation and its write: the
+    // bytes now are not a version anyone saved. Its close is an event, which asks for another
+    // push; the kernel, not a quiet moment, says when it is done.
+    if Sys.hasWriters(fd) == true {
+      close(fd)
+      throw SyncError(
+        .changedWhileSyncing,
+        "“\(file)” is open for writing in another program; it is uploaded once that program closes it."
+      )
     }
     var hasher = ContentHasher()
     var chunks: [ChunkReference] = []

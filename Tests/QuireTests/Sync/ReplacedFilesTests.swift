@@ -76,4 +76,28 @@ struct ReplacedFilesTests {
     #expect(!waited)
     #expect(try String(contentsOf: file, encoding: .utf8) == "synced\nmore\n")
   }
+
+  @Test("a file open for writing in another program is not uploaded until that program closes it")
+  func openWriterIsNotUploaded() async throws {
+    let server = try SyncServerProcess()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    try a.start()
+    try b.start()
+    try a.write("first\n", to: "Notes.txt")
+    #expect(await eventually { b.text("Notes.txt") == "first\n" })
+    // The other program truncates, as open(…, "w") does, and has not written yet.
+    let writer = open(a.url("Notes.txt").path, O_WRONLY | O_TRUNC)
+    try #require(writer >= 0)
+    #expect(
+      await eventually {
+        (try? a.report().items.contains { $0.path == "Notes.txt" && $0.state == "waiting" })
+          == true
+      }, "A's agent heard the truncation and waits for the writer")
+    #expect(b.text("Notes.txt") == "first\n", "the empty file was not sent")
+    let line = "second, written after a pause\n"
+    try #require(write(writer, line, line.utf8.count) == line.utf8.count)
+    close(writer)
+    #expect(await eventually { b.text("Notes.txt") == line }, "the closed file is uploaded")
+  }
 }

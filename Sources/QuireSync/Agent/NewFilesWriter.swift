@@ -32,10 +32,16 @@ struct NewFilesWriter {
   /// Places `files`; returns, by index in `files`, the local stat of each one placed. A file not
   /// placed (its name taken meanwhile) is not in the result and left for the caller.
   ///
+  /// Placing and recording are one unit: `record` gets each group as soon as its names appear,
+  /// with no suspension in between, so a task cancelled (or a group failing) part-way leaves no
+  /// named file unrecorded.
+  ///
   /// - Throws: ``SyncError`` `unavailable` if the disk refuses a write; nothing is placed then.
-  func place(_ files: [File], chunk: (ContentHash) throws -> [UInt8]) async throws
-    -> [Int: LocalItem.Member]
-  {
+  func place(
+    _ files: [File], chunk: (ContentHash) throws -> [UInt8],
+    record: ([Int: LocalItem.Member]) throws -> Void,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> [Int: LocalItem.Member] {
     var staged: [(index: Int, temporary: String, target: URL)] = []
     defer { for file in staged { unlink(file.temporary) } }  // those not renamed into place
     var folders = Set<String>()
@@ -75,7 +81,8 @@ struct NewFilesWriter {
       let intents = group.map {
         FileAccessIntent.writingIntent(with: $0.target, options: .forReplacing)
       }
-      try await FileCoordinator().coordinate(with: intents) { urls in
+      let named = try await FileCoordinator().coordinate(with: intents) { urls in
+        var named: [Int: LocalItem.Member] = [:]
         for (file, url) in zip(group, urls) {
           // The stat of what was written, taken before its name appears: a program that
           // writes the new file at once is then a change to upload, not taken for the download.
@@ -83,9 +90,12 @@ struct NewFilesWriter {
           guard lstat(file.temporary, &info) == 0,
             (try? Sys.renameNoReplace(file.temporary, url.path)) != nil
           else { continue }
-          placed[file.index] = LocalScanner.member(info)
+          named[file.index] = LocalScanner.member(info)
         }
+        return named
       }
+      placed.merge(named) { _, new in new }
+      try record(named)
     }
     staged.removeAll { placed[$0.index] != nil }
     // The new names: each folder that gained one, and the folders above it up to the synced

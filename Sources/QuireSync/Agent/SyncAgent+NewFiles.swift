@@ -38,25 +38,29 @@ extension SyncAgent {
     state.setStatus(files.map { ($0.identity, $0.relative) }, state: "downloading")
     let chunks = prefetched.chunks
     let now = fileSystemNow()  // before the writes: see SyncedItem.Member.racy
+    // Each group is recorded as soon as its names appear, before anything can stop the agent
+    // (a cancelled share, a failed group): a named file with an identity and no record would
+    // come back as a new document of this device's.
     let placed = try await NewFilesWriter(folder: root).place(files) { hash in
       guard let bytes = chunks[hash] else {
         throw SyncError(.internalError, "Chunk \(hash) was not prefetched.")
       }
       return bytes
+    } record: { group in
+      var records: [(item: SyncedItem, changed: [String], removed: [String])] = []
+      for (index, local) in group.sorted(by: { $0.key < $1.key }) {
+        let (entry, member) = chosen[index]
+        let record = SyncedItem(
+          id: entry.item, path: files[index].relative, kind: .file, revision: entry.revision,
+          members: [
+            "": SyncedItem.Member(
+              local: local, hash: member.hash, chunks: member.chunks, checkedAt: now)
+          ])
+        records.append((record, [""], []))
+      }
+      try state.record(records, clearingStatus: true)
+      for record in records { synced[record.item.id] = record.item }
     }
-    var records: [(item: SyncedItem, changed: [String], removed: [String])] = []
-    for (index, local) in placed.sorted(by: { $0.key < $1.key }) {
-      let (entry, member) = chosen[index]
-      let record = SyncedItem(
-        id: entry.item, path: files[index].relative, kind: .file, revision: entry.revision,
-        members: [
-          "": SyncedItem.Member(
-            local: local, hash: member.hash, chunks: member.chunks, checkedAt: now)
-        ])
-      records.append((record, [""], []))
-    }
-    try state.record(records, clearingStatus: true)
-    for record in records { synced[record.item.id] = record.item }
     return Set(placed.keys.map { chosen[$0].entry.sequence })
   }
 }

@@ -5,11 +5,11 @@ import Foundation
 #endif
 
 /// Starts the long-lived threads Quire owns (inotify readers, the presenter socket).
-enum BackgroundThread {
+package enum BackgroundThread {
   /// Runs `body` on a new thread named `name` that blocks every blockable signal, so a
   /// process-directed signal such as SIGTERM goes to a thread that handles it (the main thread
   /// of ``Document/saveOpenDocumentsOnTermination()``), never to this one to be dropped.
-  static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
+  package static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
     let thread = Thread {
       var all = sigset_t()
       sigfillset(&all)

@@ -17,7 +17,7 @@ import QuireSyncProtocol
 /// puts it in place again, and the download stops with `changedWhileSyncing`, so the agent
 /// uploads the write on the revision it was made on and the server merges the two.
 final class ReplacedFiles {
-  private struct Held {
+  private struct Held: Sendable {
     let path: String
     let file: String
     let fd: Int32
@@ -64,29 +64,50 @@ final class ReplacedFiles {
   deinit { close() }
 
   /// After the replacement: puts back every held file that another program wrote since the
-  /// check, as it wrote it, once that program has closed it (``writerBound`` at most); a writer
-  /// that still has it open is told to `waiting` with the file's path.
+  /// check, as it wrote it. A file that program still has open is put back once it closes it,
+  /// by a thread of its own (the download does not wait): `waiting` is told its path then, and
+  /// `restored` once each file is back.
   ///
   /// - Throws: ``SyncError`` `changedWhileSyncing` naming the files put back, if any were: the
-  ///   download is not recorded, and the agent uploads them next.
-  func restoreOverwritten(waiting: (String) -> Void = { _ in }) throws {
+  ///   download is not recorded, and the agent uploads them next (the late put-back is itself a
+  ///   change the monitor reports).
+  func restoreOverwritten(
+    waiting: (String) -> Void = { _ in },
+    restored: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws {
     defer { close() }
-    var restored: [String] = []
+    var changed: [String] = []
     for file in held where hasChanged(file) {
+      changed.append(file.file)
       // Not a quiet moment: a writer that truncated the file may write much later. No name
       // reaches the replaced file any more, so its writers are those that had it open; the
       // kernel says when the last one closed it.
-      _ = Sys.waitForWriters(of: file.fd, bound: Self.writerBound) { waiting(file.file) }
-      var info = file.info
-      fstat(file.fd, &info)
-      try put(read(file, size: Int(info.st_size)), back: file, info: info)
-      restored.append(file.file)
+      if Sys.hasWriters(file.fd) == true {
+        let late = Held(path: file.path, file: file.file, fd: dup(file.fd), info: file.info)
+        guard late.fd >= 0 else { continue }
+        waiting(file.file)
+        BackgroundThread.start("quire-sync-put-back") {
+          defer { Glibc.close(late.fd) }
+          _ = Sys.waitForWriters(of: late.fd, bound: Self.writerBound)
+          if (try? Self.putBack(late)) != nil { restored(late.file) }
+        }
+        continue
+      }
+      try Self.putBack(file)
+      restored(file.file)
     }
-    guard !restored.isEmpty else { return }
+    guard !changed.isEmpty else { return }
     throw SyncError(
       .changedWhileSyncing,
-      "“\(restored.joined(separator: "”, “"))” changed while a newer version was downloaded; the change is kept, uploaded and merged."
+      "“\(changed.joined(separator: "”, “"))” changed while a newer version was downloaded; the change is kept, uploaded and merged."
     )
+  }
+
+  /// Puts the bytes of the replaced file `file` back under its name.
+  private static func putBack(_ file: Held) throws {
+    var info = file.info
+    fstat(file.fd, &info)
+    try put(read(file, size: Int(info.st_size)), back: file, info: info)
   }
 
   /// The regular file at `path` in the item at `root`, open, with its status; nil if it is not
@@ -122,11 +143,11 @@ final class ReplacedFiles {
       && one.st_mtim.tv_nsec == other.st_mtim.tv_nsec
   }
 
-  /// How long a put-back waits for a writer that keeps the replaced file open. Past it, what
-  /// the file holds then is put back and uploaded; a later write to it has no name to reach.
+  /// How long a late put-back waits for a writer that keeps the replaced file open. Past it,
+  /// what the file holds then is put back and uploaded; a later write has no name to reach.
   static let writerBound = Duration.seconds(60)
 
-  private func read(_ file: Held, size: Int) -> [UInt8] {
+  private static func read(_ file: Held, size: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: size)
     var done = 0
     while done < size {
@@ -143,7 +164,7 @@ final class ReplacedFiles {
   /// Writes `bytes` into the file the download put there, in place, with the mode and time the
   /// writer left, and fsyncs it. In place, not renamed over it: a rename would leave a file no
   /// name reaches once more, for a write that comes meanwhile to be lost in.
-  private func put(_ bytes: [UInt8], back file: Held, info: stat) throws {
+  private static func put(_ bytes: [UInt8], back file: Held, info: stat) throws {
     // Created again if the download removed it: a change beats a removal.
     let fd = open(file.file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, info.st_mode & 0o7777)
     guard fd >= 0 else {

@@ -37,21 +37,27 @@ struct ReplacedFilesTests {
     try Data("downloaded\n".utf8).write(to: staged)
     try #require(rename(staged.path, file.path) == 0)
 
-    let (waiting, told) = AsyncStream<String>.makeStream()
-    let restoring = Task.detached {
-      try replaced.value.restoreOverwritten { told.yield($0) }
+    // The download does not wait: it is told the file changed, and the put-back waits on a
+    // thread of its own while the writer has the file open.
+    let (back, restored) = AsyncStream<String>.makeStream()
+    var waitedFor: [String] = []
+    #expect(throws: SyncError.self) {
+      try replaced.value.restoreOverwritten {
+        waitedFor.append($0)
+      } restored: {
+        restored.yield($0)
+      }
     }
-    let heldFor = try await withDeadline(seconds: 60) { () async -> String? in
-      for await path in waiting { return path }
-      return nil
-    }
-    #expect(heldFor == file.path, "the put-back waits while the writer has the file open")
+    #expect(waitedFor == [file.path], "the writer still had the file open")
+    #expect(try String(contentsOf: file, encoding: .utf8) == "downloaded\n", "not put back yet")
     let line = "the writer's line, written late\n"
     try #require(write(writer, line, line.utf8.count) == line.utf8.count)
     close(writer)
-    let outcome = await restoring.result
-    #expect(
-      (try? outcome.get()) == nil, "the download is told the file changed: \(outcome)")
+    let putBack = try await withDeadline(seconds: 60) { () async -> String? in
+      for await path in back { return path }
+      return nil
+    }
+    #expect(putBack == file.path, "put back once the writer closed it")
     #expect(try String(contentsOf: file, encoding: .utf8) == line, "the late write is kept")
   }
 

@@ -65,15 +65,16 @@ struct BookmarkTests {
   }
 
   @Test("a bookmark made here resolves in another process after the package is renamed")
-  func acrossProcesses() throws {
+  func acrossProcesses() async throws {
     let folder = try TemporaryDirectory()
     let package = folder.file("Report.mydoc")
     try Disk.write("text", to: package.appendingPathComponent("text.txt"))
-    let made = try Executables.run(
+    let made = try await Executables.runDetached(
       "quire", ["bookmark", package.path, "--out", folder.file("report.bookmark").path])
     #expect(made.status == 0)
     try FileManager.default.moveItem(at: package, to: folder.file("Final Report.mydoc"))
-    let resolved = try Executables.run("quire", ["resolve", folder.file("report.bookmark").path])
+    let resolved = try await Executables.runDetached(
+      "quire", ["resolve", folder.file("report.bookmark").path])
     #expect(
       resolved.stdout == folder.file("Final Report.mydoc").path
         + " (stale: make the bookmark again)\n")

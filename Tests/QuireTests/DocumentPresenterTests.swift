@@ -4,9 +4,10 @@ import Testing
 @testable import Quire
 @testable import QuireApp
 
-/// Runs the test helper to completion (for one coordinated write or move by another process).
-func runHelper(_ arguments: [String]) throws {
-  let result = try Executables.run("quire-test-helper", arguments)
+/// Runs the test helper to completion (for one coordinated write or move by another process),
+/// without holding the caller's actor meanwhile.
+func runHelper(_ arguments: [String]) async throws {
+  let result = try await Executables.runDetached("quire-test-helper", arguments)
   #expect(result.status == 0, "\(arguments): \(result.stderr)")
 }
 
@@ -22,7 +23,7 @@ struct DocumentPresenterTests {
     try await document.open()
     defer { Task { try? await document.close() } }
     let events = document.events()
-    try runHelper(["coord-write", file.path, "from elsewhere"])
+    try await runHelper(["coord-write", file.path, "from elsewhere"])
     #expect(await waitForEvent(events) { if case .loaded = $0 { true } else { false } } != nil)
     #expect(document.text == "from elsewhere")
     #expect(!document.hasUnsavedChanges)
@@ -71,7 +72,7 @@ struct DocumentPresenterTests {
     #expect(document.hasUnsavedChanges)
     // The writer asks this document to save first (a coordinated write with merging would);
     // a plain coordinated write replaces the file, so the document must keep both.
-    try runHelper(["coord-write", file.path, "theirs"])
+    try await runHelper(["coord-write", file.path, "theirs"])
     let event = await waitForEvent(events) { if case .conflict = $0 { true } else { false } }
     guard case .conflict(let otherVersion)? = event else {
       Issue.record("no conflict reported")
@@ -97,7 +98,7 @@ struct DocumentPresenterTests {
     try await document.open()
     defer { Task { try? await document.close() } }
     let events = document.events()
-    try runHelper(["coord-move", old.path, new.path])
+    try await runHelper(["coord-move", old.path, new.path])
     #expect(await waitForEvent(events) { if case .moved = $0 { true } else { false } } != nil)
     #expect(document.fileURL.path == new.path)
     document.setText("edited after the move")

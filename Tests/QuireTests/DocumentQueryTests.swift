@@ -96,7 +96,7 @@ struct DocumentQueryTests {
     #expect(gathered.items.first { $0.name == "Doc.mydoc" }?.contentType == "net.gacha.mydoc")
 
     // A coordinated create in another process reaches the query.
-    try runHelper(["coord-write", folder.file("created.txt").path, "new"])
+    try await runHelper(["coord-write", folder.file("created.txt").path, "new"])
     guard
       let (afterCreate, iterator2) = await nextResults(
         iterator, until: { $0.added.contains { $0.name == "created.txt" } })
@@ -107,7 +107,9 @@ struct DocumentQueryTests {
     #expect(afterCreate.items.contains { $0.name == "created.txt" })
 
     // A coordinated rename in another process is reported as a move.
-    try runHelper(["coord-move", folder.file("created.txt").path, folder.file("renamed.txt").path])
+    try await runHelper([
+      "coord-move", folder.file("created.txt").path, folder.file("renamed.txt").path,
+    ])
     guard
       let (afterMove, iterator3) = await nextResults(
         iterator2, until: { $0.moved.contains { $0.item.name == "renamed.txt" } })

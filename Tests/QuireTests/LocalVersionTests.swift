@@ -203,7 +203,7 @@ struct LocalVersionTests {
   }
 
   @Test("quire edit keeps versions; quire versions lists and restores them")
-  func commandLine() throws {
+  func commandLine() async throws {
     let folder = try TemporaryDirectory()
     let environment = [
       "XDG_DATA_HOME": folder.file("data").path, "XDG_CACHE_HOME": folder.file("cache").path,
@@ -212,11 +212,11 @@ struct LocalVersionTests {
     let url = folder.file("Note.txt")
     try Disk.write("first\n", to: url)
     for text in ["second\n", "third\n"] {
-      let edit = try Executables.run(
+      let edit = try await Executables.runDetached(
         "quire", ["edit", url.path, "--text", text], environment: environment)
       #expect(edit.status == 0, "\(edit.stderr)")
     }
-    let list = try Executables.run(
+    let list = try await Executables.runDetached(
       "quire", ["versions", "list", url.path, "--json"], environment: environment)
     #expect(list.status == 0, "\(list.stderr)")
     let decoder = JSONDecoder()
@@ -224,14 +224,15 @@ struct LocalVersionTests {
     let versions = try decoder.decode([VersionRecord].self, from: Data(list.stdout.utf8))
     #expect(versions.map(\.isCurrent) == [true, false, false])
     let oldest = try #require(versions.last)
-    let restore = try Executables.run(
+    let restore = try await Executables.runDetached(
       "quire", ["versions", "restore", url.path, oldest.identifier], environment: environment)
     #expect(restore.status == 0, "\(restore.stderr)")
     #expect(try String(contentsOf: url, encoding: .utf8) == "first\n")
-    let table = try Executables.run("quire", ["versions", url.path], environment: environment)
+    let table = try await Executables.runDetached(
+      "quire", ["versions", url.path], environment: environment)
     #expect(
       table.stdout.split(separator: "\n").count == 5, "a header and four versions: \(table.stdout)")
-    let missing = try Executables.run(
+    let missing = try await Executables.runDetached(
       "quire", ["versions", "restore", url.path, "../../etc"], environment: environment)
     #expect(missing.status != 0 && missing.stderr.hasPrefix("quire: "))
   }

@@ -58,15 +58,17 @@ struct TagsTests {
   }
 
   @Test("quire tag shows and changes tags")
-  func cli() throws {
+  func cli() async throws {
     let folder = try TemporaryDirectory()
     let file = folder.file("notes.txt")
     try Disk.write("x", to: file)
     #expect(
-      try Executables.run("quire", ["tag", file.path, "+work", "+home"]).stdout == "work, home\n")
-    #expect(try Executables.run("quire", ["tag", file.path, "-work"]).stdout == "home\n")
-    #expect(try Executables.run("quire", ["tag", file.path]).stdout == "home\n")
-    let bad = try Executables.run("quire", ["tag", file.path, "plain"])
+      try await Executables.runDetached("quire", ["tag", file.path, "+work", "+home"]).stdout
+        == "work, home\n")
+    #expect(
+      try await Executables.runDetached("quire", ["tag", file.path, "-work"]).stdout == "home\n")
+    #expect(try await Executables.runDetached("quire", ["tag", file.path]).stdout == "home\n")
+    let bad = try await Executables.runDetached("quire", ["tag", file.path, "plain"])
     #expect(bad.status != 0 && bad.stderr.hasPrefix("quire: "))
   }
 }

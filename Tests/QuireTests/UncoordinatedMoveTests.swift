@@ -51,7 +51,8 @@ struct UncoordinatedMoveTests {
     document.setText("unsaved edit")
     document.undoManager.endEvent()
     let events = document.events()
-    let mv = try Executables.runCommand(URL(fileURLWithPath: "/bin/mv"), [old.path, new.path])
+    let mv = try await Executables.runCommandDetached(
+      URL(fileURLWithPath: "/bin/mv"), [old.path, new.path])
     #expect(mv.status == 0)
     let event = await waitForEvent(events) { event in
       switch event {

@@ -117,7 +117,7 @@ package enum Sys {
   }
 
   /// Atomically swaps two paths (renameat2 with RENAME_EXCHANGE).
-  static func exchange(_ first: String, _ second: String) throws(SystemCallError) {
+  package static func exchange(_ first: String, _ second: String) throws(SystemCallError) {
     try check("renameat2")
     if cquire_rename_exchange(AT_FDCWD, first, AT_FDCWD, second) != 0 { throw failure("renameat2") }
   }

@@ -16,6 +16,8 @@ public protocol UbiquityStatusSource: Sendable {
   func statuses() async -> [String: UbiquityStatus]?
 
   /// Yields whenever the statuses may have changed; the stream ends when its iteration does.
+  /// It listens from the moment it returns, so a change between that and the first
+  /// ``statuses()`` read is not missed.
   /// Make it with `bufferingPolicy: .bufferingNewest(1)`: changes that come while the query reads
   /// the statuses then count as one.
   func changes() -> AsyncStream<Void>

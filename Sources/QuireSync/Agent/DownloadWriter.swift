@@ -138,9 +138,25 @@ struct DownloadWriter {
       try ItemIdentity.assign(identity, to: staging)
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
         if FileManager.default.fileExists(atPath: url.path) {
-          try FileManager.default.removeItem(at: url)
-        }
-        guard rename(staging.path, url.path) == 0 else {
+          // Swapped, then checked: the package this one replaces is no longer reachable by its
+          // name, and what it holds is compared with what the agent last saw. A member changed
+          // or added by another program puts it back, unremoved, and the agent uploads it
+          // first; only a package as last synced goes (with the staging folder).
+          do { try Sys.exchange(staging.path, url.path) } catch {
+            throw SyncError(
+              .unavailable, "Could not place the downloaded “\(url.path)”: \(error).", cause: error)
+          }
+          if let changed = Self.changedMember(of: staging.path, expected: expected) {
+            if (try? Sys.exchange(staging.path, url.path)) == nil {
+              // Not put back in place: kept beside it, under a free name, never removed.
+              try? Sys.renameNoReplace(staging.path, freeName(beside: url).path)
+            }
+            throw SyncError(
+              .changedWhileSyncing,
+              "“\(url.appendingPathComponent(changed).path)” changed while a newer version was downloaded; it is uploaded first and merged."
+            )
+          }
+        } else if rename(staging.path, url.path) != 0 {
           throw SyncError(.unavailable, "Could not place the downloaded “\(url.path)”.")
         }
         for member in manifest.change.upserted {
@@ -151,6 +167,19 @@ struct DownloadWriter {
       }
     }
     return (relative, written)
+  }
+
+  /// The first member of the package at `path` that is not as `expected` says (changed, or
+  /// there with no record); nil if it is as last synced. With no record at all, every member is
+  /// unknown and the package is kept.
+  static func changedMember(of path: String, expected: [String: LocalItem.Member]) -> String? {
+    var found: [String: LocalItem.Member] = [:]
+    LocalScanner.packageMembers(path, relative: "", into: &found)
+    for (member, local) in found.sorted(by: { $0.key < $1.key }) {
+      guard let known = expected[member] else { return member }  // added here
+      if local != .inCloud && known != .inCloud && local != known { return member }
+    }
+    return nil
   }
 
   /// Writes one member's file: `fill` writes its bytes into the open file, then its mode and

@@ -65,7 +65,8 @@ enum LocalScanner {
     }
   }
 
-  private static func packageMembers(
+  /// The members of the package folder at `path` (placeholders as ``LocalItem/Member/inCloud``).
+  static func packageMembers(
     _ path: String, relative: String, into members: inout [String: LocalItem.Member]
   ) {
     for name in entries(path) where !name.hasPrefix(".quire") {

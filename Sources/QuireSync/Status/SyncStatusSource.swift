@@ -169,13 +169,16 @@ public final class SyncStatusSource: UbiquityStatusSource {
     ]
     let tasks = watched.map { folder, name in
       try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      // The watch is made here, before the caller reads the statuses, not in the task: a task
+      // that started late (a loaded machine) missed the agent's records in between, and the
+      // caller showed an upload that had long finished.
+      var events = FileMonitor(
+        watching: folder, recursive: false, coalescingInterval: .milliseconds(5)
+      ).makeAsyncIterator()
       return Task {
-        let monitor = FileMonitor(
-          watching: folder, recursive: false, coalescingInterval: .milliseconds(5))
         do {
-          for try await event in monitor
-          where event.url.lastPathComponent.hasPrefix(name) {
-            continuation.yield()
+          while let event = try await events.next() {
+            if event.url.lastPathComponent.hasPrefix(name) { continuation.yield() }
           }
         } catch {
           continuation.yield()  // the watch failed: one last look

@@ -18,6 +18,26 @@ enum Executables {
     var stderr: String
   }
 
+  /// Runs `name` as ``run(_:_:environment:input:)`` does, on the global pool rather than the
+  /// caller's actor. A test on the main actor must wait for a process this way: a process that
+  /// coordinates may need an answer from a presenter in this process, and the presenters of
+  /// other tests' documents answer on the main actor, so holding it while waiting deadlocked
+  /// the suite until the process was killed.
+  static func runDetached(
+    _ name: String, _ arguments: [String], environment: [String: String] = [:],
+    input: String? = nil
+  ) async throws -> Output {
+    try await Task.detached {
+      try run(name, arguments, environment: environment, input: input)
+    }.value
+  }
+
+  /// ``runCommand(_:_:environment:input:timeout:)`` on the global pool: see
+  /// ``runDetached(_:_:environment:input:)``.
+  static func runCommandDetached(_ executable: URL, _ arguments: [String]) async throws -> Output {
+    try await Task.detached { try runCommand(executable, arguments) }.value
+  }
+
   /// Runs `name` with `arguments` to completion and captures its output.
   static func run(
     _ name: String, _ arguments: [String], environment: [String: String] = [:],

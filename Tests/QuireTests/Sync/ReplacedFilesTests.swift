@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSyncProtocol
 import Testing
 
@@ -105,5 +106,80 @@ struct ReplacedFilesTests {
     try #require(write(writer, line, line.utf8.count) == line.utf8.count)
     close(writer)
     #expect(await eventually { b.text("Notes.txt") == line }, "the closed file is uploaded")
+  }
+
+  /// A package `Doc.mydoc` in `folder` with `text.txt` and `image.png`, of identity `id`; its
+  /// members' stats as the agent would have recorded them.
+  static func package(in folder: TemporaryDirectory, id: String) throws -> [String: LocalItem
+    .Member]
+  {
+    let package = folder.file("Doc.mydoc")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    try Data("the text\n".utf8).write(to: package.appendingPathComponent("text.txt"))
+    try Data("an image".utf8).write(to: package.appendingPathComponent("image.png"))
+    try ItemIdentity.assign(id, to: package)
+    var expected: [String: LocalItem.Member] = [:]
+    LocalScanner.packageMembers(package.path, relative: "", into: &expected)
+    return expected
+  }
+
+  /// A whole manifest of `Doc.mydoc` with one member, `text.txt`, holding `text`.
+  static func manifest(_ text: String, id: String) -> RevisionManifest {
+    let bytes = Array(text.utf8)
+    let hash = ContentHash(of: bytes)
+    return RevisionManifest(
+      item: id, revision: 7, since: nil, kind: .package, path: "Documents/Doc.mydoc",
+      deleted: false, conflict: false,
+      change: ManifestChange(upserted: [
+        ManifestMember(
+          path: "text.txt", size: bytes.count, mode: 0o644, modified: 1_700_000_000, hash: hash,
+          chunks: [ChunkReference(hash: hash, size: bytes.count)])
+      ]))
+  }
+
+  @Test(
+    "a whole-package download never removes a package whose members changed or grew since they were synced",
+    arguments: ["changed", "added", "as synced"])
+  func wholePackageChecked(local: String) throws {
+    let folder = try TemporaryDirectory()
+    let id = UUID().uuidString
+    let expected = try Self.package(in: folder, id: id)
+    let package = folder.file("Doc.mydoc")
+    if local == "changed" {
+      try Data("the text, edited here\n".utf8).write(to: package.appendingPathComponent("text.txt"))
+    } else if local == "added" {
+      try Data("new here".utf8).write(to: package.appendingPathComponent("notes.txt"))
+    }
+    let manifest = Self.manifest("the server's text\n", id: id)
+    let writer = DownloadWriter(folder: folder.url, identity: id)
+    let write = {
+      try writer.write(
+        manifest, to: "Doc.mydoc", chunk: { _ in Array("the server's text\n".utf8) },
+        incremental: false, expecting: expected)
+    }
+    let visible = {
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        .filter { !$0.hasPrefix(".") }.sorted()
+    }
+    if local == "as synced" {
+      _ = try write()
+      #expect(
+        try String(contentsOf: package.appendingPathComponent("text.txt"), encoding: .utf8)
+          == "the server's text\n")
+      #expect(
+        !FileManager.default.fileExists(atPath: package.appendingPathComponent("image.png").path))
+    } else {
+      #expect(throws: SyncError.self, "the download stops: the change is uploaded first") {
+        try write()
+      }
+      let text = try String(contentsOf: package.appendingPathComponent("text.txt"), encoding: .utf8)
+      #expect(text == (local == "changed" ? "the text, edited here\n" : "the text\n"))
+      #expect(
+        FileManager.default.fileExists(atPath: package.appendingPathComponent("image.png").path))
+      #expect(
+        FileManager.default.fileExists(atPath: package.appendingPathComponent("notes.txt").path)
+          == (local == "added"))
+    }
+    #expect(try visible() == ["Doc.mydoc"], "nothing left beside it")
   }
 }

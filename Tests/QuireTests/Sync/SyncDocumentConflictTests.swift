@@ -35,7 +35,7 @@ struct SyncDocumentConflictTests {
     #expect(document.unresolvedConflictVersions.first?.localizedNameOfSavingComputer == "A")
 
     // Resolved on device B, from its command line: A's open document hears it.
-    let resolved = try Executables.run(
+    let resolved = try await Executables.runDetached(
       "quire", ["versions", "resolve", b.url("Shared.mydoc").path, "--keep", "current"],
       environment: b.environment)
     #expect(resolved.status == 0, "\(resolved.stderr)")

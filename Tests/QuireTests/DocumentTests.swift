@@ -99,30 +99,42 @@ struct DocumentTests {
     }
   }
 
+  /// A gated document on `file` (holding "zero") with the unsaved edit "one", and `operation`
+  /// started on it, once it has reached its write; nil (the failure recorded) if it never did.
+  /// Waited for with a deadline, and the operation's own outcome kept: one that failed before
+  /// its write (seen once under a loaded CI run) must fail the test, not hang it for good.
+  static func gatedWrite(
+    at file: URL, _ operation: @escaping @MainActor (GatedTextDocument) async throws -> Void
+  ) async throws -> (GatedTextDocument, Task<Void, any Error>)? {
+    try Disk.write("zero", to: file)
+    let document = GatedTextDocument(fileURL: file, clock: ManualClock())
+    try await document.open()
+    document.text = "one"
+    document.updateChangeCount(.done)
+    let (started, starting) = AsyncStream<Void>.makeStream()
+    document.writeStarted = starting
+    let running = Task { try await operation(document) }
+    let began = try await withDeadline(seconds: 120) { () async -> Bool in
+      for await _ in started { return true }
+      return false
+    }
+    guard began == true else {
+      Issue.record("the write never started: \(await running.result)")
+      return nil
+    }
+    return (document, running)
+  }
+
   // Its document has a manual clock: with the real one, an autosave 3 s after the edit (a loaded
   // run gets there) took the gate's one write, and the test's own save then waited on it for good.
   @Test("a save marks saved only the changes it captured; edits during it stay unsaved")
   func changeTokens() async throws {
     let folder = try TemporaryDirectory()
     let file = folder.file("notes.txt")
-    try Disk.write("zero", to: file)
-    let document = GatedTextDocument(fileURL: file, clock: ManualClock())
-    try await document.open()
-    document.text = "one"
-    document.updateChangeCount(.done)
-    // Waited for with a deadline, and the save's own outcome kept: a save that failed before
-    // its write (seen once under a loaded CI run) must fail the test, not hang it for good.
-    let (started, starting) = AsyncStream<Void>.makeStream()
-    document.writeStarted = starting
-    let saving = Task { try await document.save(to: file, for: .forOverwriting) }
-    let began = try await withDeadline(seconds: 120) { () async -> Bool in
-      for await _ in started { return true }
-      return false
-    }
-    guard began == true else {
-      Issue.record("the save never reached its write: \(await saving.result)")
-      return
-    }
+    guard
+      let (document, saving) = try await Self.gatedWrite(
+        at: file, { try await $0.save(to: file, for: .forOverwriting) })
+    else { return }
     document.text = "two"
     document.updateChangeCount(.done)
     let events = document.events()
@@ -140,22 +152,8 @@ struct DocumentTests {
   func autosaveAfterClose() async throws {
     let folder = try TemporaryDirectory()
     let file = folder.file("notes.txt")
-    try Disk.write("zero", to: file)
-    let document = GatedTextDocument(fileURL: file, clock: ManualClock())
-    try await document.open()
-    document.text = "one"
-    document.updateChangeCount(.done)
-    let (started, starting) = AsyncStream<Void>.makeStream()
-    document.writeStarted = starting
-    let closing = Task { try await document.close() }
-    let began = try await withDeadline(seconds: 120) { () async -> Bool in
-      for await _ in started { return true }
-      return false
-    }
-    guard began == true else {
-      Issue.record("close's save never reached its write: \(await closing.result)")
-      return
-    }
+    guard let (document, closing) = try await Self.gatedWrite(at: file, { try await $0.close() })
+    else { return }
     // Asked while close's save holds the turn, as a woken autosave asks: it waits behind it.
     let autosaving = Task { await document.autosave() }
     document.gate.continuation.yield()

@@ -21,22 +21,34 @@ struct ReplacedFilesTests {
     init(_ value: Value) { self.value = value }
   }
 
-  @Test("a writer that truncated the file and writes after the replacement keeps every byte")
-  func truncatedThenWritten() async throws {
-    let folder = try TemporaryDirectory()
+  /// `Notes.txt` in `folder`, holding "synced", checked and held as a download is about to
+  /// replace it.
+  static func held(in folder: TemporaryDirectory) throws -> (URL, ReplacedFiles) {
     let file = folder.file("Notes.txt")
     try Data("synced\n".utf8).write(to: file)
     var info = stat()
     try #require(lstat(file.path, &info) == 0)
-    let replaced = Handover(
-      try ReplacedFiles(checking: [""], at: file, expected: ["": LocalScanner.member(info)]))
-    // The other program opens the file for writing, truncating it, and writes nothing yet.
-    let writer = open(file.path, O_WRONLY | O_TRUNC)
-    try #require(writer >= 0)
-    // The download renames its own file over the name.
+    return (
+      file, try ReplacedFiles(checking: [""], at: file, expected: ["": LocalScanner.member(info)])
+    )
+  }
+
+  /// Renames a downloaded file over `file`, as a download does.
+  static func replace(_ file: URL, in folder: TemporaryDirectory) throws {
     let staged = folder.file(".quire-sync-staged")
     try Data("downloaded\n".utf8).write(to: staged)
     try #require(rename(staged.path, file.path) == 0)
+  }
+
+  @Test("a writer that truncated the file and writes after the replacement keeps every byte")
+  func truncatedThenWritten() async throws {
+    let folder = try TemporaryDirectory()
+    let (file, held) = try Self.held(in: folder)
+    let replaced = Handover(held)
+    // The other program opens the file for writing, truncating it, and writes nothing yet.
+    let writer = open(file.path, O_WRONLY | O_TRUNC)
+    try #require(writer >= 0)
+    try Self.replace(file, in: folder)
 
     // The download does not wait: it is told the file changed, and the put-back waits on a
     // thread of its own while the writer has the file open.
@@ -65,19 +77,12 @@ struct ReplacedFilesTests {
   @Test("a writer that already closed is put back at once, without waiting")
   func closedWriter() async throws {
     let folder = try TemporaryDirectory()
-    let file = folder.file("Notes.txt")
-    try Data("synced\n".utf8).write(to: file)
-    var info = stat()
-    try #require(lstat(file.path, &info) == 0)
-    let replaced = try ReplacedFiles(
-      checking: [""], at: file, expected: ["": LocalScanner.member(info)])
+    let (file, replaced) = try Self.held(in: folder)
     let writer = open(file.path, O_WRONLY | O_APPEND)
     try #require(writer >= 0)
     try #require(write(writer, "more\n", 5) == 5)
     close(writer)
-    let staged = folder.file(".quire-sync-staged")
-    try Data("downloaded\n".utf8).write(to: staged)
-    try #require(rename(staged.path, file.path) == 0)
+    try Self.replace(file, in: folder)
     var waited = false
     #expect(throws: SyncError.self) { try replaced.restoreOverwritten { _ in waited = true } }
     #expect(!waited)

@@ -197,7 +197,8 @@ struct DocumentTests {
   func saveFailure() async throws {
     let folder = try TemporaryDirectory()
     let package = try Self.seedPackage(folder, text: "keep", image: nil)
-    let document = MyDocDocument(fileURL: package)
+    // A manual clock: an autosave (outside the failing calls) cannot save the edit meanwhile.
+    let document = MyDocDocument(fileURL: package, clock: ManualClock())
     try await document.open()
     document.setText("edited")
     document.undoManager.endEvent()

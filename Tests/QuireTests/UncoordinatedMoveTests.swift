@@ -28,7 +28,9 @@ struct UncoordinatedMoveTests {
     }
     defer { watching.cancel() }
 
-    let document = TextDocument(fileURL: old)
+    // A manual clock: no autosave saves the edit before the move (one did under a loaded CI
+    // run), so the edit is still unsaved when the move is heard.
+    let document = TextDocument(fileURL: old, clock: ManualClock())
     try await document.open()
     defer { Task { try? await document.close() } }
     // Make sure the document's own watch runs: an outside write it reloads.

@@ -74,16 +74,17 @@ public final class SyncServer: Sendable {
       }
     }
     defer { listening.cancel() }
+    let throttle = SignInThrottle(first: configuration.signInWait)
     SyncRoutes(
       store: store, configuration: configuration, reading: reading, limiter: limiter,
-      signal: signal, throttle: SignInThrottle(first: configuration.signInWait)
+      signal: signal, throttle: throttle
     ).add(to: router)
     VersionRoutes(store: store, reading: reading, limiter: limiter, signal: signal)
       .add(to: router)
     LinkRoutes(store: store, reading: reading).add(to: router)
     ShareRoutes(
       store: store, configuration: configuration, reading: reading, limiter: limiter,
-      signal: signal
+      signal: signal, throttle: throttle
     ).add(to: router)
     PublicPage(store: store, heavy: reading.heavy).add(to: router)
     let application = Application(

@@ -15,6 +15,8 @@ struct ShareRoutes: Sendable {
   let reading: RequestReading
   let limiter: CommitRateLimiter
   let signal: JournalSignal
+  /// Slows the guessing of account names through shares.
+  let throttle: SignInThrottle
 
   func add(to router: Router<ServerRequestContext>) {
     addOwnerRoutes(to: router)
@@ -127,11 +129,37 @@ struct ShareRoutes: Sendable {
   }
 
   /// The owner's routes: share an item or a folder, list the participants, stop sharing.
+  /// Checks that `name` is an account's, as `account` shares with it: throws `notFound` if it
+  /// is not; answers `429 rateLimited` with `Retry-After` once `account` has named too many
+  /// that are not (``SignInThrottle``); nil if the share may go ahead.
+  private func lookUp(_ name: String, by account: Int64) throws -> Response? {
+    if let wait = throttle.beginLookup(by: account) {
+      let seconds = wait.components.seconds + 1
+      var response = ServerResponse.error(
+        SyncError(
+          .rateLimited,
+          "Too many shares with names that are no account's. Try again in \(seconds) s."))
+      response.headers[.retryAfter] = String(seconds)
+      return response
+    }
+    do {
+      _ = try store.accountID(named: name)
+    } catch where error.code == .notFound {
+      throw error  // a wrong guess: its charge stays
+    } catch {
+      throttle.finishLookup(by: account, found: true)  // not a guess: the store failed
+      throw error
+    }
+    throttle.finishLookup(by: account, found: true)
+    return nil
+  }
+
   private func addOwnerRoutes(to router: Router<ServerRequestContext>) {
     let path = "/v1/containers/:container/items/:item/shares"
     router.post(RouterPath(path)) { request, context in
       let device = try reading.device(request)
       let body = try await reading.json(ShareRequest.self, from: request)
+      if let refused = try lookUp(body.user, by: device.user) { return refused }
       let share = try store.share(
         container: try context.parameters.require("container"),
         item: try context.parameters.require("item"), user: device.user, with: body.user,
@@ -154,6 +182,7 @@ struct ShareRoutes: Sendable {
         throw SyncError(
           .malformed, "Name the folder to share (folder), or share an item through its route.")
       }
+      if let refused = try lookUp(body.user, by: device.user) { return refused }
       let share = try store.share(
         container: try context.parameters.require("container"), folder: "Documents/" + folder,
         user: device.user, with: body.user, role: body.role)

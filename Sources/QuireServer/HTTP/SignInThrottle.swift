@@ -13,6 +13,10 @@ import Synchronization
 /// name that cannot be an account's shares one key, so no name grows the ledger. The state is
 /// a plain value (``Ledger``) and the time a parameter, so a test advances a clock instead of
 /// sleeping.
+///
+/// Names guessed through sharing are slowed the same way (``beginLookup(by:now:)``): a share
+/// made with a name that is no account's is a wrong guess of the signed-in account making it, so
+/// no account can list the server's accounts by sharing with every name.
 final class SignInThrottle: Sendable {
   /// Failures recorded per key, and when the key may try again.
   struct Ledger: Sendable {
@@ -110,5 +114,24 @@ final class SignInThrottle: Sendable {
         for key in keys { ledger.refund(key) }
       }
     }
+  }
+
+  /// Begins a lookup of another account's name by the signed-in `account` (a share made with
+  /// it): how long it must wait (nothing charged), or nil once it is charged as a wrong guess.
+  func beginLookup(by account: Int64, now: ContinuousClock.Instant = .now) -> Duration? {
+    let keys = ["lookup:\(account)"]
+    return ledger.withLock { ledger in
+      if let wait = ledger.wait(keys, now: now) { return wait }
+      ledger.failed(keys, now: now)
+      return nil
+    }
+  }
+
+  /// Ends a lookup begun with ``beginLookup(by:now:)``: a name that is no account's keeps its
+  /// charge; anything else takes it back. A found name never clears the count, so guesses
+  /// mixed with a known name still wait.
+  func finishLookup(by account: Int64, found: Bool) {
+    guard found else { return }
+    ledger.withLock { $0.refund("lookup:\(account)") }
   }
 }

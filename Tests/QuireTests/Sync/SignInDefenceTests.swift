@@ -50,6 +50,41 @@ struct SignInDefenceTests {
     #expect(try await Self.signIn(server, "bob", "bob-password").status == 200)
   }
 
+  @Test("shares with names that are no account's wait past five, per account")
+  func shareLookupsSlowDown() async throws {
+    let server = try SyncServerProcess(
+      users: ["alice": "alice-password", "bob": "bob-password", "carol": "carol-password"],
+      arguments: ["--sign-in-wait", "3600"])
+    let alice = try await server.client("alice")
+    let carol = try await server.client("carol")
+    for client in [alice, carol] {
+      _ = try await client.commit(
+        S.commit(
+          "note", path: "Documents/Note.txt", base: nil, kind: .file,
+          upserted: try await S.upload(["": S.bytes("text")], with: client)))
+    }
+    // A name that is an account's is no guess: sharing with it never counts.
+    for _ in 0..<8 {
+      _ = try await alice.share(item: "note", with: "bob", role: .read)
+    }
+    for guess in 0..<5 {
+      await ShareTests.expect(.notFound) {
+        _ = try await alice.share(item: "note", with: "guess-\(guess)", role: .read)
+      }
+    }
+    // Past five wrong names, alice's shares wait, even with a real account's name, and so
+    // do her folder shares: the answer no longer says which names are accounts'.
+    await ShareTests.expect(.rateLimited) {
+      _ = try await alice.share(item: "note", with: "bob", role: .write)
+    }
+    await ShareTests.expect(.rateLimited) {
+      _ = try await alice.share(folder: "", with: "guess-5", role: .read)
+    }
+    // Another account is not held up by alice's guesses.
+    _ = try await carol.share(item: "note", with: "bob", role: .read)
+    #expect(try await alice.shares(of: "note").map(\.role) == [.read], "the role never changed")
+  }
+
   @Test("attempts are charged when they begin, so a burst cannot outrun the count")
   func burst() {
     let throttle = SignInThrottle(first: .seconds(60))

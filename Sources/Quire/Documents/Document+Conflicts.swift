@@ -68,10 +68,10 @@ extension Document {
   /// numbered when taken.
   func conflictedCopyURL() -> URL {
     let folder = fileURL.deletingLastPathComponent()
-    let (stem, suffix) = FileName.split(fileURL.lastPathComponent)
-    let name = FileName.unique(stem + " (conflicted copy)" + suffix) {
-      FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
-    }
+    let name = FileName.unique(
+      fileURL.lastPathComponent,
+      marker: { $0 == 1 ? " (conflicted copy)" : " (conflicted copy) \($0)" }
+    ) { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
     return folder.appendingPathComponent(name)
   }
 }

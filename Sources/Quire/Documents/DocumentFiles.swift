@@ -36,7 +36,6 @@ public enum DocumentFiles {
   /// new document with an identity of its own.
   @discardableResult
   public static func duplicate(_ url: URL) throws(QuireError) -> URL {
-    let (stem, suffix) = FileName.split(url.lastPathComponent)
     let folder = url.deletingLastPathComponent()
     let scratch = folder.appendingPathComponent(
       TemporaryName.forNewVersion(of: url.lastPathComponent))
@@ -50,7 +49,8 @@ public enum DocumentFiles {
     }
     _ = cquire_removexattr(scratch.path, DocumentIdentity.attribute)
     do {
-      return try move(scratch, into: folder, as: stem + " copy" + suffix)
+      return try move(
+        scratch, into: folder, as: FileName.fitted(url.lastPathComponent, marker: " copy"))
     } catch {
       try? FileManager.default.removeItem(at: scratch)
       throw error

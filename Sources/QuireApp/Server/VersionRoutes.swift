@@ -189,18 +189,14 @@ struct VersionRoutes: Sendable {
   /// Copies the version beside the document as “Name (version of DATE).ext”, in a coordinated
   /// write, under a name nothing has.
   static func copy(_ contents: URL, of url: URL, saved version: FileVersion) throws -> URL {
-    let stem = url.deletingPathExtension().lastPathComponent
     let date = (version.modificationDate ?? Date()).formatted(
       .iso8601.year().month().day().dateSeparator(.dash))
-    let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-    var candidate = url.deletingLastPathComponent().appendingPathComponent(
-      "\(stem) (version of \(date))\(suffix)")
-    var number = 2
-    while FileManager.default.fileExists(atPath: candidate.path) {
-      candidate = url.deletingLastPathComponent().appendingPathComponent(
-        "\(stem) (version of \(date)) \(number)\(suffix)")
-      number += 1
-    }
+    let folder = url.deletingLastPathComponent()
+    let name = FileName.unique(
+      url.lastPathComponent,
+      marker: { $0 == 1 ? " (version of \(date))" : " (version of \(date)) \($0)" }
+    ) { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+    let candidate = folder.appendingPathComponent(name)
     try FileCoordinator().coordinate(writingItemAt: candidate, options: .forReplacing) {
       try FileManager.default.copyItem(at: contents, to: $0)
     }

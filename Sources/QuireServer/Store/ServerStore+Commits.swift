@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSyncProtocol
 
 extension ServerStore {
@@ -133,35 +134,15 @@ extension ServerStore {
         "SELECT 1 FROM items WHERE container = ? AND path = ? AND deleted = 0 AND item != ?",
         [container, path, item]) == true
     }
-    guard try taken(path) else {
-      return path
-    }
     let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
     let folder = path[..<slash]
-    let name = path[slash...]
-    let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-    let stem = dot.map { name[..<$0] } ?? name
-    let suffix = dot.map { name[$0...] } ?? ""
-    var number = 2
-    while true {
-      // Shortened, whole characters at a time, so that the name stays within 255 bytes and the
-      // path within SyncPath's limit: a long name must not become one no device can create.
-      var shortened = Substring(stem)
-      // An extension too long to keep beside a number goes; the number stays.
-      let tail =
-        " \(number)\(suffix)".utf8.count > 255 ? " \(number)" : " \(number)\(suffix)"
-      while !shortened.isEmpty,
-        shortened.utf8.count + tail.utf8.count > 255
-          || folder.utf8.count + shortened.utf8.count + tail.utf8.count > SyncPath.maximumLength
-      {
-        shortened.removeLast()
-      }
-      let candidate = "\(folder)\(shortened)\(tail)"
-      if try !taken(candidate) {
-        return candidate
-      }
-      number += 1
+    // The name stays within 255 bytes and the path within SyncPath's limit: a long name must not
+    // become one no device can create.
+    let limit = min(FileName.maximumLength, SyncPath.maximumLength - folder.utf8.count)
+    let name = try FileName.unique(String(path[slash...]), limit: limit) { name throws in
+      try taken(folder + name)
     }
+    return folder + name
   }
 
   /// Makes `revision` the item's current one: closes the members it replaces or removes, adds

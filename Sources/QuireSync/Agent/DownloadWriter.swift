@@ -301,14 +301,10 @@ struct DownloadWriter {
   }
 
   private func freeName(beside url: URL) -> URL {
-    let name = url.deletingPathExtension().lastPathComponent
-    let ext = url.pathExtension
-    var index = 2
-    while true {
-      let candidate = url.deletingLastPathComponent().appendingPathComponent(
-        "\(name) \(index)" + (ext.isEmpty ? "" : ".\(ext)"))
-      if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-      index += 1
-    }
+    let folder = url.deletingLastPathComponent()
+    return folder.appendingPathComponent(
+      FileName.unique(url.lastPathComponent, marker: { " \($0 + 1)" }) {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+      })
   }
 }

@@ -80,14 +80,11 @@ extension SyncAgent {
   /// Moves the item at `source` into the drive as "Name (my changes)" (a free name), without
   /// the shared item's identity; returns where it went.
   func keepInDrive(_ source: URL) throws -> URL {
-    let name = source.deletingPathExtension().lastPathComponent
-    let ext = source.pathExtension.isEmpty ? "" : "." + source.pathExtension
-    var target = drive.appendingPathComponent("\(name) (my changes)\(ext)")
-    var number = 2
-    while FileManager.default.fileExists(atPath: target.path) {
-      target = drive.appendingPathComponent("\(name) (my changes \(number))\(ext)")
-      number += 1
-    }
+    let target = drive.appendingPathComponent(
+      FileName.unique(
+        source.lastPathComponent,
+        marker: { $0 == 1 ? " (my changes)" : " (my changes \($0))" }
+      ) { FileManager.default.fileExists(atPath: drive.appendingPathComponent($0).path) })
     try FileCoordinator().coordinate(
       writingItemAt: source, options: .forMoving, writingItemAt: target, options: .forReplacing
     ) { from, to in

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSync
 import QuireSyncProtocol
 import Testing
@@ -51,6 +52,41 @@ struct HostileNameTests {
       S.commit("second", path: "Documents/" + long, base: nil, kind: .file, upserted: members))
     let name = try #require(second.path?.split(separator: "/").last)
     #expect(name.utf8.count <= 255 && name.hasSuffix(" 2.txt"), "\(name)")
+    #expect(second.path == "Documents/\(name)", "the made-up name stays in its folder")
     try SyncPath.check(try #require(second.path))
+  }
+
+  @Test("every name Quire makes for a copy fits in 255 bytes, keeps its marker, and is free")
+  func madeUpNames() {
+    var generator = SystemRandomNumberGenerator()
+    let pieces = ["a", "é", "日", "🎉", "👩‍👩‍👧", "e\u{301}", ".", " ", "x.y"]
+    let markers: [(Int) -> String] = [
+      { $0 == 1 ? "" : " \($0)" }, { $0 == 1 ? " (my changes)" : " (my changes \($0))" },
+      { $0 == 1 ? " (conflicted copy)" : " (conflicted copy) \($0)" },
+    ]
+    for _ in 0..<2000 {
+      let stem = (0..<Int.random(in: 1...140, using: &generator)).map { _ in
+        pieces.randomElement(using: &generator)!
+      }.joined()
+      let suffix = ["", ".txt", ".mydoc", "." + String(repeating: "x", count: 250)]
+        .randomElement(using: &generator)!
+      let name = stem + suffix
+      let marker = markers.randomElement(using: &generator)!
+      let taken = Int.random(in: 0...12, using: &generator)
+      var tried: [String] = []
+      let made = FileName.unique(name, marker: marker) { candidate in
+        tried.append(candidate)
+        return tried.count <= taken
+      }
+      #expect(made.utf8.count <= 255, "\(made.utf8.count) bytes from \(name.debugDescription)")
+      let mark = marker(taken + 1)
+      #expect(mark.isEmpty || made.contains(mark), "\(made.debugDescription) lost its marker")
+      #expect(Set(tried).count == tried.count, "a candidate came twice: \(tried)")
+      // What fits is left alone: a short name keeps its whole stem and extension.
+      if (name + marker(taken + 1)).utf8.count <= 255 {
+        let (stem, suffix) = FileName.split(name)
+        #expect(made == stem + marker(taken + 1) + suffix)
+      }
+    }
   }
 }

@@ -57,7 +57,9 @@ extension ServerStore {
 
   private static func check(_ request: CommitRequest, maximumMembers: Int) throws(SyncError) {
     try SyncIdentifier.checkItem(request.item)
-    try SyncPath.check(request.path, what: "item path")
+    // A deletion may name a path stored before today's rules (``deletedPath``); nothing is
+    // written there.
+    if !request.deleted { try SyncPath.check(request.path, what: "item path") }
     try SyncIdentifier.checkCommit(request.commit)
     try request.change.validate(kind: request.kind, maximumMembers: maximumMembers)
   }
@@ -80,8 +82,11 @@ extension ServerStore {
       )
     }
     let item = try db.row(
-      "SELECT kind, current FROM items WHERE container = ? AND item = ?",
+      "SELECT kind, current, path FROM items WHERE container = ? AND item = ?",
       [container, request.item])
+    if request.deleted {
+      try deletedPath(request.path, stored: try item?["path"])
+    }
     if let item, try item["kind"] != request.kind.rawValue {
       throw SyncError(
         .invalidManifest,
@@ -121,6 +126,18 @@ extension ServerStore {
     return CommitResponse(
       revision: revision, status: .current, current: revision, sequence: sequence,
       path: request.path)
+  }
+
+  /// Checks the path a deletion names: one that obeys ``SyncPath`` is taken as any; one that
+  /// does not is taken only if it is the item's own stored path (kept from before the rules
+  /// refused its characters), so that such an item can still be deleted, and no deletion
+  /// brings a new refused path in.
+  static func deletedPath(_ path: String, stored: String?) throws(SyncError) {
+    do throws(SyncError) {
+      try SyncPath.check(path, what: "item path")
+    } catch {
+      guard let stored, stored == path else { throw error }
+    }
   }
 
   /// `path` if no other live item of the container has it, else the first free "Stem N.ext"

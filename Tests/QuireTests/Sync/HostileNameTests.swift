@@ -4,6 +4,8 @@ import QuireSync
 import QuireSyncProtocol
 import Testing
 
+@testable import QuireServer
+
 private typealias S = SyncTestSupport
 
 /// Names from the wire: no control character and no bidirectional override is stored, and a
@@ -88,5 +90,39 @@ struct HostileNameTests {
         #expect(made == stem + marker(taken + 1) + suffix)
       }
     }
+  }
+
+  @Test("an item stored under a name the rules now refuse can still be deleted, and only it")
+  func deletesOldRefusedNames() throws {
+    let folder = try TemporaryDirectory()
+    let store = try ServerStore(folder: folder.url)
+    try store.addUser(name: "alice", password: "alice-password")
+    let device = try #require(
+      try store.device(token: try store.addDevice(user: "alice", name: "a").token))
+    let container = "iCloud.net.gacha.quire"
+    func commit(_ request: CommitRequest) throws -> CommitResponse {
+      try store.commit(request, container: container, device: device, maximumMembers: 100)
+    }
+    let first = try commit(S.commit("old", path: "Documents/plain.txt", base: nil, kind: .file))
+    _ = try commit(S.commit("other", path: "Documents/other.txt", base: nil, kind: .file))
+    // As a server from before the rules stored it: a name with a line feed.
+    let refused = "Documents/line\nfeed.txt"
+    try store.write { db in
+      try db.execute("UPDATE items SET path = ? WHERE item = 'old'", [refused])
+      try db.execute("UPDATE revisions SET path = ? WHERE item = 'old'", [refused])
+    }
+    // Another item, or this one under another refused name: still refused.
+    for (item, path) in [("other", refused), ("old", "Documents/line\rfeed.txt")] {
+      #expect(throws: SyncError.self, "\(item) at \(path.debugDescription)") {
+        _ = try commit(S.commit(item, path: path, base: nil, kind: .file, deleted: true))
+      }
+    }
+    let deleted = try commit(
+      S.commit("old", path: refused, base: first.revision, kind: .file, deleted: true))
+    #expect(deleted.status == .current)
+    let entries = try store.changes(
+      container: container, user: device.user, since: 0, limit: 100
+    ).entries
+    #expect(entries.last { $0.item == "old" }?.deleted == true)
   }
 }

@@ -27,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
   ],
   targets: [
     .target(name: "CQuireShims"),
@@ -66,6 +67,7 @@ let package = Package(
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]
     ),
     .target(
@@ -115,6 +117,7 @@ let package = Package(
         "quire",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
       ]
     ),
   ],

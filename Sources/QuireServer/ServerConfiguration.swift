@@ -30,13 +30,17 @@ public struct ServerConfiguration: Sendable {
   /// The PEM private key of ``tlsCertificate``.
   public var tlsKey: URL?
   /// How long a connection may stay idle (no request, or a request's head or body not arriving)
-  /// before the server closes it. Longer than the clients' own pool timeout (60 s), so a device
+  /// before the server closes it. It counts decoded request parts, not bytes: a request's head
+  /// that trickles in a byte at a time (slowloris) is closed at the timeout all the same. Longer than the clients' own pool timeout (60 s), so a device
   /// closes its idle connections first; an event stream being answered is never idle.
   public var idleTimeout: Duration = .seconds(75)
   /// The most connections served at once; further ones wait in the listen queue until one
   /// closes. Never more than the process's file limit allows (which the server raises to its
   /// hard limit at start), less what the database and blobs need.
   public var maximumConnections = 100_000
+  /// The most connections one address may hold open at once (loopback, where a proxy's clients
+  /// all come from, is not counted).
+  public var maximumConnectionsPerAddress = 512
   /// How long a sign-in waits after five wrong passwords for one name or from one address;
   /// each further wrong password doubles it, up to 15 minutes.
   public var signInWait: Duration = .seconds(5)

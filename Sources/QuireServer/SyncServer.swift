@@ -130,8 +130,12 @@ public final class SyncServer: Sendable {
   /// Plain HTTP/1.1, or HTTPS with the configured certificate and key.
   private func serverBuilder() throws(SyncError) -> HTTPServerBuilder {
     let idle = min(configuration.idleTimeout, .seconds(86_400)).components  // no overflow
+    let timeout = TimeAmount.nanoseconds(
+      idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+    let connections = ConnectionGuard(
+      perAddress: max(1, configuration.maximumConnectionsPerAddress))
     let http1 = HTTP1Channel.Configuration(
-      idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))
+      additionalChannelHandlers: [connections.handler()], idleTimeout: timeout)
     guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else {
       if configuration.tlsCertificate != nil || configuration.tlsKey != nil {
         throw SyncError(

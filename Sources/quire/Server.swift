@@ -79,6 +79,14 @@ struct RunServer: QuireDocumentSubcommand {
   var signInWait = 5.0
   @Option(
     help: """
+      Seconds a connection may stay idle (a request's head that trickles in a byte at a time \
+      counts as idle).
+      """)
+  var idleTimeout = 75.0
+  @Option(help: "The most connections one address may hold open at once (loopback: no limit).")
+  var connectionsPerAddress = 512
+  @Option(
+    help: """
       Keep chunk bytes in S3-compatible object storage, s3://BUCKET[/PREFIX], from the first \
       start on (remembered in the data folder).
       """)
@@ -94,6 +102,15 @@ struct RunServer: QuireDocumentSubcommand {
       throw SyncError(.malformed, "--sign-in-wait takes 0 to 86400 seconds, not \(signInWait).")
     }
     configuration.signInWait = .milliseconds(Int(signInWait * 1000))
+    guard idleTimeout.isFinite, (0.1...86_400).contains(idleTimeout) else {
+      throw SyncError(.malformed, "--idle-timeout takes 0.1 to 86400 seconds, not \(idleTimeout).")
+    }
+    configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
+    guard connectionsPerAddress >= 1 else {
+      throw SyncError(
+        .malformed, "--connections-per-address takes 1 or more, not \(connectionsPerAddress).")
+    }
+    configuration.maximumConnectionsPerAddress = connectionsPerAddress
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
     configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
     configuration.objectStorage = try blobs.map { text throws(SyncError) in

@@ -54,8 +54,10 @@ public final class SyncServer: Sendable {
   /// flight finish first); `ready` gets the address once the port is bound.
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
     let router = Router(context: ServerRequestContext.self)
+    // Requests run on threads of their own: the store's work blocks (a PostgreSQL round trip,
+    // an fsync or a blob read with SQLite), and Swift's cooperative threads serve everyone.
     router.middlewares.add(
-      ExecutorMiddleware<ServerRequestContext>(executor: store.database.executor))
+      ExecutorMiddleware<ServerRequestContext>(executor: BlockingExecutor.shared))
     router.middlewares.add(SyncErrorMiddleware<ServerRequestContext>())
     let reading = RequestReading(
       store: store, maximumJSONBytes: configuration.maximumJSONBytes,

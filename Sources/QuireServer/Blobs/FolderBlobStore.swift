@@ -64,7 +64,7 @@ struct FolderBlobStore: BlobStore {
     var result: [[UInt8]] = []
     for (hash, location) in locations {
       guard let pack = location.pack else {
-        result.append(try readLoose(hash))
+        result.append(try readLoose(hash, size: location.size))
         continue
       }
       let fd: Int32
@@ -118,10 +118,22 @@ struct FolderBlobStore: BlobStore {
     return blob.size
   }
 
-  private func readLoose(_ hash: ContentHash) throws(SyncError) -> [UInt8] {
-    let path = loosePath(hash.hex)
-    guard let data = FileManager.default.contents(atPath: path) else { throw lost(hash) }
-    return [UInt8](data)
+  /// The `size` bytes of the loose chunk `hash`, read whole (short reads continued).
+  private func readLoose(_ hash: ContentHash, size: Int) throws(SyncError) -> [UInt8] {
+    let fd = Glibc.open(loosePath(hash.hex), O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw lost(hash) }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var done = 0
+    while done < size {
+      let count = bytes.withUnsafeMutableBytes {
+        Glibc.read(fd, $0.baseAddress! + done, size - done)
+      }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { throw lost(hash) }
+      done += count
+    }
+    return bytes
   }
 
   private func lost(_ hash: ContentHash) -> SyncError {

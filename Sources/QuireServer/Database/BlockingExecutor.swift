@@ -1,9 +1,11 @@
 import NIOPosix
 
-/// The threads a server's requests run on when its metadata is in PostgreSQL.
+/// The threads a server's requests run on.
 ///
 /// The store's transactions are synchronous: with PostgreSQL each statement waits on its thread
-/// for an answer over the network. On Swift's cooperative pool (one thread per core) a few such
+/// for an answer over the network, and with SQLite a commit waits for its fsync and for the
+/// writer before it, and a fetch for its blob reads (several accounts fetching at once made
+/// others wait 8.6 s when requests ran on the cooperative pool). On Swift's cooperative pool (one thread per core) a few such
 /// waits stop every other request, event stream and keep-alive of the process — measured with
 /// 2000 devices on two replicas, a `/v1/health` took 270 ms and a notification 5.6 s at p99.
 /// Requests that run here instead wait on threads of their own, and the cooperative pool stays

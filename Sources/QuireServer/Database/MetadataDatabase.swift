@@ -8,9 +8,6 @@ protocol MetadataDatabase: Sendable {
   /// A short name for errors and logs ("SQLite", "PostgreSQL").
   var engine: String { get }
 
-  /// Where requests that use it should run: nil for Swift's cooperative pool (SQLite answers
-  /// in microseconds), or a pool of threads that may wait on the network (PostgreSQL).
-  var executor: (any TaskExecutor)? { get }
 
   /// Runs `body` on a consistent read-only snapshot.
   func read<T>(_ body: (any SQLSession) throws -> T) throws -> T

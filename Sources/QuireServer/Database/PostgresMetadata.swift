@@ -27,7 +27,6 @@ import Synchronization
 /// the truth).
 final class PostgresMetadata: MetadataDatabase {
   let engine = "PostgreSQL"
-  var executor: (any TaskExecutor)? { BlockingExecutor.shared }
   private let configuration: PostgresConnection.Configuration
   private let address: String
   private let idle = Mutex<[PostgresConnection]>([])

@@ -5,7 +5,6 @@ import GRDB
 /// process owns it, so announcements have no one to reach.
 final class SQLiteMetadata: MetadataDatabase {
   let engine = "SQLite"
-  let executor: (any TaskExecutor)? = nil
   private let pool: DatabasePool
   private let folder: URL
 

@@ -27,7 +27,7 @@ struct EventStream: Sendable {
       let listener = signal.listen(
         key, keepAlive: configuration.keepAliveInterval, device: device.id)
       return Self.response(
-        from: start, listener: listener, on: store.database.executor,
+        from: start, listener: listener, on: BlockingExecutor.shared,
         signedIn: reading.stillSignedIn(request)
       ) {
         [store, signal] cursor throws(SyncError) in
@@ -41,7 +41,7 @@ struct EventStream: Sendable {
   /// The stream of the entries `page` gives after `start`, and after each wake: a page that
   /// throws (a share revoked meanwhile) ends it, and so do a revoked token (`signedIn`)
   /// and the server's shutdown. The stream runs on `executor` (see
-  /// ``MetadataDatabase/executor``): it outlives the route, and its pages read the database.
+  /// ``BlockingExecutor``): it outlives the route, and its pages read the database.
   static func response(
     from start: Int64, listener: JournalSignal.Listener, on executor: (any TaskExecutor)?,
     signedIn: @escaping @Sendable () -> Bool,

@@ -105,7 +105,7 @@ struct ShareRoutes: Sendable {
         shared.signalKey, keepAlive: configuration.keepAliveInterval, device: device.id,
         stream: "share/" + id)
       return EventStream.response(
-        from: try reading.cursor(request), listener: listener, on: store.database.executor,
+        from: try reading.cursor(request), listener: listener, on: BlockingExecutor.shared,
         signedIn: reading.stillSignedIn(request)
       ) {
         [store] cursor throws(SyncError) in
@@ -144,7 +144,7 @@ struct ShareRoutes: Sendable {
     }
     do {
       _ = try store.accountID(named: name)
-    } catch where error.code == .notFound {
+    } catch  where error.code == .notFound {
       throw error  // a wrong guess: its charge stays
     } catch {
       throttle.finishLookup(by: account, found: true)  // not a guess: the store failed

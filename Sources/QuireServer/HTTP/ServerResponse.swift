@@ -18,6 +18,22 @@ enum ServerResponse {
       body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
+  /// The frames of `download`, read a slice at a time as the answer is written (on the
+  /// blocking pool: the body is written after the route has returned, outside its executor).
+  /// A chunk that cannot be read part-way ends the answer short, which the client refuses.
+  static func chunks(_ download: ChunkDownload) -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "application/octet-stream"],
+      body: ResponseBody(contentLength: download.contentLength) { writer in
+        try await withTaskExecutorPreference(BlockingExecutor.shared) {
+          for slice in download.slices {
+            try await writer.write(ByteBuffer(bytes: try download.frames(slice)))
+          }
+        }
+        try await writer.finish(nil)
+      })
+  }
+
   static func error(_ error: SyncError) -> Response {
     var response = json(
       ["error": ["code": error.code.rawValue, "message": error.message]],

@@ -64,7 +64,7 @@ struct ShareRoutes: Sendable {
       let hashes = try await reading.chunkFetch(request)
       let share = try context.parameters.require("share")
       return try await reading.heavy.run("account:\(device.user)") {
-        ServerResponse.bytes(try store.sharedChunks(share, user: device.user, hashes: hashes))
+        ServerResponse.chunks(try store.sharedChunks(share, user: device.user, hashes: hashes))
       }
     }
     router.post(RouterPath(share + "/chunks/missing")) { request, context in

@@ -63,7 +63,7 @@ struct SyncRoutes: Sendable {
       let device = try reading.device(request)
       let hashes = try await reading.chunkFetch(request)
       return try await reading.heavy.run("account:\(device.user)") {
-        ServerResponse.bytes(try store.fetchChunks(user: device.user, hashes: hashes))
+        ServerResponse.chunks(try store.fetchChunks(user: device.user, hashes: hashes))
       }
     }
     router.post("/v1/containers/:container/commits") { request, context in

@@ -148,10 +148,11 @@ extension ServerStore {
     return missing
   }
 
-  /// The chunks `hashes`, framed; `notFound` if `user` holds one of them not.
+  /// The chunks `hashes`, located to be read as they are sent; `notFound` if `user` holds one
+  /// of them not.
   /// Each chunk is sent once, however often it is asked for: a list of one hash repeated must
   /// not multiply the answer.
-  func fetchChunks(user: Int64, hashes: [ContentHash]) throws(SyncError) -> [UInt8] {
+  func fetchChunks(user: Int64, hashes: [ContentHash]) throws(SyncError) -> ChunkDownload {
     let locations = try read { db in try Self.locations(db, user: user, hashes: hashes) }
     var wanted: [(hash: ContentHash, location: BlobLocation)] = []
     var seen = Set<ContentHash>()
@@ -161,11 +162,7 @@ extension ServerStore {
       }
       wanted.append((hash, location))
     }
-    var body: [UInt8] = []
-    for (piece, bytes) in zip(wanted, try blobs.read(wanted)) {
-      ChunkFrames.append(hash: piece.hash, bytes: bytes, to: &body)
-    }
-    return body
+    return ChunkDownload(pieces: wanted, blobs: try blobs)
   }
 
   /// Where `user`'s chunks `hashes` are stored (those it holds).

@@ -87,10 +87,10 @@ extension ServerStore {
     }
   }
 
-  /// The chunks `hashes` of the shared item, framed; `notFound` for any other chunk of the
+  /// The chunks `hashes` of the shared item, located to be read as they are sent; `notFound` for any other chunk of the
   /// owner's, so a participant cannot probe the owner's files by hash.
   func sharedChunks(_ share: String, user: Int64, hashes: [ContentHash]) throws(SyncError)
-    -> [UInt8]
+    -> ChunkDownload
   {
     let owner = try read { db throws -> Int64 in
       let shared = try Self.sharedItem(db, share, user: user)

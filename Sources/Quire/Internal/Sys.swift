@@ -29,7 +29,7 @@ package enum Sys {
     SystemCallError(call: call, errno: cquire_errno())
   }
 
-  static func open(
+  package static func open(
     _ path: String, _ flags: Int32, mode: mode_t = 0o666, relativeTo dir: Int32 = AT_FDCWD
   ) throws(SystemCallError) -> Int32 {
     try check("open")
@@ -40,7 +40,7 @@ package enum Sys {
     }
   }
 
-  static func close(_ fd: Int32) {
+  package static func close(_ fd: Int32) {
     _ = Glibc.close(fd)
   }
 
@@ -109,7 +109,7 @@ package enum Sys {
     try fsync(fd)
   }
 
-  static func rename(
+  package static func rename(
     _ old: String, _ new: String, oldDirectory: Int32 = AT_FDCWD, newDirectory: Int32 = AT_FDCWD
   ) throws(SystemCallError) {
     try check("rename")
@@ -128,7 +128,9 @@ package enum Sys {
     if cquire_rename_noreplace(AT_FDCWD, old, AT_FDCWD, new) != 0 { throw failure("renameat2") }
   }
 
-  static func unlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) {
+  package static func unlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD)
+    throws(SystemCallError)
+  {
     try check("unlink")
     if Glibc.unlinkat(dir, path, 0) != 0 { throw failure("unlink") }
   }
@@ -185,7 +187,7 @@ package enum Sys {
     return info
   }
 
-  static func chmod(_ fd: Int32, _ mode: mode_t) throws(SystemCallError) {
+  package static func chmod(_ fd: Int32, _ mode: mode_t) throws(SystemCallError) {
     try check("fchmod")
     if Glibc.fchmod(fd, mode) != 0 { throw failure("fchmod") }
   }
@@ -267,6 +269,13 @@ package enum Sys {
         _ = buffer.withUnsafeMutableBytes { read(watcher, $0.baseAddress, $0.count) }
       }
     }
+  }
+
+  /// Sets the modification time (and the access time to the same) of the open file `fd`.
+  package static func setModificationTime(of fd: Int32, _ time: timespec) throws(SystemCallError) {
+    try check("futimens")
+    var times = [time, time]
+    if Glibc.futimens(fd, &times) != 0 { throw failure("futimens") }
   }
 
   /// Sets the modification time (and the access time to the same) without following links.

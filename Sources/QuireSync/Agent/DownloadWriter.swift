@@ -156,8 +156,10 @@ struct DownloadWriter {
               "“\(url.appendingPathComponent(changed).path)” changed while a newer version was downloaded; it is uploaded first and merged."
             )
           }
-        } else if rename(staging.path, url.path) != 0 {
-          throw SyncError(.unavailable, "Could not place the downloaded “\(url.path)”.")
+        } else {
+          do { try Sys.rename(staging.path, url.path) } catch {
+            throw Self.failed("place the downloaded", url, error)
+          }
         }
         for member in manifest.change.upserted {
           written[member.path] =
@@ -194,37 +196,50 @@ struct DownloadWriter {
       atomically
       ? url.deletingLastPathComponent().appendingPathComponent(".quire-sync-\(UUID().uuidString)")
       : url
-    let fd = open(
-      temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(member.permissions))
-    guard fd >= 0 else { throw SyncError(.unavailable, "Could not write “\(url.path)”.") }
-    let filled: (any Error)?
+    let fd: Int32
+    do {
+      fd = try Sys.open(
+        temporary.path, O_WRONLY | O_CREAT | O_TRUNC, mode: mode_t(member.permissions))
+    } catch {
+      throw Self.failed("write", url, error)
+    }
+    var failure: (any Error)?
     do {
       try fill(fd)
-      filled = nil
+      // Permission bits only, and a time that converts without trapping, whatever a peer sent.
+      try Sys.chmod(fd, mode_t(member.permissions))
+      try Sys.setModificationTime(
+        of: fd, Date(timeIntervalSince1970: member.safeModified).timespec)
+      if durable { try Sys.fsync(fd) }
+    } catch let error as SystemCallError {
+      failure = Self.failed("write", url, error)
     } catch {
-      filled = error
+      failure = error
     }
-    // Permission bits only, and a time that converts without trapping, whatever a peer sent.
-    fchmod(fd, mode_t(member.permissions))
-    let time = Date(timeIntervalSince1970: member.safeModified).timespec
-    var times = [time, time]
-    futimens(fd, &times)
-    let synced = !durable || fsync(fd) == 0
-    close(fd)
-    if let filled {
-      unlink(temporary.path)
-      throw filled
-    }
-    guard synced else {
-      unlink(temporary.path)
-      throw SyncError(.unavailable, "Could not write “\(url.path)”: the disk refused it.")
+    Sys.close(fd)
+    if let failure {
+      try? Sys.unlink(temporary.path)
+      throw failure
     }
     guard atomically else { return }
-    if member.path.isEmpty { try ItemIdentity.assign(identity, to: temporary) }
-    guard rename(temporary.path, url.path) == 0 else {
-      unlink(temporary.path)
-      throw SyncError(.unavailable, "Could not replace “\(url.path)”.")
+    do {
+      if member.path.isEmpty { try ItemIdentity.assign(identity, to: temporary) }
+      try Sys.rename(temporary.path, url.path)
+    } catch {
+      try? Sys.unlink(temporary.path)
+      throw Self.failed("replace", url, error)
     }
+  }
+
+  /// The error of a write to `url` that failed with `error`: `unavailable`, with the system's
+  /// reason (a full disk says so), and the cause kept.
+  static func failed(_ action: String, _ url: URL, _ error: any Error) -> SyncError {
+    if let error = error as? SyncError { return error }
+    let reason = (error as? SystemCallError).map { String(cString: strerror($0.errno)) }
+    return SyncError(
+      .unavailable,
+      "Could not \(action) “\(url.path)”\(reason.map { ": " + $0 } ?? ""); the download is retried.",
+      cause: error)
   }
 
   private func place(_ member: ManifestMember, contents: Data, in package: FileWrapper) throws {
@@ -264,11 +279,12 @@ struct DownloadWriter {
   /// Opens the folder at `path` and runs `call` on it (an fsync of its names, or a syncfs of
   /// its file system); `unavailable` if either fails.
   static func sync(_ path: String, _ call: (Int32) throws -> Void) throws {
-    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw SyncError(.unavailable, "Could not open “\(path)” to make the download durable.")
+    let fd: Int32
+    do { fd = try Sys.open(path, O_RDONLY | O_DIRECTORY) } catch {
+      throw SyncError(
+        .unavailable, "Could not open “\(path)” to make the download durable.", cause: error)
     }
-    defer { close(fd) }
+    defer { Sys.close(fd) }
     do { try call(fd) } catch {
       throw SyncError(
         .unavailable, "Could not make the download in “\(path)” durable: \(error).", cause: error)

@@ -18,24 +18,32 @@ enum Executables {
     var stderr: String
   }
 
-  /// Runs `name` as ``run(_:_:environment:input:)`` does, on the global pool rather than the
-  /// caller's actor. A test on the main actor must wait for a process this way: a process that
-  /// coordinates may need an answer from a presenter in this process, and the presenters of
-  /// other tests' documents answer on the main actor, so holding it while waiting deadlocked
-  /// the suite until the process was killed.
+  /// Runs `name` as ``run(_:_:environment:input:)`` does, on a thread of its own rather than
+  /// the caller's actor or a cooperative thread. A test on the main actor must wait for a
+  /// process this way: a process that coordinates may need an answer from a presenter in this
+  /// process, and the presenters of other tests' documents answer on the main actor, so holding
+  /// it while waiting deadlocked the suite until the process was killed. Nor may the wait hold
+  /// one of the few cooperative threads every other test needs.
   static func runDetached(
     _ name: String, _ arguments: [String], environment: [String: String] = [:],
     input: String? = nil
   ) async throws -> Output {
-    try await Task.detached {
-      try run(name, arguments, environment: environment, input: input)
-    }.value
+    try await onThread { try run(name, arguments, environment: environment, input: input) }
   }
 
-  /// ``runCommand(_:_:environment:input:timeout:)`` on the global pool: see
+  /// ``runCommand(_:_:environment:input:timeout:)`` on a thread of its own: see
   /// ``runDetached(_:_:environment:input:)``.
   static func runCommandDetached(_ executable: URL, _ arguments: [String]) async throws -> Output {
-    try await Task.detached { try runCommand(executable, arguments) }.value
+    try await onThread { try runCommand(executable, arguments) }
+  }
+
+  /// `body`, which blocks, run on a new thread; its result once it returns.
+  private static func onThread(_ body: @escaping @Sendable () throws -> Output) async throws
+    -> Output
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
   }
 
   /// Runs `name` with `arguments` to completion and captures its output.

@@ -69,15 +69,21 @@ struct ConnectionGuardTests {
     // A header byte every half second (faster than the idle timeout), until the server closes
     // the connection: poll's timeout is the attacker's pace, the close is the event. A timeout
     // that counted bytes would keep this connection for good.
-    let started = ContinuousClock.now
-    var closed = false
-    while !closed, ContinuousClock.now - started < .seconds(60) {
-      _ = "X".withCString { send(fd, $0, 1, Int32(MSG_NOSIGNAL)) }
-      var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      if Glibc.poll(&poll, 1, 500) > 0 {
-        var byte: UInt8 = 0
-        closed = recv(fd, &byte, 1, 0) <= 0
-      }
+    // On a thread of its own: the loop blocks in poll, and must not hold a cooperative thread.
+    let closed = await withCheckedContinuation { continuation in
+      Thread {
+        let started = ContinuousClock.now
+        var closed = false
+        while !closed, ContinuousClock.now - started < .seconds(60) {
+          _ = "X".withCString { send(fd, $0, 1, Int32(MSG_NOSIGNAL)) }
+          var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+          if Glibc.poll(&poll, 1, 500) > 0 {
+            var byte: UInt8 = 0
+            closed = recv(fd, &byte, 1, 0) <= 0
+          }
+        }
+        continuation.resume(returning: closed)
+      }.start()
     }
     #expect(closed, "the server kept a head that never ended open for 60 s")
     // The server itself answers others as before.

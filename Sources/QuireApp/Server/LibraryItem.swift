@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireSync
 
 /// One document or folder as the page shows it.
 struct LibraryItem: Encodable {
@@ -38,25 +39,26 @@ struct LibraryItem: Encodable {
     tags = item.tags
     id = item.identity ?? path
     if let status = item.ubiquity {
-      sync = Self.syncState(status)
+      let state = Self.syncState(status)
+      sync = state.rawValue
       syncError = (status.uploadingError ?? status.downloadingError)?.message
       conflicts = status.hasUnresolvedConflicts
       if let sharing = status.sharing {
         shared = sharing.role == .owner ? "owner" : sharing.permissions.rawValue
         owner = sharing.owner
       }
-      if sync == "notDownloaded" || sync == "downloading" || item.isPlaceholder {
+      if state == .notDownloaded || state == .downloading || item.isPlaceholder {
         percent = item.percentDownloaded
       }
     }
   }
 
-  private static func syncState(_ status: UbiquityStatus) -> String {
-    if status.uploadingError != nil { return "error" }
-    if status.downloadingError != nil { return "downloadError" }
-    if status.isUploading { return "uploading" }
-    if status.isDownloading { return "downloading" }
-    if !status.isUploaded { return "waiting" }
-    return status.downloadingStatus == .notDownloaded ? "notDownloaded" : "current"
+  private static func syncState(_ status: UbiquityStatus) -> SyncItemState {
+    if status.uploadingError != nil { return .error }
+    if status.downloadingError != nil { return .downloadError }
+    if status.isUploading { return .uploading }
+    if status.isDownloading { return .downloading }
+    if !status.isUploaded { return .waiting }
+    return status.downloadingStatus == .notDownloaded ? .notDownloaded : .current
   }
 }

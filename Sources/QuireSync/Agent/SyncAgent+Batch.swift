@@ -8,7 +8,7 @@ extension SyncAgent {
   /// gets its error and the others sync.
   func uploadBatch(_ items: [LocalItem]) async throws {
     var prepared: [PreparedUpload] = []
-    state.setStatus(items.map { ($0.id, $0.path) }, state: "uploading")
+    state.setStatus(items.map { ($0.id, $0.path) }, state: .uploading)
     var unchanged: [(item: SyncedItem, changed: [String], removed: [String])] = []
     for item in items {
       do {

@@ -47,7 +47,7 @@ extension SyncAgent {
       try await downloadMembers(jobs, of: known)
     } catch {
       state.setStatus(
-        known.id, path: known.path, state: "downloadError",
+        known.id, path: known.path, state: .downloadError,
         error: error as? SyncError ?? SyncError(.unavailable, "\(error)"))
       for job in jobs { job.done.resume(throwing: error) }
     }

@@ -35,7 +35,7 @@ extension SyncAgent {
       chosen.append((entry, member))
     }
     guard files.count > 1 else { return [] }
-    state.setStatus(files.map { ($0.identity, $0.relative) }, state: "downloading")
+    state.setStatus(files.map { ($0.identity, $0.relative) }, state: .downloading)
     let chunks = prefetched.chunks
     let now = fileSystemNow()  // before the writes: see SyncedItem.Member.racy
     // Each group is recorded as soon as its names appear, before anything can stop the agent

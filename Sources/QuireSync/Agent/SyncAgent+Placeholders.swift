@@ -114,7 +114,7 @@ extension SyncAgent {
         keepsInCloud: { policy.keepsMemberInCloud($0.path, size: $0.size) })
     } catch {
       state.setStatus(
-        known.id, path: known.path, state: "downloadError",
+        known.id, path: known.path, state: .downloadError,
         error: error as? SyncError ?? SyncError(.unavailable, "\(error)"))
       throw error
     }

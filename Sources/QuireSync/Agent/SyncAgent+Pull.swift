@@ -47,10 +47,10 @@ extension SyncAgent {
             ? String(entry.path.dropFirst("Documents/".count)) : entry.path
           if error.code == .changedWhileSyncing {
             // Another program wrote it meanwhile: its write is uploaded next and merged.
-            state.setStatus(entry.item, path: path, state: "waiting", error: nil)
+            state.setStatus(entry.item, path: path, state: .waiting, error: nil)
             needsPush = true
           } else {
-            state.setStatus(entry.item, path: path, state: "downloadError", error: error)
+            state.setStatus(entry.item, path: path, state: .downloadError, error: error)
           }
         }
         try state.advance(past: [entry])
@@ -220,7 +220,7 @@ extension SyncAgent {
     let relative = String(manifest.path.dropFirst("Documents/".count))
     try SyncPath.check(relative, what: "item path")
     let incremental = base != nil && manifest.since == base?.revision
-    state.setStatus(id, path: relative, state: "downloading")
+    state.setStatus(id, path: relative, state: .downloading)
     let folder = root
     let onDisk =
       incremental

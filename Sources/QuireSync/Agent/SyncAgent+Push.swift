@@ -108,7 +108,7 @@ extension SyncAgent {
   /// Uploads what changed in `item` since `base` (everything for a new item) and commits it.
   func upload(_ item: LocalItem, base: SyncedItem?) async throws {
     if share?.role == .read { return try await keepAside(item) }
-    state.setStatus(item.id, path: item.path, state: "uploading")
+    state.setStatus(item.id, path: item.path, state: .uploading)
     let prepared = try prepare(item, base: base)
     if prepared.isUnchanged, let base {
       // Read again only to be sure: recorded with its new doubt, nothing sent.
@@ -169,9 +169,9 @@ extension SyncAgent {
       error.code != .unavailable && error.code != .rateLimited
     else { throw error }
     if error.code == .changedWhileSyncing {
-      state.setStatus(item.id, path: item.path, state: "waiting", error: nil)
+      state.setStatus(item.id, path: item.path, state: .waiting, error: nil)
     } else {
-      state.setStatus(item.id, path: item.path, state: "error", error: error)
+      state.setStatus(item.id, path: item.path, state: .error, error: error)
     }
   }
 

@@ -260,13 +260,15 @@ final class SyncState: Sendable {
 
   /// Sets an item's state for `quire sync status` (nil: in sync): `uploading`, `waiting`,
   /// `error` (its upload failed), `downloading` or `downloadError`.
-  func setStatus(_ item: String, path: String, state: String?, error: SyncError? = nil) {
+  func setStatus(
+    _ item: String, path: String, state: SyncItemState?, error: SyncError? = nil
+  ) {
     try? database.write { db in
       if let state {
         try db.execute(
           sql: """
             INSERT OR REPLACE INTO status(item, path, state, error, code) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [item, path, state, error?.message, error?.code.rawValue])
+            """, arguments: [item, path, state.rawValue, error?.message, error?.code.rawValue])
       } else {
         try db.execute(sql: "DELETE FROM status WHERE item = ?", arguments: [item])
       }
@@ -286,14 +288,14 @@ final class SyncState: Sendable {
 
   /// Sets the state of several items at once, in one transaction (`uploading` or `downloading`
   /// for a batch).
-  func setStatus(_ items: [(id: String, path: String)], state: String) {
+  func setStatus(_ items: [(id: String, path: String)], state: SyncItemState) {
     guard !items.isEmpty else { return }
     try? database.write { db in
       let put = try db.cachedStatement(
         sql: """
           INSERT OR REPLACE INTO status(item, path, state, error, code) VALUES (?, ?, ?, NULL, NULL)
           """)
-      for (id, path) in items { try put.execute(arguments: [id, path, state]) }
+      for (id, path) in items { try put.execute(arguments: [id, path, state.rawValue]) }
     }
   }
 

@@ -12,7 +12,7 @@ public struct SyncReport: Codable, Sendable {
     /// Its path in the folder.
     public var path: String
     /// `uploading`, `downloading` or `error`.
-    public var state: String
+    public var state: SyncItemState
     /// The error, for `error`.
     public var error: String?
   }
@@ -72,8 +72,10 @@ public struct SyncReport: Codable, Sendable {
       }) ?? 0
     report.items =
       (try? state.database.read { db in
-        try Row.fetchAll(db, sql: "SELECT * FROM status ORDER BY path").map {
-          Item(item: $0["item"], path: $0["path"], state: $0["state"], error: $0["error"])
+        try Row.fetchAll(db, sql: "SELECT * FROM status ORDER BY path").compactMap { row in
+          SyncItemState(rawValue: row["state"]).map {
+            Item(item: row["item"], path: row["path"], state: $0, error: row["error"])
+          }
         }
       }) ?? []
     return report
@@ -90,7 +92,7 @@ public struct SyncReport: Codable, Sendable {
       lines.append("Downloads: \(download), \(inCloud) in the cloud only")
     }
     for item in items {
-      lines.append("  \(item.state)\t\(item.path)\(item.error.map { "\t\($0)" } ?? "")")
+      lines.append("  \(item.state.rawValue)\t\(item.path)\(item.error.map { "\t\($0)" } ?? "")")
     }
     if let lastError { lines.append("Last error: \(lastError)") }
     return lines.joined(separator: "\n")

@@ -80,19 +80,19 @@ public final class SyncStatusSource: UbiquityStatusSource {
         code: row["code"] ?? "failed", message: row["error"] ?? "The sync of “\(path)” failed.")
       let here: DocumentQuery.DownloadingStatus =
         synced.contains(path) ? .downloaded : .notDownloaded
-      switch row["state"] as String {
-      case "uploading": result[path] = UbiquityStatus(isUploaded: false, isUploading: true)
-      case "waiting": result[path] = .waitingToUpload
-      case "error": result[path] = UbiquityStatus(isUploaded: false, uploadingError: error)
-      case "downloading":
+      switch SyncItemState(rawValue: row["state"]) {
+      case .uploading?: result[path] = UbiquityStatus(isUploaded: false, isUploading: true)
+      case .waiting?: result[path] = .waitingToUpload
+      case .error?: result[path] = UbiquityStatus(isUploaded: false, uploadingError: error)
+      case .downloading?:
         var status = UbiquityStatus(isDownloading: true, downloadingStatus: here)
         if let done = row["done"] as Int64?, let total = row["total"] as Int64?, total > 0 {
           status.percentDownloaded = min(100, Double(done) * 100 / Double(total))
         }
         result[path] = status
-      case "downloadError":
+      case .downloadError?:
         result[path] = UbiquityStatus(downloadingStatus: here, downloadingError: error)
-      default: continue
+      case .notDownloaded?, .current?, nil: continue  // not recorded, or by a newer agent
       }
     }
     try markSharing(db, owner: owner, in: &result)

@@ -103,7 +103,7 @@ struct ReplacedFilesTests {
     try #require(writer >= 0)
     #expect(
       await eventually {
-        (try? a.report().items.contains { $0.path == "Notes.txt" && $0.state == "waiting" })
+        (try? a.report().items.contains { $0.path == "Notes.txt" && $0.state == .waiting })
           == true
       }, "A's agent heard the truncation and waits for the writer")
     #expect(b.text("Notes.txt") == "first\n", "the empty file was not sent")

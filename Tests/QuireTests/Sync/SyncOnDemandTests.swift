@@ -244,7 +244,7 @@ struct SyncOnDemandTests {
     }
     #expect(b.isPlaceholder("Movie.bin"))
     #expect(try b.hiddenLeftovers().isEmpty, "a spool or partial file was left")
-    #expect(try b.report().items.contains { $0.path == "Movie.bin" && $0.state == "downloadError" })
+    #expect(try b.report().items.contains { $0.path == "Movie.bin" && $0.state == .downloadError })
 
     toB.release()
     toB.restore()

@@ -2,14 +2,16 @@
 /// SQLite, written at once in their latest form, versioned in `schema_version` so later
 /// releases can migrate them.
 enum PostgresSchema {
-  static let version: Int64 = 4
+  static let version: Int64 = 5
 
   /// Makes the tables if the database has none; refuses a newer schema than this server knows.
   static func migrate(_ db: any SQLSession) throws {
     try db.execute("CREATE TABLE IF NOT EXISTS schema_version(version BIGINT NOT NULL)")
     let current = try db.value(Int64.self, "SELECT max(version) FROM schema_version") ?? 0
     if current >= version { return }
-    for (number, statements) in [(Int64(1), tables), (2, links), (3, shares), (4, folderShares)]
+    for (number, statements) in [
+      (Int64(1), tables), (2, links), (3, shares), (4, folderShares), (5, coveringPathIndex),
+    ]
     where current < number {
       for statement in statements {
         try db.execute(statement)
@@ -86,6 +88,12 @@ enum PostgresSchema {
       created DOUBLE PRECISION NOT NULL, revoked BIGINT NOT NULL DEFAULT 0)
     """,
     "CREATE INDEX linksByItem ON links(container, item) WHERE revoked = 0",
+  ]
+
+  /// Version 5: the live-item look-up by path covers `deleted`, as in SQLite's v10.
+  private static let coveringPathIndex = [
+    "DROP INDEX itemsLiveByPath",
+    "CREATE INDEX itemsLiveByPath ON items(container, path, deleted) WHERE deleted = 0",
   ]
 
   /// Version 3: items shared with other accounts, and what participants uploaded through them.

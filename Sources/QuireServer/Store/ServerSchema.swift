@@ -110,6 +110,16 @@ enum ServerSchema {
     migrator.registerMigration("v9") { db in
       try db.execute(sql: "ALTER TABLE shares ADD COLUMN folder TEXT")
     }
+    // v10: the live-item look-up by path covers `deleted`, so SQLite uses it for the name-clash
+    // check of every commit; without it SQLite searched the container's whole primary key, and a
+    // first sync of 10 000 files spent over half the server's time there.
+    migrator.registerMigration("v10") { db in
+      try db.execute(
+        sql: """
+          DROP INDEX itemsLiveByPath;
+          CREATE INDEX itemsLiveByPath ON items(container, path, deleted) WHERE deleted = 0;
+          """)
+    }
     return migrator
   }
 }

@@ -126,14 +126,13 @@ extension SyncAgent {
 
   /// Reads `item`'s changed members (inside a coordinated read) and builds its commit.
   func prepare(_ item: LocalItem, base: SyncedItem?) throws -> PreparedUpload {
-    let changed = item.members.filter { base?.members[$0.key]?.proves($0.value) != true }.keys
-      .sorted()
-    let removed = (base?.members.keys).map { Set($0).subtracting(item.members.keys).sorted() } ?? []
     // Before the read: a stat not older than this may hide a write in the same tick.
     let now = fileSystemNow()
+    let (current, snapshots) = try readChanges(of: item, base: base)
+    let removed =
+      (base?.members.keys).map { Set($0).subtracting(current.members.keys).sorted() } ?? []
     return PreparedUpload(
-      item: item, base: base, snapshots: try readMembers(changed, of: item), removed: removed,
-      checkedAt: now)
+      item: current, base: base, snapshots: snapshots, removed: removed, checkedAt: now)
   }
 
   /// Records a committed upload as synced. If the server merged it with changes made meanwhile,
@@ -207,16 +206,35 @@ extension SyncAgent {
     state.count(sent, in: "uploadedBytes")
   }
 
-  /// Opens and chunks the members `paths` of `item` inside one coordinated read, so what is
-  /// uploaded is one state of the package, never a torn one.
-  private func readMembers(_ paths: [String], of item: LocalItem) throws -> [MemberSnapshot] {
-    guard !paths.isEmpty else { return [] }
-    let root = url(item.path)
-    return try FileCoordinator().coordinate(readingItemAt: root) { url in
-      try paths.map { path in
-        let file = path.isEmpty ? url : url.appendingPathComponent(path)
-        return try MemberSnapshot(path: path, file: file.path)
+  /// Lists `item`'s members and opens and chunks those changed since `base`, all inside one
+  /// coordinated read, so what is uploaded is one state of the package, never a torn one.
+  ///
+  /// The scan that found the change ran outside the read and may have seen a save half done
+  /// (one member new, another not yet): taking its list would upload the new member beside the
+  /// base's old one. So a package's members are listed again inside the read.
+  private func readChanges(
+    of item: LocalItem, base: SyncedItem?
+  ) throws -> (LocalItem, [MemberSnapshot]) {
+    try FileCoordinator().coordinate(readingItemAt: url(item.path)) { url in
+      var current = item
+      if item.kind == .package {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, LocalScanner.isDirectory(info) else {
+          throw SyncError(
+            .changedWhileSyncing,
+            "“\(url.path)” was moved or removed while it was read to upload it; the next scan finds where it went."
+          )
+        }
+        current.members = [:]
+        LocalScanner.packageMembers(url.path, relative: "", into: &current.members)
       }
+      let changed = current.members.filter { base?.members[$0.key]?.proves($0.value) != true }
+        .keys.sorted()
+      let snapshots = try changed.map { path in
+        try MemberSnapshot(
+          path: path, file: path.isEmpty ? url.path : url.appendingPathComponent(path).path)
+      }
+      return (current, snapshots)
     }
   }
 

@@ -1,0 +1,68 @@
+import Foundation
+import QuireSyncProtocol
+import Testing
+
+@testable import QuireSync
+
+/// A save of a package writes its members one after another; the agent's scan, which does not
+/// coordinate, can see the first written and not the second. What it uploads must still be one
+/// state of the package: found by chance when a coordinated reader on another device saw
+/// `left.txt` of one save beside `right.txt` of the one before ("a reader on B never sees a
+/// package mixed from two revisions").
+@Suite("Uploads read one state of a package")
+struct TornUploadTests {
+  @Test(
+    "a scan that saw one member of a save and not the other still uploads both: the members are listed again inside the coordinated read"
+  )
+  func halfSeenSave() async throws {
+    let home = try TemporaryDirectory()
+    let folder = home.url.appendingPathComponent("Documents")
+    let package = folder.appendingPathComponent("Pair.mydoc")
+    let left = package.appendingPathComponent("left.txt")
+    let right = package.appendingPathComponent("right.txt")
+    try Disk.write("round 0", to: left)
+    try Disk.write("round 0", to: right)
+    let synced = try #require(LocalScanner.item(at: "Pair.mydoc", root: folder))
+    // As last synced: both members proven by their stats.
+    let base = SyncedItem(
+      id: synced.id, path: synced.path, kind: .package, revision: 1,
+      members: synced.members.mapValues {
+        SyncedItem.Member(local: $0, hash: ContentHash(of: Data("round 0".utf8)), chunks: [])
+      })
+    // The save's first member, then the scan, then the save's second member.
+    try Disk.write("round 1 (left)", to: left)
+    let scanned = try #require(LocalScanner.item(at: "Pair.mydoc", root: folder))
+    #expect(base.members["right.txt"]?.proves(scanned.members["right.txt"]!) == true)
+    try Disk.write("round 1 (right)", to: right)
+    try Disk.write("new", to: package.appendingPathComponent("added.txt"))
+
+    let agent = try SyncAgent(
+      settings: SyncSettings(
+        server: URL(string: "http://127.0.0.1:9")!, user: "alice", device: "test",
+        token: "unused", container: "iCloud.net.gacha.mydoc"),
+      folder: folder, stateFile: home.url.appendingPathComponent("state.sqlite"))
+    let prepared = try await agent.prepare(scanned, base: base)
+    #expect(prepared.snapshots.map(\.path) == ["added.txt", "left.txt", "right.txt"])
+    #expect(prepared.item.members.keys.sorted() == ["added.txt", "left.txt", "right.txt"])
+    #expect(
+      prepared.request.change.upserted.map(\.path).sorted() == [
+        "added.txt", "left.txt", "right.txt",
+      ])
+  }
+
+  @Test("a package removed between the scan and the read is not uploaded as an empty package")
+  func removedBeforeTheRead() async throws {
+    let home = try TemporaryDirectory()
+    let folder = home.url.appendingPathComponent("Documents")
+    let package = folder.appendingPathComponent("Gone.mydoc")
+    try Disk.write("text", to: package.appendingPathComponent("text.txt"))
+    let scanned = try #require(LocalScanner.item(at: "Gone.mydoc", root: folder))
+    try FileManager.default.removeItem(at: package)
+    let agent = try SyncAgent(
+      settings: SyncSettings(
+        server: URL(string: "http://127.0.0.1:9")!, user: "alice", device: "test",
+        token: "unused", container: "iCloud.net.gacha.mydoc"),
+      folder: folder, stateFile: home.url.appendingPathComponent("state.sqlite"))
+    await #expect(throws: SyncError.self) { try await agent.prepare(scanned, base: nil) }
+  }
+}

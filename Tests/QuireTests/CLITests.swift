@@ -126,8 +126,8 @@ struct CLIDocumentTests {
       ])
   }
 
+  // Not on the main actor: its fourteen processes would hold every document test still.
   @Test("new, edit, show and thumbnail work on MyDoc, text and album documents")
-  @MainActor
   func documents() throws {
     let folder = try TemporaryDirectory()
     let picture = folder.file("picture.png")

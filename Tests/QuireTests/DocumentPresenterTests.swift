@@ -44,7 +44,7 @@ struct DocumentPresenterTests {
     let reloaded = try await withDeadline(seconds: 30) { () async throws -> Bool in
       while !Task.isCancelled {
         let events = await document.events()
-        let copy = try Executables.runCommand(
+        let copy = try await Executables.runCommandDetached(
           URL(fileURLWithPath: "/bin/cp"), [other.path, file.path])
         #expect(copy.status == 0)
         let event = await waitForEvent(events, seconds: 2) {

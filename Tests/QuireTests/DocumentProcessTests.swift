@@ -14,7 +14,7 @@ struct DocumentProcessTests {
   @Test(
     "SIGTERM saves an open document's unsaved changes before the process exits",
     arguments: [SIGTERM, SIGINT])
-  func terminationSaves(signal: Int32) throws {
+  nonisolated func terminationSaves(signal: Int32) throws {  // blocks: not on the main actor
     let folder = try TemporaryDirectory()
     let file = folder.file("notes.txt")
     try Disk.write("before", to: file)

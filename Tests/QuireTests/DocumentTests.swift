@@ -26,7 +26,7 @@ struct DocumentTests {
     return package
   }
 
-  static func png(width: Int, height: Int) throws -> Data {
+  nonisolated static func png(width: Int, height: Int) throws -> Data {
     let pixels = (0..<(width * height)).flatMap { index -> [UInt8] in
       [UInt8(index % 256), UInt8((index / width) % 256), 128, 255]
     }

@@ -87,7 +87,7 @@ struct UncoordinatedMoveTests {
     let data = folder.file("data")
     let helper = try HelperProcess(
       ["follow", old.path], environment: ["XDG_DATA_HOME": data.path])
-    #expect(helper.lines.nextLine() == "ready")
+    #expect(try await onThread { helper.lines.nextLine() } == "ready")
     // The document's file gets a second name outside every watched folder, the index (the
     // helper's own, as a query of that folder in any process would write it) learns it, and
     // then the old name goes: to the document's watch, the file simply vanished.
@@ -103,6 +103,6 @@ struct UncoordinatedMoveTests {
     }
     #expect(indexed == true, "the index never learned the new name")
     try FileManager.default.removeItem(at: old)
-    #expect(helper.lines.nextLine() == "moved \(new.path) edits kept")
+    #expect(try await onThread { helper.lines.nextLine() } == "moved \(new.path) edits kept")
   }
 }

@@ -37,15 +37,6 @@ enum Executables {
     try await onThread { try runCommand(executable, arguments) }
   }
 
-  /// `body`, which blocks, run on a new thread; its result once it returns.
-  private static func onThread(_ body: @escaping @Sendable () throws -> Output) async throws
-    -> Output
-  {
-    try await withCheckedThrowingContinuation { continuation in
-      Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-  }
-
   /// Runs `name` with `arguments` to completion and captures its output.
   static func run(
     _ name: String, _ arguments: [String], environment: [String: String] = [:],

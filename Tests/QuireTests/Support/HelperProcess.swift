@@ -6,7 +6,10 @@ import Foundation
 
 /// A running `quire-test-helper` (or `quire`) process whose stdout is read line by line; it is
 /// killed with SIGKILL when released, so no test leaves one behind.
-final class HelperProcess {
+///
+/// Unchecked `Sendable`: one test uses it at a time, and hands it to ``onThread(_:)`` only while
+/// it awaits that thread.
+final class HelperProcess: @unchecked Sendable {
   let process = Process()
   let lines: LineReader
 

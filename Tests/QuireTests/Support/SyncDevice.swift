@@ -4,7 +4,10 @@ import QuireSync
 
 /// One device: its own XDG config, state and data folders and synced folder, signed in to a server with
 /// `quire sync login`, running `quire sync run` as a separate process.
-final class SyncDevice {
+///
+/// Unchecked `Sendable`: one test uses it at a time, and hands it to ``onThread(_:)`` only while
+/// it awaits that thread (a test on the main actor starts devices that way).
+final class SyncDevice: @unchecked Sendable {
   let home: TemporaryDirectory
   let folder: URL
   let environment: [String: String]

@@ -5,7 +5,10 @@ import Testing
 
 /// A `quire server` in its own process, on a free loopback port, over a temporary data folder
 /// with accounts made by `quire server add-user`.
-final class SyncServerProcess {
+///
+/// Unchecked `Sendable`: one test uses it at a time, and hands it to ``onThread(_:)`` only while
+/// it awaits that thread (a test on the main actor starts its server that way).
+final class SyncServerProcess: @unchecked Sendable {
   let data: TemporaryDirectory
   private(set) var process: HelperProcess
   private(set) var url: URL

@@ -23,7 +23,7 @@ struct SyncMemberOnDemandTests {
   )
   @MainActor
   func albumOpensBeforeItsImages() async throws {
-    let (server, _, a, b) = try SyncOnDemandTests.devices()
+    let (server, _, a, b) = try await onThread { try SyncOnDemandTests.devices() }
     defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     // Made outside the folder and moved in whole, so it arrives as one revision.
     let staging = a.home.url.appendingPathComponent("Trip.album")
@@ -37,7 +37,7 @@ struct SyncMemberOnDemandTests {
       to: staging.appendingPathComponent("Meta/Info.json"))
     try FileManager.default.moveItem(at: staging, to: a.url("Trip.album"))
     #expect(await eventually { b.isPlaceholder("Trip.album") })
-    let before = try b.report().downloadedBytes
+    let before = try await onThread { try b.report() }.downloadedBytes
 
     // The open brings the package with its small members; each image is a placeholder in it.
     let album = AlbumDocument(fileURL: b.url("Trip.album"))
@@ -50,7 +50,7 @@ struct SyncMemberOnDemandTests {
         FileManager.default.fileExists(
           atPath: CloudPlaceholder.url(for: b.url("Trip.album/\(name)")).path))
     }
-    #expect(try b.report().downloadedBytes - before < Self.imageSize)
+    #expect(try await onThread { try b.report() }.downloadedBytes - before < Self.imageSize)
     // The images' placeholders are one file under twelve names: one inode, not one each.
     let inodes = Set(
       try Self.names.map { name in
@@ -70,7 +70,7 @@ struct SyncMemberOnDemandTests {
     #expect(b.exists("Trip.album/\(Self.names[4])"))
     #expect(b.exists("Trip.album/\(Self.names[5])"))
     for name in Self.names[0..<4] { #expect(!b.exists("Trip.album/\(name)")) }
-    #expect(try b.report().downloadedBytes - before < 9 * Self.imageSize)
+    #expect(try await onThread { try b.report() }.downloadedBytes - before < 9 * Self.imageSize)
     // The download is not a change of the open document.
     #expect(!album.documentState.contains(.inConflict))
     #expect(try await album.image(named: Self.names[5]) == Self.image(5))

@@ -128,7 +128,7 @@ struct SyncOnDemandTests {
   )
   @MainActor
   func openDownloadsAndFailsCleanly() async throws {
-    let (server, _, a, b) = try Self.devices()
+    let (server, _, a, b) = try await onThread { try Self.devices() }
     let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\"><text>Trip</text></svg>"
     // Made outside the folder and moved in whole, so it arrives as one revision.
     let staging = a.home.url.appendingPathComponent("Trip.mydoc")

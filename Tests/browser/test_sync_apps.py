@@ -13,6 +13,7 @@ import time
 import unittest
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
@@ -27,9 +28,11 @@ class Device:
         subprocess.run([QUIRE, "sync", "login", url or server.url, "--user", user, "--device", name],
                        input=f"{user}-password\n", env=self.app.env, text=True, check=True,
                        capture_output=True)
-        self.agent = subprocess.Popen([QUIRE, "sync", "run", "--folder", self.app.library, *run],
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                      env=self.app.env, text=True)
+        self.log = os.path.join(self.app.home, "agent.log")  # read by explain() on a failure
+        with open(self.log, "w") as log:
+            self.agent = subprocess.Popen(
+                [QUIRE, "sync", "run", "--folder", self.app.library, *run],
+                stdout=subprocess.PIPE, stderr=log, env=self.app.env, text=True)
         for line in self.agent.stdout:
             if line.startswith("Syncing "):
                 break
@@ -82,6 +85,38 @@ def commits_of(device, path):
     with urllib.request.urlopen(request, timeout=10) as response:
         entries = json.load(response)["entries"]
     return sum(1 for entry in entries if entry["path"] == "Documents/" + path and not entry["conflict"])
+
+
+def explain(a, b, path):
+    """What each device's agent and the server's journal say of `path`, for a failure message."""
+    lines = []
+    for name, device in (("A", a), ("B", b)):
+        try:
+            listed = device.driver.execute_script(
+                "return fetch('api/sicd').then((answer) => answer.text())")
+        except Exception as error:  # noqa: BLE001 - a failure message, whatever the page's state
+            listed = error
+        lines.append(f"{name}: connection {agent_connection(device.app)}, app's list {listed}")
+        for state in glob.glob(os.path.join(device.app.home, "state", "quire", "sync", "*.sqlite")):
+            with sqlite3.connect(f"file:{state}?mode=ro", uri=True) as database:
+                database.row_factory = sqlite3.Row
+                for table in ("synced", "remote", "status"):
+                    rows = database.execute(f"SELECT * FROM {table}").fetchall()
+                    lines += [f"  {name} {table}: {dict(row)}" for row in rows
+                              if path in json.dumps(dict(row), default=str)
+                              or table == "remote"]
+        with open(device.log) as log:
+            lines += [f"  {name} agent: {line.rstrip()}" for line in log.readlines()[-20:]]
+    with open(os.path.join(a.app.home, "config", "quire", "sync.json")) as handle:
+        settings = json.load(handle)
+    request = urllib.request.Request(
+        f"{settings['server'].rstrip('/')}/v1/containers/{settings['container']}/changes?since=0",
+        headers={"Authorization": f"Bearer {settings['token']}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        entries = [entry for entry in json.load(response)["entries"]
+                   if entry["path"] == "Documents/" + path]
+    lines.append(f"server journal of {path}: {entries}")
+    return "\n".join(lines)
 
 
 def pause(device, paused=True):
@@ -330,9 +365,16 @@ class SimpleICloudDocumentTests(unittest.TestCase):
     """The SimpleiCloudDocument sample's conflict scenario, on two devices."""
 
     def conflict_button(self, device):
-        buttons = device.driver.find_elements(
-            By.CSS_SELECTOR, '.simple-doc[data-path="Trip.sicd"] .conflicts')
-        return buttons[0].get_attribute("data-conflict") if buttons else None
+        """The Conflicts button's state; the list is re-drawn on every live update, so a button
+        replaced between finding and reading it is found again."""
+        for _ in range(50):
+            buttons = device.driver.find_elements(
+                By.CSS_SELECTOR, '.simple-doc[data-path="Trip.sicd"] .conflicts')
+            try:
+                return buttons[0].get_attribute("data-conflict") if buttons else None
+            except StaleElementReferenceException:
+                continue
+        raise AssertionError("the list of documents was re-drawn 50 times in a row")
 
     def test_offline_edits_merge_and_a_conflict_resolves_the_samples_way(self):
         server = SyncServer()
@@ -388,9 +430,12 @@ class SimpleICloudDocumentTests(unittest.TestCase):
             wait_for(lambda: commits_of(b, "Trip.sicd") == before + 1, seconds=30,
                      message="B's commit")
             pause(a, False)
-            for device in (a, b):
-                wait_for(lambda: self.conflict_button(device) == "true", seconds=30,
-                         message="the Conflicts button red")
+            for device, name in ((a, "A"), (b, "B")):
+                try:
+                    wait_for(lambda: self.conflict_button(device) == "true", seconds=30,
+                             message=f"the Conflicts button red on {name}")
+                except AssertionError as error:
+                    raise AssertionError(f"{error}\n{explain(a, b, 'Trip.sicd')}") from None
             a.driver.find_element(
                 By.CSS_SELECTOR, '.simple-doc[data-path="Trip.sicd"] .conflicts').click()
             for device in (a, b):

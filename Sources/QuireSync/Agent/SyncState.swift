@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Quire
 import QuireSyncProtocol
 
 /// The agent's durable memory, in SQLite: the synced tree (item and member rows), the journal
@@ -7,6 +8,8 @@ import QuireSyncProtocol
 /// the agent can be killed at any moment and resume.
 final class SyncState: Sendable {
   let database: DatabaseQueue
+  /// The state file's path.
+  private let path: String
 
   /// The state in `file`, opened read-only (no migration, no write lock): what `quire sync
   /// status` reads while the agent runs.
@@ -15,6 +18,7 @@ final class SyncState: Sendable {
       var configuration = Configuration()
       configuration.readonly = true
       configuration.busyMode = .timeout(10)
+      path = file.path
       database = try DatabaseQueue(path: file.path, configuration: configuration)
     } catch {
       throw SyncError(
@@ -37,6 +41,7 @@ final class SyncState: Sendable {
       configuration.prepareDatabase { db in
         try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
       }
+      path = file.path
       database = try DatabaseQueue(path: file.path, configuration: configuration)
       var migrator = DatabaseMigrator()
       migrator.registerMigration("v1") { db in
@@ -102,7 +107,7 @@ final class SyncState: Sendable {
   }
 
   func setValue(_ value: String?, for key: String) {
-    try? database.write { db in
+    try? write { db in
       if let value {
         try db.execute(
           sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
@@ -115,13 +120,28 @@ final class SyncState: Sendable {
   /// Adds `bytes` to the counter `key` (`uploadedBytes`, `downloadedBytes`).
   func count(_ bytes: Int, in key: String) {
     guard bytes > 0 else { return }
-    try? database.write { db in
+    try? write { db in
       try db.execute(
         sql: """
           INSERT INTO meta(key, value) VALUES (?, ?)
           ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value
           """, arguments: [key, String(bytes)])
     }
+  }
+
+  /// Runs `updates` as one transaction, then sets the state file's time.
+  ///
+  /// Readers in other processes (the app's statuses) wake on the state folder's events. The
+  /// transaction's own write to the WAL file raises one before the commit is visible: SQLite
+  /// publishes it in the WAL index, in shared memory, which raises none. A reader woken then
+  /// read the state before the commit and heard nothing after it (a device's Conflicts button
+  /// stayed grey with the conflict recorded). The time is set once the commit returns, so a
+  /// reader woken by it reads the transaction. A failure to set it loses only that wake-up.
+  @discardableResult
+  private func write<T>(_ updates: (Database) throws -> T) throws -> T {
+    let result = try database.write(updates)
+    try? Sys.touch(path)
+    return result
   }
 
   var cursor: Int64 {
@@ -165,7 +185,7 @@ final class SyncState: Sendable {
   ) throws {
     guard !items.isEmpty || cursor != nil else { return }
     let encoder = JSONEncoder()
-    try database.write { db in
+    try write { db in
       let row = try db.cachedStatement(
         sql: """
           INSERT OR REPLACE INTO synced(item, path, kind, revision, placeholder)
@@ -197,7 +217,7 @@ final class SyncState: Sendable {
 
   /// Forgets `item` (deleted on one side and the other).
   func forget(_ item: String) throws {
-    try database.write { db in
+    try write { db in
       try db.execute(sql: "DELETE FROM synced WHERE item = ?", arguments: [item])
       try db.execute(sql: "DELETE FROM syncedMembers WHERE item = ?", arguments: [item])
       try db.execute(sql: "DELETE FROM status WHERE item = ?", arguments: [item])
@@ -209,7 +229,7 @@ final class SyncState: Sendable {
   /// server: not the item's) and the items' unresolved conflicts.
   func advance(past entries: [ChangeEntry]) throws {
     guard let last = entries.last else { return }
-    try database.write { db in
+    try write { db in
       let remote = try db.cachedStatement(
         sql: """
           INSERT INTO remote(item, path, kind, revision, deleted) VALUES (?, ?, ?, ?, ?)
@@ -263,7 +283,7 @@ final class SyncState: Sendable {
   func setStatus(
     _ item: String, path: String, state: SyncItemState?, error: SyncError? = nil
   ) {
-    try? database.write { db in
+    try? write { db in
       if let state {
         try db.execute(
           sql: """
@@ -277,7 +297,7 @@ final class SyncState: Sendable {
 
   /// Records how far the download of `item` is (its status row is `downloading`).
   func setProgress(_ item: String, path: String, done: Int, total: Int) {
-    try? database.write { db in
+    try? write { db in
       try db.execute(
         sql: """
           INSERT INTO status(item, path, state, done, total) VALUES (?, ?, 'downloading', ?, ?)
@@ -290,7 +310,7 @@ final class SyncState: Sendable {
   /// for a batch).
   func setStatus(_ items: [(id: String, path: String)], state: SyncItemState) {
     guard !items.isEmpty else { return }
-    try? database.write { db in
+    try? write { db in
       let put = try db.cachedStatement(
         sql: """
           INSERT OR REPLACE INTO status(item, path, state, error, code) VALUES (?, ?, ?, NULL, NULL)

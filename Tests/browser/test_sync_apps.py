@@ -75,16 +75,21 @@ def read(path):
         return None
 
 
-def commits_of(device, path):
-    """How many commits of `path` the server's journal holds, asked with `device`'s sign-in."""
+def journal(device, path):
+    """The server's journal entries of `path`, asked with `device`'s sign-in."""
     with open(os.path.join(device.app.home, "config", "quire", "sync.json")) as handle:
         settings = json.load(handle)
     request = urllib.request.Request(
         f"{settings['server'].rstrip('/')}/v1/containers/{settings['container']}/changes?since=0",
         headers={"Authorization": f"Bearer {settings['token']}"})
     with urllib.request.urlopen(request, timeout=10) as response:
-        entries = json.load(response)["entries"]
-    return sum(1 for entry in entries if entry["path"] == "Documents/" + path and not entry["conflict"])
+        return [entry for entry in json.load(response)["entries"]
+                if entry["path"] == "Documents/" + path]
+
+
+def commits_of(device, path):
+    """How many commits of `path` the server's journal holds, asked with `device`'s sign-in."""
+    return sum(1 for entry in journal(device, path) if not entry["conflict"])
 
 
 def explain(a, b, path):
@@ -93,11 +98,14 @@ def explain(a, b, path):
     for name, device in (("A", a), ("B", b)):
         try:
             listed = device.driver.execute_script(
-                "return fetch('api/sicd').then((answer) => answer.text())")
+                "return Promise.all([fetch('api/sicd'), fetch('api/list?folder=&offset=0&limit=50')]"
+                ".map((answer) => answer.then((one) => one.text())))")
         except Exception as error:  # noqa: BLE001 - a failure message, whatever the page's state
             listed = error
         lines.append(f"{name}: connection {agent_connection(device.app)}, app's list {listed}")
         for state in glob.glob(os.path.join(device.app.home, "state", "quire", "sync", "*.sqlite")):
+            lines.append(f"  {name} {os.path.basename(state)} touched "
+                         f"{time.time() - os.stat(state).st_mtime:.1f} s ago")
             with sqlite3.connect(f"file:{state}?mode=ro", uri=True) as database:
                 database.row_factory = sqlite3.Row
                 for table in ("synced", "remote", "status"):
@@ -107,15 +115,7 @@ def explain(a, b, path):
                               or table == "remote"]
         with open(device.log) as log:
             lines += [f"  {name} agent: {line.rstrip()}" for line in log.readlines()[-20:]]
-    with open(os.path.join(a.app.home, "config", "quire", "sync.json")) as handle:
-        settings = json.load(handle)
-    request = urllib.request.Request(
-        f"{settings['server'].rstrip('/')}/v1/containers/{settings['container']}/changes?since=0",
-        headers={"Authorization": f"Bearer {settings['token']}"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        entries = [entry for entry in json.load(response)["entries"]
-                   if entry["path"] == "Documents/" + path]
-    lines.append(f"server journal of {path}: {entries}")
+    lines.append(f"server journal of {path}: {journal(a, path)}")
     return "\n".join(lines)
 
 

@@ -153,6 +153,22 @@ final class SyncDevice: @unchecked Sendable {
   }
 }
 
+extension SyncDevice {
+  /// A server and alice's devices A and B, both agents running, started on a thread of their
+  /// own: a test on the main actor, which every document test shares, must not wait there (see
+  /// ``onThread(_:)``). The test keeps the server alive until it ends.
+  static func startedPair() async throws -> (SyncServerProcess, SyncDevice, SyncDevice) {
+    try await onThread {
+      let server = try SyncServerProcess()
+      let a = try SyncDevice("A", server: server)
+      let b = try SyncDevice("B", server: server)
+      try a.start()
+      try b.start()
+      return (server, a, b)
+    }
+  }
+}
+
 /// Polls `condition` until it holds or `seconds` pass (a wait for another process's effect on
 /// disk, ended by the effect, bounded by the deadline); returns whether it held.
 func eventually(

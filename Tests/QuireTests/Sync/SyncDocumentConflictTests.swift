@@ -12,15 +12,7 @@ import Testing
 struct SyncDocumentConflictTests {
   @Test("an open document goes inConflict on every device, and out of it when resolved")
   func openDocumentConflict() async throws {
-    // Started off the main actor, which every document test shares (see onThread).
-    let (server, a, b) = try await onThread {
-      let server = try SyncServerProcess()
-      let a = try SyncDevice("A", server: server)
-      let b = try SyncDevice("B", server: server)
-      try a.start()
-      try b.start()
-      return (server, a, b)
-    }
+    let (server, a, b) = try await SyncDevice.startedPair()
     defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     try a.write("first", to: "Shared.mydoc/text.txt")
     #expect(await eventually { b.text("Shared.mydoc/text.txt") == "first" })

@@ -11,15 +11,7 @@ struct SyncOpenDocumentTests {
   @Test(
     "an edit on device A reloads the document open on device B, without losing B's own later edits")
   func openDocumentReloads() async throws {
-    // Started off the main actor, which every document test shares (see onThread).
-    let (server, a, b) = try await onThread {
-      let server = try SyncServerProcess()
-      let a = try SyncDevice("A", server: server)
-      let b = try SyncDevice("B", server: server)
-      try a.start()
-      try b.start()
-      return (server, a, b)
-    }
+    let (server, a, b) = try await SyncDevice.startedPair()
     defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     try a.write("first", to: "Shared.mydoc/text.txt")
     #expect(await eventually { b.text("Shared.mydoc/text.txt") == "first" })

@@ -63,6 +63,10 @@ public final class SyncStatusSource: UbiquityStatusSource {
   /// The statuses in one agent's state: its items, their sync and conflicts, and how they are
   /// shared (as `owner` of its own items, or as the participant of the share it syncs).
   private static func statuses(_ db: Database, owner: Bool) throws -> [String: UbiquityStatus] {
+    // The connection is kept, and GRDB does not see another connection change the schema: one
+    // first used while the agent still migrated its state kept `remote` without `conflicts`
+    // and never showed a conflict. The columns are looked up afresh on every read.
+    db.clearSchemaCache()
     var result: [String: UbiquityStatus] = [:]
     var synced = try String.fetchSet(db, sql: "SELECT path FROM synced")
     result.reserveCapacity(synced.count)

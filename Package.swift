@@ -10,8 +10,11 @@ let package = Package(
     .library(name: "QuireSyncProtocol", targets: ["QuireSyncProtocol"]),
     .library(name: "QuireServer", targets: ["QuireServer"]),
     .library(name: "QuireSync", targets: ["QuireSync"]),
+    .library(name: "QuireSyncPlanning", targets: ["QuireSyncPlanning"]),
+    .library(name: "QuireSyncSimulation", targets: ["QuireSyncSimulation"]),
     .executable(name: "quire", targets: ["quire"]),
     .executable(name: "quire-bench", targets: ["quire-bench"]),
+    .executable(name: "quire-sim", targets: ["quire-sim"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -70,6 +73,9 @@ let package = Package(
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]
     ),
+    .target(name: "QuireSyncPlanning"),
+    .target(name: "QuireSyncSimulation", dependencies: ["QuireSyncPlanning"]),
+    .executableTarget(name: "quire-sim", dependencies: ["QuireSyncSimulation"]),
     .target(
       name: "QuireSync",
       dependencies: [
@@ -113,7 +119,7 @@ let package = Package(
       name: "QuireTests",
       dependencies: [
         "Quire", "QuireApp", "QuireSyncProtocol", "QuireServer", "QuireSync", "CQuireShims",
-        "quire-test-helper",
+        "QuireSyncPlanning", "QuireSyncSimulation", "quire-test-helper",
         "quire",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,0 +1,24 @@
+/// One item as one of the three trees sees it: its identity, where it is, and what it holds.
+public struct TreeNode: Hashable, Sendable, CustomStringConvertible {
+  /// The item's identity, the same in every tree.
+  public var id: ItemID
+  /// Where the item is in this tree.
+  public var placement: Placement
+  /// A folder, or a document and its revision.
+  public var kind: NodeKind
+
+  /// An item `id` at `placement`.
+  public init(id: ItemID, placement: Placement, kind: NodeKind) {
+    self.id = id
+    self.placement = placement
+    self.kind = kind
+  }
+
+  /// Whether the item is a folder.
+  public var isFolder: Bool { kind == .folder }
+
+  /// `id@parent/name` and the revision, for plans and failing seeds.
+  public var description: String {
+    "\(id)@\(placement)" + (kind.revision.map { "=\($0)" } ?? "/")
+  }
+}

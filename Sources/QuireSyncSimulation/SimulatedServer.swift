@@ -1,0 +1,84 @@
+import QuireSyncPlanning
+
+/// The server as the simulation models it: one tree, a change journal with sequence numbers,
+/// and every revision it ever accepted (its versions).
+///
+/// It checks each commit as the real server does: an upload names the revision it replaces, a
+/// move the placement it moves from, a trash the item it trashes; a commit whose expectation
+/// fails is refused. Repeating an accepted commit (a retry whose answer was lost) succeeds and
+/// changes nothing.
+public struct SimulatedServer: Sendable {
+  /// The server's tree now.
+  public private(set) var tree = SyncTree()
+  /// Every change, in order: the item and what it became (`nil`: trashed).
+  public private(set) var journal: [(id: ItemID, node: TreeNode?)] = []
+  /// Every revision the server accepted: in a current document or kept as a version.
+  public private(set) var versions: Set<ContentRevision> = []
+
+  /// An empty account.
+  public init() {}
+
+  /// What the server answers a commit.
+  public enum Answer: Equatable, Sendable {
+    /// The commit's expectation failed; nothing changed.
+    case refused
+    /// The server already held what the commit asks for (a repeated request).
+    case unchanged
+    /// The server changed items: the journal entries in this range say how.
+    case changed(Range<Int>)
+  }
+
+  /// Applies a commit and answers it.
+  public mutating func commit(_ operation: SyncOperation) -> Answer {
+    let before = journal.count
+    guard accept(operation) else { return .refused }
+    return journal.count == before ? .unchanged : .changed(before..<journal.count)
+  }
+
+  private mutating func accept(_ operation: SyncOperation) -> Bool {
+    switch operation {
+    case .upload(let node, let base):
+      guard let revision = node.kind.revision else { return false }
+      if let current = tree[node.id] {
+        if current.kind == node.kind { return true }
+        guard base != nil, current.kind.revision == base else { return false }
+        change(TreeNode(id: node.id, placement: current.placement, kind: node.kind))
+      } else {
+        guard base == nil, tree.canHold(node.placement, for: node.id) else { return false }
+        change(node)
+      }
+      versions.insert(revision)
+      return true
+    case .createFolder(let node, _):
+      if let current = tree[node.id] { return current.isFolder }
+      guard tree.canHold(node.placement, for: node.id) else { return false }
+      change(node)
+      return true
+    case .move(let id, _, let from, let to):
+      guard var current = tree[id] else { return false }
+      if current.placement == to { return true }
+      guard current.placement == from, tree.canHold(to, for: id) else { return false }
+      current.placement = to
+      change(current)
+      return true
+    case .trash(let node, _):
+      guard let current = tree[node.id] else { return true }
+      guard current == node, tree.children(of: node.id).isEmpty else { return false }
+      tree.remove(node.id)
+      journal.append((node.id, nil))
+      return true
+    case .commitTogether(let operations):
+      var attempt = self
+      for operation in operations where !attempt.accept(operation) { return false }
+      self = attempt
+      return true
+    case .download, .keepAside, .resolveClash, .record, .forget:
+      return false
+    }
+  }
+
+  private mutating func change(_ node: TreeNode) {
+    tree.insert(node)
+    journal.append((node.id, node))
+  }
+}

@@ -77,6 +77,18 @@ public struct SimulatedDevice: Sendable {
     return true
   }
 
+  /// Carries out `operation` and then crashes before recording anything: the server or the
+  /// disk changed, but neither the remote tree nor the synced tree knows.
+  @discardableResult
+  public mutating func executeUnrecorded(
+    _ operation: SyncOperation, server: inout SimulatedServer
+  ) -> Bool {
+    let (remote, seen) = (self.remote, self.seen)
+    let done = carryOut(operation, server: &server)
+    (self.remote, self.seen) = (remote, seen)
+    return done
+  }
+
   private mutating func carryOut(_ operation: SyncOperation, server: inout SimulatedServer) -> Bool
   {
     switch operation {

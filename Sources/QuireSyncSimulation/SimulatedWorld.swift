@@ -32,13 +32,18 @@ struct SimulatedWorld {
       let chosen = operations.prefix(count)
       for operation in chosen {
         let fault = random.next() % 100
-        if fault < 10 {
+        if fault < 8 {
           trace?("  \(operation) (dropped)")
           continue
         }
+        if fault < 12 {
+          let done = devices[device].executeUnrecorded(operation, server: &server)
+          trace?("  \(operation)\(done ? "" : " (refused)") (answer lost)")
+          continue
+        }
         let done = devices[device].execute(operation, server: &server)
-        if fault < 15 { devices[device].execute(operation, server: &server) }
-        trace?("  \(operation)\(done ? "" : " (refused)")\(fault < 15 ? " (repeated)" : "")")
+        if fault < 16 { devices[device].execute(operation, server: &server) }
+        trace?("  \(operation)\(done ? "" : " (refused)")\(fault < 16 ? " (repeated)" : "")")
       }
       devices[device].pending.removeAll { chosen.contains($0) }
     case .crash(let device):
@@ -73,6 +78,25 @@ struct SimulatedWorld {
       else { return }
       node.placement = placement
       device.local.insert(node)
+    case .safeSave:
+      let documents = items.filter { device.local[$0]?.isFolder == false }
+      guard !documents.isEmpty,
+        let old = device.local[documents[Int(pick % UInt64(documents.count))]]
+      else { return }
+      if let revision = old.kind.revision { discarded.insert(revision) }
+      device.local.remove(old.id)
+      device.local.insert(
+        TreeNode(id: device.makeID(), placement: old.placement, kind: .document(write())))
+    case .exchange:
+      guard let item, var one = device.local[item] else { return }
+      let siblings = device.local.children(of: one.placement.parent).subtracting([item]).sorted()
+      guard !siblings.isEmpty,
+        var other = device.local[siblings[Int((pick >> 24) % UInt64(siblings.count))]]
+      else { return }
+      (one.placement, other.placement) = (other.placement, one.placement)
+      device.local.remove(one.id)
+      device.local.insert(other)
+      device.local.insert(one)
     case .delete:
       guard let item else { return }
       for id in items where device.local.isWithin(id, item) {

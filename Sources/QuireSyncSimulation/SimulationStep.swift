@@ -9,7 +9,8 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
   /// A device plans from its trees as they are.
   case plan(device: Int)
   /// A device carries out up to `count` of its planned operations, in an order and with
-  /// network faults drawn from `chance`.
+  /// faults drawn from `chance`: a request dropped, an answer lost (the server or the disk
+  /// changed, then the agent crashed before it recorded that), a request repeated.
   case execute(device: Int, count: Int, chance: UInt64)
   /// A device's agent crashes and restarts from its persisted state: its plan is lost.
   case crash(device: Int)
@@ -26,6 +27,11 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
     case move
     /// Deletes an item, and everything in it.
     case delete
+    /// Saves a document the safe way: new contents into a new file, renamed over the old one,
+    /// so the document gets a new identity.
+    case safeSave
+    /// Exchanges the names of two items (`renameat2` with `RENAME_EXCHANGE`).
+    case exchange
   }
 
   /// The step, as a shrunk history prints it.

@@ -64,6 +64,10 @@ public struct SyncSimulation: Sendable {
         world.devices[index].pull(world.server, count: .max)
         world.devices[index].plan()
         outcome.plans += 1
+        trace?(
+          "  device \(index) remote \(SimulatedWorld.show(world.devices[index].remote)) local "
+            + "\(SimulatedWorld.show(world.devices[index].local)) synced "
+            + "\(SimulatedWorld.show(world.devices[index].synced))")
         guard !world.devices[index].pending.isEmpty else { continue }
         converged = false
         for operation in world.devices[index].pending {

@@ -4,11 +4,13 @@
 ///
 /// A tree is a value. It does not check that parents exist or that names are unique: the trees
 /// it is built from (a server's journal, a scan of a disk) are whole, and the planner only
-/// emits operations that keep them so.
+/// emits operations that keep them so. A remote tree may hold two items under one name for a
+/// moment, though (an answer to the device's own commit is applied before an older journal
+/// entry that moved the other item away), so the index keeps every holder of a placement.
 public struct SyncTree: Hashable, Sendable {
   /// Every item, by identity.
   public private(set) var nodes: [ItemID: TreeNode] = [:]
-  private var byPlacement: [Placement: ItemID] = [:]
+  private var byPlacement: [Placement: [ItemID]] = [:]
   private var childrenOf: [ItemID?: Set<ItemID>] = [:]
 
   /// An empty tree: nothing synced yet, an empty folder, an empty account.
@@ -23,7 +25,7 @@ public struct SyncTree: Hashable, Sendable {
   public subscript(id: ItemID) -> TreeNode? { nodes[id] }
 
   /// The item at `placement`, if any.
-  public func item(at placement: Placement) -> ItemID? { byPlacement[placement] }
+  public func item(at placement: Placement) -> ItemID? { byPlacement[placement]?.min() }
 
   /// The items directly in folder `parent` (`nil`: the top of the drive).
   public func children(of parent: ItemID?) -> Set<ItemID> { childrenOf[parent] ?? [] }
@@ -35,14 +37,15 @@ public struct SyncTree: Hashable, Sendable {
   public mutating func insert(_ node: TreeNode) {
     remove(node.id)
     nodes[node.id] = node
-    byPlacement[node.placement] = node.id
+    byPlacement[node.placement, default: []].append(node.id)
     childrenOf[node.placement.parent, default: []].insert(node.id)
   }
 
   /// Removes the item `id` (and nothing under it).
   public mutating func remove(_ id: ItemID) {
     guard let old = nodes.removeValue(forKey: id) else { return }
-    if byPlacement[old.placement] == id { byPlacement[old.placement] = nil }
+    byPlacement[old.placement]?.removeAll { $0 == id }
+    if byPlacement[old.placement]?.isEmpty == true { byPlacement[old.placement] = nil }
     childrenOf[old.placement.parent]?.remove(id)
     if childrenOf[old.placement.parent]?.isEmpty == true { childrenOf[old.placement.parent] = nil }
   }

@@ -25,6 +25,13 @@ public struct SimulatedDevice: Sendable {
   /// never undoes a change the device learnt from its own commit's answer.
   private var seen: [ItemID: Int] = [:]
 
+  /// Decides the operations from (remote, local, synced): ``SyncPlanner`` unless a test of the
+  /// simulation itself gives a broken one, to see that the simulation catches what it breaks.
+  public var planner: Planner = { SyncPlanner.plan(remote: $0, local: $1, synced: $2) }
+
+  /// A planner: the operations for the remote, local and synced trees.
+  public typealias Planner = @Sendable (SyncTree, SyncTree, SyncTree) -> [SyncOperation]
+
   /// A device with nothing on it.
   public init(number: Int) { self.number = number }
 
@@ -55,7 +62,7 @@ public struct SimulatedDevice: Sendable {
 
   /// Plans again from the device's three trees.
   public mutating func plan() {
-    pending = SyncPlanner.plan(remote: remote, local: local, synced: synced)
+    pending = planner(remote, local, synced)
   }
 
   /// Carries out `operation`: a commit goes to `server`, the rest to the disk or the state.

@@ -18,6 +18,15 @@ public struct SimulatedServer: Sendable {
   /// An empty account.
   public init() {}
 
+  /// An account that holds `tree`, each item in one journal entry and each revision a version.
+  public init(tree: SyncTree) {
+    self.tree = tree
+    for node in tree.nodes.values.sorted(by: { $0.id < $1.id }) {
+      journal.append((node.id, node))
+      if let revision = node.kind.revision { versions.insert(revision) }
+    }
+  }
+
   /// What the server answers a commit.
   public enum Answer: Equatable, Sendable {
     /// The commit's expectation failed; nothing changed.
@@ -68,9 +77,15 @@ public struct SimulatedServer: Sendable {
       journal.append((node.id, nil))
       return true
     case .commitTogether(let operations):
+      // One commit, one journal entry per item it changed, with the item's final state: a
+      // device reading the journal never sees a step in between (an item parked on the way).
       var attempt = self
       for operation in operations where !attempt.accept(operation) { return false }
-      self = attempt
+      for id in Set(operations.flatMap(\.items)).sorted() where attempt.tree[id] != tree[id] {
+        journal.append((id, attempt.tree[id]))
+      }
+      tree = attempt.tree
+      versions = attempt.versions
       return true
     case .download, .keepAside, .resolveClash, .record, .forget:
       return false

@@ -4,14 +4,15 @@ import QuireSyncPlanning
 struct SimulatedWorld {
   var server = SimulatedServer()
   var devices: [SimulatedDevice]
-  /// Every revision a person saved.
-  private var written: Set<ContentRevision> = []
-  /// Revisions a person overwrote or deleted themselves.
-  private var discarded: Set<ContentRevision> = []
-  private static let names = ["a.txt", "b.txt", "c", "d", "a 2.txt"]
+  /// The people using the devices, and what they saved.
+  private var person = SimulatedPerson()
 
-  init(devices: Int) {
-    self.devices = (0..<devices).map { SimulatedDevice(number: $0) }
+  init(devices: Int, planner: @escaping SimulatedDevice.Planner) {
+    self.devices = (0..<devices).map {
+      var device = SimulatedDevice(number: $0)
+      device.planner = planner
+      return device
+    }
   }
 
   mutating func apply(
@@ -19,7 +20,7 @@ struct SimulatedWorld {
   ) {
     switch step {
     case .user(let device, let action, let pick):
-      act(action, pick: pick, on: device)
+      person.act(action, pick: pick, on: &devices[device])
     case .pull(let device, let count):
       devices[device].pull(server, count: count)
     case .plan(let device):
@@ -51,67 +52,6 @@ struct SimulatedWorld {
     }
   }
 
-  private mutating func act(_ action: SimulationStep.UserAction, pick: UInt64, on index: Int) {
-    var device = devices[index]
-    defer { devices[index] = device }
-    let items = device.local.nodes.keys.sorted()
-    let folders = [nil] + items.filter { device.local[$0]?.isFolder == true }.map(Optional.some)
-    let parent = folders[Int((pick >> 8) % UInt64(folders.count))]
-    let placement = Placement(
-      parent: parent, name: Self.names[Int((pick >> 16) % UInt64(Self.names.count))])
-    let item = items.isEmpty ? nil : items[Int(pick % UInt64(items.count))]
-    switch action {
-    case .edit:
-      let documents = items.filter { device.local[$0]?.isFolder == false }
-      guard !documents.isEmpty,
-        var node = device.local[documents[Int(pick % UInt64(documents.count))]]
-      else { return }
-      if let old = node.kind.revision { discarded.insert(old) }
-      node.kind = .document(write())
-      device.local.insert(node)
-    case .createDocument, .createFolder:
-      guard device.local.canHold(placement, for: ItemID("")) else { return }
-      let kind: NodeKind = action == .createFolder ? .folder : .document(write())
-      device.local.insert(TreeNode(id: device.makeID(), placement: placement, kind: kind))
-    case .move:
-      guard let item, var node = device.local[item], device.local.canHold(placement, for: item)
-      else { return }
-      node.placement = placement
-      device.local.insert(node)
-    case .safeSave:
-      let documents = items.filter { device.local[$0]?.isFolder == false }
-      guard !documents.isEmpty,
-        let old = device.local[documents[Int(pick % UInt64(documents.count))]]
-      else { return }
-      if let revision = old.kind.revision { discarded.insert(revision) }
-      device.local.remove(old.id)
-      device.local.insert(
-        TreeNode(id: device.makeID(), placement: old.placement, kind: .document(write())))
-    case .exchange:
-      guard let item, var one = device.local[item] else { return }
-      let siblings = device.local.children(of: one.placement.parent).subtracting([item]).sorted()
-      guard !siblings.isEmpty,
-        var other = device.local[siblings[Int((pick >> 24) % UInt64(siblings.count))]]
-      else { return }
-      (one.placement, other.placement) = (other.placement, one.placement)
-      device.local.remove(one.id)
-      device.local.insert(other)
-      device.local.insert(one)
-    case .delete:
-      guard let item else { return }
-      for id in items where device.local.isWithin(id, item) {
-        if let revision = device.local[id]?.kind.revision { discarded.insert(revision) }
-        device.local.remove(id)
-      }
-    }
-  }
-
-  private mutating func write() -> ContentRevision {
-    let revision = ContentRevision("w\(written.count)")
-    written.insert(revision)
-    return revision
-  }
-
   func check(_ outcome: inout SimulationOutcome) {
     for device in devices where device.local != server.tree || device.synced != server.tree {
       outcome.diverged = true
@@ -122,8 +62,7 @@ struct SimulatedWorld {
     for node in server.tree.nodes.values where node.placement.isMoving {
       outcome.violations.append("a moving name was left: \(node)")
     }
-    outcome.lost = written.subtracting(server.versions).subtracting(discarded).map(\.rawValue)
-      .sorted()
+    outcome.lost = person.unsaved(server.versions).map(\.rawValue).sorted()
   }
 
   static func show(_ tree: SyncTree) -> String {

@@ -14,6 +14,10 @@ public struct SyncSimulation: Sendable {
   public var devices: Int
   /// How many rounds of sync the quiet end may take before it counts as not converging.
   public var roundBound = 60
+  /// The planner every device uses.
+  public var planner: SimulatedDevice.Planner = {
+    SyncPlanner.plan(remote: $0, local: $1, synced: $2)
+  }
 
   /// A simulation of `devices` devices.
   public init(devices: Int) { self.devices = max(devices, 1) }
@@ -50,7 +54,7 @@ public struct SyncSimulation: Sendable {
   public func run(_ steps: [SimulationStep], seed: UInt64, trace: ((String) -> Void)? = nil)
     -> SimulationOutcome
   {
-    var world = SimulatedWorld(devices: devices)
+    var world = SimulatedWorld(devices: devices, planner: planner)
     var outcome = SimulationOutcome(seed: seed)
     for step in steps {
       trace?("\(step)")

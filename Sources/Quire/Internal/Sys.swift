@@ -90,6 +90,37 @@ package enum Sys {
     return data
   }
 
+  /// Reads up to `count` bytes at `offset` of `fd` (`pread`, retried on short reads and EINTR).
+  /// Fewer come back only at the end of the file.
+  package static func read(_ fd: Int32, at offset: Int64, count: Int) throws(SystemCallError)
+    -> [UInt8]
+  {
+    try check("pread")
+    var bytes = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let got = bytes.withUnsafeMutableBytes {
+        Glibc.pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+      }
+      if got < 0 {
+        if cquire_errno() == EINTR { continue }
+        throw failure("pread")
+      }
+      if got == 0 { break }
+      done += got
+    }
+    if done < count { bytes.removeSubrange(done...) }
+    return bytes
+  }
+
+  /// Cuts or extends the open file `fd` to `size` bytes.
+  package static func truncate(_ fd: Int32, to size: Int64) throws(SystemCallError) {
+    try check("ftruncate")
+    while Glibc.ftruncate(fd, off_t(size)) != 0 {
+      if cquire_errno() != EINTR { throw failure("ftruncate") }
+    }
+  }
+
   /// Makes the file's data and metadata durable. Quire calls this before any rename that
   /// publishes the file, so a crash can never expose a name pointing at unwritten data.
   package static func fsync(_ fd: Int32) throws(SystemCallError) {
@@ -180,7 +211,7 @@ package enum Sys {
     throw failure("stat")
   }
 
-  static func status(of fd: Int32) throws(SystemCallError) -> stat {
+  package static func status(of fd: Int32) throws(SystemCallError) -> stat {
     try check("fstat")
     var info = stat()
     if Glibc.fstat(fd, &info) != 0 { throw failure("fstat") }
@@ -266,7 +297,7 @@ package enum Sys {
       var ready = pollfd(fd: watcher, events: Int16(POLLIN), revents: 0)
       let milliseconds = Int32(min(left.components.seconds * 1000 + 1, 60_000))
       if poll(&ready, 1, milliseconds) > 0 {
-        _ = buffer.withUnsafeMutableBytes { read(watcher, $0.baseAddress, $0.count) }
+        _ = buffer.withUnsafeMutableBytes { Glibc.read(watcher, $0.baseAddress, $0.count) }
       }
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -41,7 +42,7 @@ final class LocalChunks {
   /// No chunks: everything is fetched.
   init() { locate = { nil } }
 
-  deinit { for fd in files.values { close(fd) } }
+  deinit { for fd in files.values { Sys.close(fd) } }
 
   /// Whether the chunk `hash` is on disk.
   func contains(_ hash: ContentHash) -> Bool { places[hash] != nil }
@@ -55,8 +56,10 @@ final class LocalChunks {
     if let open = files[file] {
       fd = open
     } else {
-      fd = open(file, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else { throw MemberSnapshot.changedWhileRead(file) }
+      guard let opened = try? Sys.open(file, O_RDONLY) else {
+        throw MemberSnapshot.changedWhileRead(file)
+      }
+      fd = opened
       files[file] = fd
     }
     let bytes = try MemberSnapshot.read(fd, at: place.offset, count: place.size, file: file)

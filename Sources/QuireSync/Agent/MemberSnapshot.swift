@@ -25,17 +25,19 @@ final class MemberSnapshot: Sendable {
 
   /// Opens and chunks the member at `file` (`path` within its item).
   init(path: String, file: String) throws {
-    let fd = open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
+    let fd: Int32
+    do {
+      fd = try Sys.open(file, O_RDONLY)
+    } catch {
       throw SyncError(
-        .unavailable,
-        "“\(file)” could not be opened to upload it: \(String(cString: strerror(errno))).")
+        .unavailable, "“\(file)” could not be opened to upload it: \(error.description).",
+        cause: error)
     }
     // A program that has it open for writing may be between its truncation and its write: the
     // bytes now are not a version anyone saved. Its close is an event, which asks for another
     // push; the kernel, not a quiet moment, says when it is done.
     if Sys.hasWriters(fd) == true {
-      close(fd)
+      Sys.close(fd)
       throw SyncError(
         .changedWhileSyncing,
         "“\(file)” is open for writing in another program; it is uploaded once that program closes it."
@@ -53,7 +55,7 @@ final class MemberSnapshot: Sendable {
         size += chunk.count
       }
     } catch {
-      close(fd)
+      Sys.close(fd)
       throw error
     }
     self.path = path
@@ -65,7 +67,7 @@ final class MemberSnapshot: Sendable {
     self.offsets = offsets
   }
 
-  deinit { close(fd) }
+  deinit { Sys.close(fd) }
 
   /// The manifest entry for this member, with what the server stores: permission bits only
   /// (a local set-uid bit is not sent) and a time within ``ManifestMember/modificationTimes``.
@@ -97,16 +99,16 @@ final class MemberSnapshot: Sendable {
   static func read(_ fd: Int32, at offset: Int64, count: Int, file: String) throws(SyncError)
     -> [UInt8]
   {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let got = bytes.withUnsafeMutableBytes {
-        pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-      }
-      if got < 0 && errno == EINTR { continue }
-      guard got > 0 else { throw changedWhileRead(file) }
-      done += got
+    let bytes: [UInt8]
+    do {
+      bytes = try Sys.read(fd, at: offset, count: count)
+    } catch {
+      throw SyncError(
+        .unavailable, "“\(file)” could not be read to sync it: \(error.description).",
+        cause: error)
     }
+    // A file cut short since it was listed reads fewer bytes: it changed.
+    guard bytes.count == count else { throw changedWhileRead(file) }
     return bytes
   }
 

@@ -105,8 +105,7 @@ final class ReplacedFiles {
 
   /// Puts the bytes of the replaced file `file` back under its name.
   private static func putBack(_ file: Held) throws {
-    var info = file.info
-    fstat(file.fd, &info)
+    let info = (try? Sys.status(of: file.fd)) ?? file.info
     try put(read(file, size: Int(info.st_size)), back: file, info: info)
   }
 
@@ -114,11 +113,9 @@ final class ReplacedFiles {
   /// there or not a regular file.
   private static func hold(_ path: String, in root: URL) -> Held? {
     let file = path.isEmpty ? root.path : root.appendingPathComponent(path).path
-    let fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    var info = Glibc.stat()
-    guard fstat(fd, &info) == 0, LocalScanner.isRegular(info) else {
-      Glibc.close(fd)
+    guard let fd = try? Sys.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
+    guard let info = try? Sys.status(of: fd), LocalScanner.isRegular(info) else {
+      Sys.close(fd)
       return nil
     }
     return Held(path: path, file: file, fd: fd, info: info)
@@ -126,13 +123,12 @@ final class ReplacedFiles {
 
   /// Closes the held files.
   func close() {
-    for file in held { Glibc.close(file.fd) }
+    for file in held { Sys.close(file.fd) }
     held = []
   }
 
   private func hasChanged(_ file: Held) -> Bool {
-    var now = Glibc.stat()
-    guard fstat(file.fd, &now) == 0 else { return false }
+    guard let now = try? Sys.status(of: file.fd) else { return false }
     return !Self.same(now, file.info)
   }
 
@@ -147,18 +143,9 @@ final class ReplacedFiles {
   /// what the file holds then is put back and uploaded; a later write has no name to reach.
   static let writerBound = Duration.seconds(60)
 
+  /// What the replaced file holds now; as much as could be read, if a read fails part-way.
   private static func read(_ file: Held, size: Int) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: size)
-    var done = 0
-    while done < size {
-      let count = bytes.withUnsafeMutableBytes {
-        pread(file.fd, $0.baseAddress! + done, size - done, off_t(done))
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
-      done += count
-    }
-    return Array(bytes.prefix(done))
+    (try? Sys.read(file.fd, at: 0, count: size)) ?? []
   }
 
   /// Writes `bytes` into the file the download put there, in place, with the mode and time the
@@ -166,26 +153,28 @@ final class ReplacedFiles {
   /// name reaches once more, for a write that comes meanwhile to be lost in.
   private static func put(_ bytes: [UInt8], back file: Held, info: stat) throws {
     // Created again if the download removed it: a change beats a removal.
-    let fd = open(file.file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, info.st_mode & 0o7777)
-    guard fd >= 0 else {
+    let fd: Int32
+    do {
+      fd = try Sys.open(file.file, O_WRONLY | O_CREAT | O_NOFOLLOW, mode: info.st_mode & 0o7777)
+    } catch {
       throw SyncError(
         .unavailable,
-        "Could not put back “\(file.file)”, changed while a newer version was downloaded: \(String(cString: strerror(errno)))."
-      )
+        "Could not put back “\(file.file)”, changed while a newer version was downloaded: \(error.description).",
+        cause: error)
     }
-    defer { Glibc.close(fd) }
-    var ok = ftruncate(fd, 0) == 0
-    if ok {
-      do { try bytes.withUnsafeBytes { try Sys.write(fd, $0) } } catch { ok = false }
-    }
-    fchmod(fd, info.st_mode & 0o7777)
-    var times = [info.st_mtim, info.st_mtim]
-    futimens(fd, &times)
-    guard ok, fsync(fd) == 0 else {
+    defer { Sys.close(fd) }
+    do {
+      try Sys.truncate(fd, to: 0)
+      try bytes.withUnsafeBytes { try Sys.write(fd, $0) }
+      // The mode and time as the writer left them, where the file's owner lets us set them.
+      try? Sys.chmod(fd, info.st_mode & 0o7777)
+      try? Sys.setModificationTime(of: fd, info.st_mtim)
+      try Sys.fsync(fd)
+    } catch {
       throw SyncError(
         .unavailable,
-        "Could not put back “\(file.file)”, changed while a newer version was downloaded; check the free space."
-      )
+        "Could not put back “\(file.file)”, changed while a newer version was downloaded; check the free space.",
+        cause: error)
     }
   }
 }

@@ -366,14 +366,17 @@ public actor SyncAgent {
   /// released by the kernel if it dies.
   private func lockFolder() throws(SyncError) -> Int32 {
     let path = stateFile.path + ".lock"
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      throw SyncError(.unavailable, "Could not open “\(path)” to lock the sync state.")
+    let fd: Int32
+    do {
+      fd = try Sys.open(path, O_RDWR | O_CREAT, mode: 0o600)
+    } catch {
+      throw SyncError(
+        .unavailable, "Could not open “\(path)” to lock the sync state.", cause: error)
     }
     do {
       try Sys.lock(fd, LOCK_EX | LOCK_NB)
     } catch {
-      close(fd)
+      Sys.close(fd)
       throw SyncError(
         .alreadyExists,
         "Another quire sync run is already syncing “\(folder.path)”; stop it first (systemctl --user stop quire-sync, if it runs as a service).",

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSyncProtocol
 
 /// A device's sign-in to a Quire Sync server, kept in `$XDG_CONFIG_HOME/quire/sync.json` with
@@ -107,11 +108,11 @@ public struct SyncSettings: Codable, Sendable, Equatable {
       guard
         FileManager.default.createFile(
           atPath: temporary.path, contents: try JSONEncoder().encode(self),
-          attributes: [.posixPermissions: 0o600]),
-        rename(temporary.path, location.path) == 0
+          attributes: [.posixPermissions: 0o600])
       else {
         throw SyncError(.unavailable, "Could not save “\(location.path)”.")
       }
+      try Sys.rename(temporary.path, location.path)
     } catch let error as SyncError {
       throw error
     } catch {

@@ -1,0 +1,59 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+import Testing
+
+@testable import QuireSync
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An upload's reads go through `Sys`, so a test can fail them: a file that cannot be opened or
+/// read is a typed error naming it and the system's reason, and a file cut short since it was
+/// listed is "changed while syncing" (synced again), never a short member.
+@Suite("Uploads under failing reads")
+struct MemberReadFaultTests {
+  @Test("a member that cannot be opened names the file and the reason")
+  func openFails() throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("Note.txt")
+    try Disk.write("some text", to: file)
+    do {
+      _ = try Sys.$faults.withValue(FaultHook { $0 == "open" ? EMFILE : nil }) {
+        try MemberSnapshot(path: "", file: file.path)
+      }
+      Issue.record("the member was read although open failed")
+    } catch let error as SyncError {
+      #expect(error.code == .unavailable)
+      #expect(error.message.contains(file.path) && error.message.contains("Too many open files"))
+    }
+  }
+
+  @Test("a chunk read that fails is an error naming the file; one cut short is a change")
+  func readFailsOrShort() throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("Note.txt")
+    try Disk.write(String(repeating: "a line of text\n", count: 100), to: file)
+    let snapshot = try MemberSnapshot(path: "", file: file.path)
+    #expect(try snapshot.bytes(ofChunk: 0).count == snapshot.size)
+
+    do {
+      _ = try Sys.$faults.withValue(FaultHook { $0 == "pread" ? EIO : nil }) {
+        try snapshot.bytes(ofChunk: 0)
+      }
+      Issue.record("the chunk was read although pread failed")
+    } catch let error as SyncError {
+      #expect(error.code == .unavailable)
+      #expect(error.message.contains(file.path) && error.message.contains("Input/output error"))
+    }
+
+    #expect(truncate(file.path, 10) == 0)
+    do {
+      _ = try snapshot.bytes(ofChunk: 0)
+      Issue.record("a chunk of a file cut short was read")
+    } catch {
+      #expect(error.code == .changedWhileSyncing)
+    }
+  }
+}

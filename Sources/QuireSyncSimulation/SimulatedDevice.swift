@@ -110,7 +110,8 @@ public struct SimulatedDevice: Sendable {
       }
       if let current = local[node.id] {
         guard current.kind.revision == replacing, replacing != nil else { return false }
-        local.insert(TreeNode(id: node.id, placement: current.placement, kind: node.kind))
+        local.insert(
+          TreeNode(id: node.id, placement: current.placement, kind: node.kind, access: node.access))
       } else {
         guard replacing == nil, local.canHold(node.placement, for: node.id) else { return false }
         local.insert(node)

@@ -45,6 +45,7 @@ public struct SimulatedServer: Sendable {
   }
 
   private mutating func accept(_ operation: SyncOperation) -> Bool {
+    guard allowed(operation) else { return false }
     switch operation {
     case .upload(let node, let base):
       guard let revision = node.kind.revision else { return false }
@@ -90,6 +91,46 @@ public struct SimulatedServer: Sendable {
     case .download, .keepAside, .resolveClash, .record, .forget:
       return false
     }
+  }
+
+  /// Whether the account may make this change: nothing inside a read-only share changes, and
+  /// a read-only share itself only moves.
+  private func allowed(_ operation: SyncOperation) -> Bool {
+    switch operation {
+    case .upload(let node, _):
+      if let current = tree[node.id] {
+        return current.access == .writable && !tree.isReadOnly(inside: current.placement.parent)
+      }
+      return !tree.isReadOnly(inside: node.placement.parent)
+    case .createFolder(let node, _):
+      return tree[node.id] != nil || !tree.isReadOnly(inside: node.placement.parent)
+    case .move(let id, _, _, let to):
+      guard let current = tree[id] else { return true }
+      return current.placement == to
+        || (!tree.isReadOnly(inside: current.placement.parent)
+          && !tree.isReadOnly(inside: to.parent))
+    case .trash(let node, _):
+      guard let current = tree[node.id] else { return true }
+      return current.access == .writable && !tree.isReadOnly(inside: current.placement.parent)
+    default:
+      return true
+    }
+  }
+
+  /// Another account, which owns a share, puts `node` there (or changes it).
+  mutating func put(_ node: TreeNode) {
+    change(node)
+    if let revision = node.kind.revision { versions.insert(revision) }
+  }
+
+  /// Another account, which owns a share, deletes `id` and everything in it.
+  mutating func delete(_ id: ItemID) {
+    for each in tree.nodes.keys.sorted() where each != id && tree.isWithin(each, id) {
+      tree.remove(each)
+      journal.append((each, nil))
+    }
+    tree.remove(id)
+    journal.append((id, nil))
   }
 
   private mutating func change(_ node: TreeNode) {

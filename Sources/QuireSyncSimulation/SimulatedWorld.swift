@@ -6,6 +6,8 @@ struct SimulatedWorld {
   var devices: [SimulatedDevice]
   /// The people using the devices, and what they saved.
   private var person = SimulatedPerson()
+  /// Another account that shares with them, read-only.
+  private var owner = SimulatedOwner()
 
   init(devices: Int, planner: @escaping SimulatedDevice.Planner) {
     self.devices = (0..<devices).map {
@@ -49,6 +51,8 @@ struct SimulatedWorld {
       devices[device].pending.removeAll { chosen.contains($0) }
     case .crash(let device):
       devices[device].pending = []
+    case .owner(let action, let pick):
+      owner.act(action, pick: pick, on: &server)
     }
   }
 

@@ -14,6 +14,8 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
   case execute(device: Int, count: Int, chance: UInt64)
   /// A device's agent crashes and restarts from its persisted state: its plan is lost.
   case crash(device: Int)
+  /// Another account shares something read-only with this one, or changes what it shares.
+  case owner(action: SimulatedOwner.Action, pick: UInt64)
 
   /// What a person does.
   public enum UserAction: Hashable, Sendable, CaseIterable {
@@ -43,6 +45,7 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
     case .execute(let device, let count, let chance):
       "device \(device): execute \(count) (chance \(chance))"
     case .crash(let device): "device \(device): crash"
+    case .owner(let action, let pick): "owner: \(action) #\(pick)"
     }
   }
 }

@@ -5,7 +5,8 @@ import QuireSyncPlanning
 ///
 /// A seed draws a history: people editing, creating, moving and deleting on each device; agents
 /// reading the journal a few entries at a time, planning, and carrying out their plans late, out
-/// of order, with requests dropped and repeated; agents crashing. Then the people stop, the
+/// of order, with requests dropped and repeated; agents crashing; another account sharing
+/// read-only folders and changing them (``SimulatedOwner``). Then the people stop, the
 /// network heals, and every device syncs until its plan is empty. Every device must then hold
 /// the server's tree, and every revision a person saved must be current or a version unless that
 /// person overwrote or deleted it.
@@ -35,8 +36,12 @@ public struct SyncSimulation: Sendable {
         return .user(device: device, action: action, pick: random.next())
       case 35..<55: return .pull(device: device, count: 1 + Int(random.next() % 8))
       case 55..<75: return .plan(device: device)
-      case 75..<96:
+      case 75..<93:
         return .execute(device: device, count: 1 + Int(random.next() % 6), chance: random.next())
+      case 93..<97:
+        let actions = SimulatedOwner.Action.allCases
+        let action = actions[Int(random.next() % UInt64(actions.count))]
+        return .owner(action: action, pick: random.next())
       default: return .crash(device: device)
       }
     }

@@ -10,7 +10,9 @@
 /// - an item parked under a moving name (``Placement/movingPrefix``) counts as still where it
 ///   was;
 /// - a move that would make a folder its own ancestor loses to the server's placement;
-/// - two items under one name: the one the server has there keeps it, the other is renamed.
+/// - two items under one name: the one the server has there keeps it, the other is renamed;
+/// - in a read-only share the server's state holds: a local edit is kept aside as the
+///   participant's own document, a deletion is undone, and what they added moves out.
 struct MergedTree {
   /// The tree both sides should hold.
   private(set) var target = SyncTree()
@@ -32,6 +34,7 @@ struct MergedTree {
       let broken = breakCycles(remote: remote, synced: synced)
       if !kept && !broken { break }
     }
+    keepOutOfReadOnly(remote: remote, synced: synced)
     renameClashes(remote: remote, local: local)
   }
 
@@ -57,6 +60,12 @@ struct MergedTree {
     let base = synced[id]
     switch (local[id], remote[id]) {
     case (let l?, let r?):
+      if remote.isReadOnly(inside: r.placement.parent) {
+        // Inside a read-only share: the server's, and a local edit is kept aside.
+        target.insert(r)
+        if l.kind != r.kind, l.kind != base?.kind, l.kind.revision != nil { conflicts.insert(id) }
+        return
+      }
       let lp = Self.placement(of: l, synced: base, other: r)
       let rp = Self.placement(of: r, synced: base, other: l)
       let (placement, _) = Self.choose(lp, rp, base: base?.placement)
@@ -66,17 +75,28 @@ struct MergedTree {
         let (revision, conflict) = Self.choose(lr, rr, base: base?.kind.revision)
         kind = .document(revision)
         if conflict { conflicts.insert(id) }
+        if r.access == .readOnly, revision != rr {
+          // A read-only shared document: the participant's edit becomes their own document.
+          kind = r.kind
+          conflicts.insert(id)
+        }
       }
-      target.insert(TreeNode(id: id, placement: placement, kind: kind))
+      target.insert(TreeNode(id: id, placement: placement, kind: kind, access: r.access))
     case (let l?, nil):
       let placement = Self.placement(of: l, synced: base, other: nil)
       if let base, base.kind == l.kind, base.placement == placement { return }
       placedFromLocal.insert(id)
       target.insert(TreeNode(id: id, placement: placement, kind: l.kind))
     case (nil, let r?):
+      if r.access == .readOnly || remote.isReadOnly(inside: r.placement.parent) {
+        // A read-only share, or something in one, deleted here: the server keeps it, so it
+        // comes back.
+        target.insert(r)
+        return
+      }
       let placement = Self.placement(of: r, synced: base, other: nil)
       if let base, base.kind == r.kind, base.placement == placement { return }
-      target.insert(TreeNode(id: id, placement: placement, kind: r.kind))
+      target.insert(TreeNode(id: id, placement: placement, kind: r.kind, access: r.access))
     case (nil, nil):
       return
     }
@@ -138,6 +158,24 @@ struct MergedTree {
       changed = true
     }
     return changed
+  }
+
+  /// Takes out of read-only shares what this account put there: its own items moved in go back
+  /// where the server has them, and new ones go to the top of the drive, as its own.
+  private mutating func keepOutOfReadOnly(remote: SyncTree, synced: SyncTree) {
+    for id in target.nodes.keys.sorted() {
+      guard var node = target[id], let parent = node.placement.parent, remote[parent] != nil,
+        target.isReadOnly(inside: parent)
+      else { continue }
+      if let r = remote[id] {
+        if remote.isReadOnly(inside: r.placement.parent) { continue }
+        node.placement = Self.placement(of: r, synced: synced[id], other: nil)
+      } else {
+        node.placement = Placement(parent: nil, name: node.placement.name)
+        renamed.insert(id)
+      }
+      target.insert(node)
+    }
   }
 
   /// Renames items that would share a name with another: the server's holder keeps it.

@@ -91,9 +91,12 @@ struct SidePlan {
   }
 
   /// "Name (my changes)" beside the document, named after where it is meant to be (not its
-  /// moving name), in the folder it is in on disk.
+  /// moving name), in the folder it is in on disk, or at the top of the drive if that folder is
+  /// a read-only share.
   private func asidePlacement(for node: TreeNode) -> Placement {
-    let parent = node.placement.parent
+    // Never inside a read-only share: the copy is the participant's own document.
+    let inShare = merged.target.isReadOnly(inside: node.placement.parent)
+    let parent = inShare ? nil : node.placement.parent
     var taken: Set<String> = []
     for tree in [tree, merged.target] {
       for child in tree.children(of: parent) {

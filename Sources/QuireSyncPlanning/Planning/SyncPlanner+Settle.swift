@@ -16,6 +16,7 @@ extension SyncPlanner {
       return local[id] == nil && remote[id] == nil ? nil : base
     }
     guard var node = base else { return r }
+    node.access = r.access
     if l.kind == r.kind { node.kind = l.kind }
     if l.placement == r.placement { node.placement = l.placement }
     return node

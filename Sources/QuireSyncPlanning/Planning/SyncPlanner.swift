@@ -19,7 +19,7 @@ public enum SyncPlanner {
     let ids = Set(remote.nodes.keys).union(local.nodes.keys).union(synced.nodes.keys)
     for id in ids.sorted() {
       if let want = target[id] {
-        if local[id] == want, remote[id] == want, synced[id] != want {
+        if want.matches(local[id]), want.matches(remote[id]), synced[id] != want {
           operations.append(.record(want))
         }
       } else if local[id] == nil, remote[id] == nil, synced[id] != nil {

@@ -62,6 +62,19 @@ public struct SyncTree: Hashable, Sendable {
     return false
   }
 
+  /// Whether an item placed in folder `parent` would be inside a read-only share: `parent` or
+  /// a folder above it is ``Access/readOnly``.
+  public func isReadOnly(inside parent: ItemID?) -> Bool {
+    var current = parent
+    var steps = 0
+    while let each = current, let node = nodes[each], steps <= nodes.count {
+      if node.access == .readOnly { return true }
+      current = node.placement.parent
+      steps += 1
+    }
+    return false
+  }
+
   /// Two trees are equal when they hold the same items in the same places.
   public static func == (lhs: SyncTree, rhs: SyncTree) -> Bool { lhs.nodes == rhs.nodes }
 

@@ -141,3 +141,54 @@ struct SyncPlannerScenarioTests {
     #expect(device.local[ItemID("1")]?.kind.revision == ContentRevision("late edit"))
   }
 }
+
+/// Read-only shares are mounts in the remote tree: the server's state holds inside them, and
+/// what the participant changes there is kept as their own.
+@Suite("Sync planner: read-only shares")
+struct SyncPlannerReadOnlyTests {
+  typealias S = SyncPlannerScenarioTests
+  static let mount = TreeNode(
+    id: ItemID("m"), placement: Placement(parent: nil, name: "Trip"), kind: .folder,
+    access: .readOnly)
+
+  @Test("an edit inside a read-only share becomes the participant's own document")
+  func editKeptAsOwn() throws {
+    let theirs = S.doc("1", "plan.txt", "theirs", in: "m")
+    let (device, server, _) = try S.sync(
+      remote: [Self.mount, theirs], local: [Self.mount, S.doc("1", "plan.txt", "mine", in: "m")],
+      synced: [Self.mount, theirs])
+    #expect(server.tree[ItemID("1")]?.kind.revision == ContentRevision("theirs"))
+    let own = server.tree.nodes.values.first { $0.kind.revision == ContentRevision("mine") }
+    #expect(own?.placement == Placement(parent: nil, name: "plan (my changes).txt"))
+    #expect(device.local == server.tree)
+  }
+
+  @Test("a read-only share deleted on the device comes back; the server's copy is untouched")
+  func deletionUndone() throws {
+    let inside = S.doc("1", "plan.txt", "theirs", in: "m")
+    let (device, server, _) = try S.sync(
+      remote: [Self.mount, inside], local: [], synced: [Self.mount, inside])
+    #expect(server.tree == SyncTree([Self.mount, inside]))
+    #expect(device.local == server.tree)
+  }
+
+  @Test("a new file made inside a read-only share moves to the top of the drive and syncs")
+  func newFileMovesOut() throws {
+    let (device, server, _) = try S.sync(
+      remote: [Self.mount], local: [Self.mount, S.doc("n", "notes.txt", "mine", in: "m")],
+      synced: [Self.mount])
+    #expect(server.tree[ItemID("n")]?.placement == Placement(parent: nil, name: "notes.txt"))
+    #expect(device.local == server.tree)
+  }
+
+  @Test("the participant may move the share itself anywhere in their drive")
+  func mountMoves() throws {
+    let folder = S.folder("f", "Holidays")
+    var moved = Self.mount
+    moved.placement = Placement(parent: ItemID("f"), name: "Trip")
+    let (device, server, _) = try S.sync(
+      remote: [folder, Self.mount], local: [folder, moved], synced: [folder, Self.mount])
+    #expect(server.tree[ItemID("m")]?.placement == moved.placement)
+    #expect(device.local == server.tree)
+  }
+}

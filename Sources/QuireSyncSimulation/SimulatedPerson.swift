@@ -69,7 +69,10 @@ public struct SimulatedPerson: Sendable {
       device.local.insert(one)
     case .delete:
       guard let item else { return }
-      for id in items where device.local.isWithin(id, item) {
+      // Everything under it, found before anything is removed (a child whose folder is gone
+      // is no longer "within" it).
+      let doomed = items.filter { device.local.isWithin($0, item) }
+      for id in doomed {
         if let revision = device.local[id]?.kind.revision { discarded.insert(revision) }
         device.local.remove(id)
       }

@@ -30,11 +30,13 @@ struct MergedTree {
     var rounds = 0
     while rounds <= ids.count {
       rounds += 1
+      // Each step can undo what another relies on (an item taken out of a read-only share
+      // goes back into a folder deleted here, which must then be kept), so until none changes.
       let kept = keepParents(remote: remote, local: local, synced: synced)
       let broken = breakCycles(remote: remote, synced: synced)
-      if !kept && !broken { break }
+      let out = keepOutOfReadOnly(remote: remote, synced: synced)
+      if !kept && !broken && !out { break }
     }
-    keepOutOfReadOnly(remote: remote, synced: synced)
     renameClashes(remote: remote, local: local)
   }
 
@@ -161,8 +163,10 @@ struct MergedTree {
   }
 
   /// Takes out of read-only shares what this account put there: its own items moved in go back
-  /// where the server has them, and new ones go to the top of the drive, as its own.
-  private mutating func keepOutOfReadOnly(remote: SyncTree, synced: SyncTree) {
+  /// where the server has them, and new ones go to the top of the drive, as its own. Returns
+  /// whether it took any out.
+  private mutating func keepOutOfReadOnly(remote: SyncTree, synced: SyncTree) -> Bool {
+    var changed = false
     for id in target.nodes.keys.sorted() {
       guard var node = target[id], let parent = node.placement.parent, remote[parent] != nil,
         target.isReadOnly(inside: parent)
@@ -175,7 +179,9 @@ struct MergedTree {
         renamed.insert(id)
       }
       target.insert(node)
+      changed = true
     }
+    return changed
   }
 
   /// Renames items that would share a name with another: the server's holder keeps it.

@@ -191,4 +191,20 @@ struct SyncPlannerReadOnlyTests {
     #expect(server.tree[ItemID("m")]?.placement == moved.placement)
     #expect(device.local == server.tree)
   }
+
+  @Test(
+    "an own document moved into a read-only share out of a folder deleted here goes back, folder and all"
+  )
+  func movedInFromDeletedFolder() throws {
+    // Found by the simulation (seed 4013004 at two devices): the folder was not kept, and the
+    // plan stopped empty with the two sides apart.
+    let folder = S.folder("f", "Mine")
+    let document = S.doc("1", "b.txt", "text", in: "f")
+    let (device, server, _) = try S.sync(
+      remote: [Self.mount, folder, document],
+      local: [Self.mount, S.doc("1", "c", "text", in: "m")],
+      synced: [Self.mount, folder, document])
+    #expect(server.tree == SyncTree([Self.mount, folder, document]))
+    #expect(device.local == server.tree)
+  }
 }

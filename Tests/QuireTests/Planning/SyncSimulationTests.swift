@@ -70,4 +70,21 @@ struct SyncSimulationTests {
     }
     #expect(caught)
   }
+
+  @Test("a person deleting a folder deletes everything in it, at any depth")
+  func deleteTakesTheSubtree() {
+    var device = SimulatedDevice(number: 0)
+    device.local = SyncTree([
+      TreeNode(id: ItemID("a"), placement: Placement(parent: nil, name: "A"), kind: .folder),
+      TreeNode(
+        id: ItemID("b"), placement: Placement(parent: ItemID("a"), name: "B"), kind: .folder),
+      TreeNode(
+        id: ItemID("c"), placement: Placement(parent: ItemID("b"), name: "c.txt"),
+        kind: .document(ContentRevision("x"))),
+    ])
+    var person = SimulatedPerson()
+    // `pick` 0 chooses the first item by identity: folder "a".
+    person.act(.delete, pick: 0, on: &device)
+    #expect(device.local.count == 0)
+  }
 }

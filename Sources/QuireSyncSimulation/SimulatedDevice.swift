@@ -74,7 +74,9 @@ public struct SimulatedDevice: Sendable {
     case .record, .forget: break
     default:
       for id in operation.items {
-        if let node = SyncPlanner.settled(id, remote: remote, local: local, synced: synced) {
+        if let node = SyncPlanner.settled(
+          id, after: operation, remote: remote, local: local, synced: synced)
+        {
           synced.insert(node)
         } else {
           synced.remove(id)
@@ -102,7 +104,14 @@ public struct SimulatedDevice: Sendable {
     case .upload(let node, _):
       guard local[node.id]?.kind == node.kind else { return false }
       return answer(server.commit(operation), server)
-    case .createFolder(_, .remote), .move(_, .remote, _, _), .trash(_, .remote), .commitTogether:
+    case .commitTogether(let operations):
+      // Each upload in the commit sends what is on disk now: a revision the disk no longer
+      // holds is never sent.
+      for case .upload(let node, _) in operations where local[node.id]?.kind != node.kind {
+        return false
+      }
+      return answer(server.commit(operation), server)
+    case .createFolder(_, .remote), .move(_, .remote, _, _), .trash(_, .remote):
       return answer(server.commit(operation), server)
     case .download(let node, let replacing):
       guard let revision = node.kind.revision, server.versions.contains(revision) else {

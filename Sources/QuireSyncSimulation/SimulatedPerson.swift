@@ -13,10 +13,12 @@ public struct SimulatedPerson: Sendable {
   /// Nobody has saved anything yet.
   public init() {}
 
-  /// The revisions saved that are not in `versions` (the server's current documents and
-  /// versions) and that the person did not overwrite or delete: lost saves.
-  public func unsaved(_ versions: Set<ContentRevision>) -> Set<ContentRevision> {
-    written.subtracting(versions).subtracting(discarded)
+  /// The revisions saved that are not in `current` (the revisions of the server's documents
+  /// at the end) and that the person did not overwrite or delete on some device: lost saves.
+  /// A version alone does not count: a save another save of this person did not replace must
+  /// still be a document, or a deletion or a late download beat it.
+  public func unsaved(_ current: Set<ContentRevision>) -> Set<ContentRevision> {
+    written.subtracting(current).subtracting(discarded)
   }
 
   /// Does `action` on `device`'s disk; `pick` chooses the item, the folder and the name.

@@ -66,7 +66,8 @@ struct SimulatedWorld {
     for node in server.tree.nodes.values where node.placement.isMoving {
       outcome.violations.append("a moving name was left: \(node)")
     }
-    outcome.lost = person.unsaved(server.versions).map(\.rawValue).sorted()
+    let current = Set(server.tree.nodes.values.compactMap(\.kind.revision))
+    outcome.lost = person.unsaved(current).map(\.rawValue).sorted()
   }
 
   static func show(_ tree: SyncTree) -> String {

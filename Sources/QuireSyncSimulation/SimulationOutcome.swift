@@ -4,8 +4,8 @@ public struct SimulationOutcome: Sendable {
   public var seed: UInt64
   /// Whether a device ended with a tree other than the server's.
   public var diverged = false
-  /// Revisions a person saved that are neither current nor a version, and that they did not
-  /// overwrite or delete themselves.
+  /// Revisions a person saved that are no document on the server at the end, though that
+  /// person did not overwrite or delete them on any device.
   public var lost: [String] = []
   /// Other broken invariants: no convergence within the bound, moving names left behind.
   public var violations: [String] = []

@@ -26,7 +26,7 @@ public struct SyncSimulation: Sendable {
   /// The history `seed` draws.
   public func history(seed: UInt64) -> [SimulationStep] {
     var random = SeededGenerator(seed: seed)
-    let length = 10 + Int(random.next() % 70)
+    let length = 10 + Int(random.next() % 150)
     return (0..<length).map { _ in
       let device = Int(random.next() % UInt64(devices))
       switch random.next() % 100 {

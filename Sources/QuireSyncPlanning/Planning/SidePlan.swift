@@ -67,11 +67,17 @@ struct SidePlan {
         ? .resolveClash(id, from: have.placement, to: placement)
         : .move(id, on: side, from: have.placement, to: placement)
     case .waiting:
-      // Its folder is not there yet. If another item is meant to take its name meanwhile (a
-      // file renamed, a folder made under its old name, the file moved into that folder), it
-      // steps aside, or neither could go first.
-      guard let other = merged.target.item(at: have.placement), other != id else { return nil }
-      parked = .moving(id, called: have.placement.unparked.name, in: have.placement.parent)
+      // Its folder is not there yet. If the folder it is in is going (a folder replaced by a
+      // new one of the same name, with its contents moved in), it steps out to the top of the
+      // drive: the old folder cannot go while it holds the item, nor the new one come while
+      // the old one holds the name. If another item is meant to take its name meanwhile (a
+      // file renamed, a folder made under its old name), it steps aside. Else it waits.
+      if let folder = have.placement.parent, merged.target[folder] == nil {
+        parked = .moving(id, called: have.placement.unparked.name, in: nil)
+      } else {
+        guard let other = merged.target.item(at: have.placement), other != id else { return nil }
+        parked = .moving(id, called: have.placement.unparked.name, in: have.placement.parent)
+      }
     case .heldBy(let holder):
       // The holder moves away or goes to the trash first. Two items that swap names wait for
       // each other, so the smaller identity steps aside under its moving name. A folder to be

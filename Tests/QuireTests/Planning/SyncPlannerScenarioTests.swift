@@ -124,6 +124,43 @@ struct SyncPlannerScenarioTests {
     #expect(device.local == server.tree)
   }
 
+  @Test("a folder replaced by a new one of the same name, its contents moved in, syncs both ways")
+  func folderReplaced() throws {
+    // Found in review: the old folder could not go while it held the file, the new one could
+    // not come while the old one held the name, and the file waited for the new one.
+    let old = [Self.folder("F", "b"), Self.doc("X", "b.txt", "w0", in: "F")]
+    let new = [Self.folder("G", "b"), Self.doc("X", "d", "w0", in: "G")]
+    let (device, server, _) = try Self.sync(remote: old, local: new, synced: old)
+    #expect(server.tree == SyncTree(new))
+    #expect(device.local == server.tree)
+    let (other, otherServer, _) = try Self.sync(remote: new, local: old, synced: old)
+    #expect(other.local == SyncTree(new))
+    #expect(otherServer.tree == SyncTree(new))
+  }
+
+  @Test("a download planned before the journal moved on never rolls the server back")
+  func lateDownload() throws {
+    // Found in review: the synced state took the server's newer revision, so the disk's older
+    // one looked like a local edit and was uploaded over it.
+    var server = SimulatedServer(tree: SyncTree([Self.doc("x", "a.txt", "w0")]))
+    var device = SimulatedDevice(number: 9)
+    device.pull(server, count: .max)
+    device.plan()
+    let late = device.pending
+    #expect(late == [.download(Self.doc("x", "a.txt", "w0"), replacing: nil)])
+    #expect(
+      server.commit(.upload(Self.doc("x", "a.txt", "w1"), base: ContentRevision("w0"))) != .refused)
+    device.pull(server, count: .max)
+    for operation in late { device.execute(operation, server: &server) }
+    for _ in 0..<10 {
+      device.pull(server, count: .max)
+      device.plan()
+      for operation in device.pending { device.execute(operation, server: &server) }
+    }
+    #expect(server.tree[ItemID("x")]?.kind.revision == ContentRevision("w1"))
+    #expect(device.local == server.tree)
+  }
+
   @Test("a download is refused when the file changed after the plan, and the edit is kept")
   func downloadRefusedAfterLateEdit() throws {
     var server = SimulatedServer(tree: SyncTree([Self.doc("1", "a.txt", "theirs")]))

@@ -56,6 +56,24 @@ struct SyncSimulationTests {
     }
   }
 
+  @Test("a planner that trashes the server's edit of an item deleted here is caught")
+  func catchesDeletionBeatingModification() {
+    var simulation = SyncSimulation(devices: 2)
+    simulation.planner = { remote, local, synced in
+      SyncPlanner.plan(remote: remote, local: local, synced: synced).map { operation in
+        guard case .download(let node, nil) = operation, synced[node.id] != nil,
+          let theirs = remote[node.id]
+        else { return operation }
+        return .trash(theirs, on: .remote)
+      }
+    }
+    var caught = false
+    for seed in UInt64(1)...3000 where !caught {
+      caught = !simulation.run(seed: seed).outcome.lost.isEmpty
+    }
+    #expect(caught)
+  }
+
   @Test("a planner that never uploads is caught: the devices diverge")
   func catchesDivergence() {
     var simulation = SyncSimulation(devices: 2)

@@ -255,6 +255,49 @@ struct CoordinationTests {
     #expect(heard == true)
   }
 
+  @Test("an uncoordinated change made as soon as a presenter is added reaches it")
+  func presenterHearsChangeRightAfterAdding() async throws {
+    // The watch is in place when addFilePresenter returns: a query presents its scope, walks
+    // it, and counts on the watch for whatever the walk missed. Were the watch made later in
+    // the background, a file written in between would go unheard, and the query deaf to it.
+    let folder = try TemporaryDirectory()
+    var written: [(RecordingPresenter, String)] = []
+    defer { for (presenter, _) in written { FileCoordinator.removeFilePresenter(presenter) } }
+    // Every other cooperative thread is held (as under load), so no background task runs until
+    // the files are written. (Bounded waits: tests of other suites may hold threads too.)
+    let held = ProcessInfo.processInfo.activeProcessorCount - 1
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    for _ in 0..<held {
+      Task.detached {
+        started.signal()
+        _ = release.wait(timeout: .now() + 10)
+      }
+    }
+    for _ in 0..<held { _ = started.wait(timeout: .now() + 10) }
+    do {
+      for number in 0..<10 {
+        let scope = folder.file("scope-\(number)")
+        try FileManager.default.createDirectory(at: scope, withIntermediateDirectories: true)
+        let presenter = RecordingPresenter(scope)
+        try FileCoordinator.addFilePresenter(presenter)
+        let file = scope.appendingPathComponent("new.txt")
+        try Data("x".utf8).write(to: file)
+        written.append((presenter, file.path))
+      }
+    } catch {
+      for _ in 0..<held { release.signal() }
+      throw error
+    }
+    for _ in 0..<held { release.signal() }
+    for (presenter, path) in written {
+      let heard = await presenter.waitFor(seconds: 5) {
+        $0 == "subitem appeared \(path)" || $0 == "subitem changed \(path)"
+      }
+      #expect(heard != nil, "no message about \(path): \(presenter.messages)")
+    }
+  }
+
   @Test("a coordinator's own presenter hears nothing of its own accesses")
   func ownPresenterExcluded() async throws {
     let folder = try TemporaryDirectory()

@@ -35,10 +35,14 @@ final class PresenterRegistry: Sendable {
     }
     let path = CoordinationRuntime.canonicalPath(url)
     // A provider (a sync agent) hears uncoordinated changes through its own monitor and wants
-    // only the messages addressed to it: it is not watched a second time.
+    // only the messages addressed to it: it is not watched a second time. The watch of any
+    // other is in place before `add` returns (a query walks its scope after presenting it, and
+    // counts on the watch for every change the walk misses).
+    let queue = PresenterQueue(presenter: presenter)
     let registration = Registration(
-      presenter: presenter, path: path, queue: PresenterQueue(presenter: presenter),
-      watcher: presenter is any FileProvider ? nil : PresenterWatcher(number: number, path: path))
+      presenter: presenter, path: path, queue: queue,
+      watcher: presenter is any FileProvider
+        ? nil : PresenterWatcher(number: number, path: path, queue: queue))
     registrations.withLock { $0[number] = registration }
     publish(number, path: path)
   }
@@ -75,7 +79,8 @@ final class PresenterRegistry: Sendable {
       let old = registration
       registration.path = path
       if registration.watcher != nil {
-        registration.watcher = PresenterWatcher(number: number, path: path)
+        registration.watcher = PresenterWatcher(
+          number: number, path: path, queue: registration.queue)
       }
       all[number] = registration
       return old

@@ -6,46 +6,42 @@ import Foundation
 final class PresenterWatcher: Sendable {
   private let task: Task<Void, Never>
 
-  init(number: Int, path: String) {
-    task = Task.detached {
-      await Self.watch(number: number, path: path)
+  /// Starts watching `path` for presenter `number`, whose messages go to `queue`. The watches
+  /// are in place when this returns: a change made after it is reported, whatever the
+  /// scheduling of the task that reads them. (Made by that task, they once took hold only when
+  /// it first ran; under load, a change between the registration and that moment, such as one
+  /// a query's reconcile walk had just missed, went unseen for good.)
+  init(number: Int, path: String, queue: PresenterQueue) {
+    let parent = (path as NSString).deletingLastPathComponent
+    // What the item is, to find it again if a program that does not coordinate moves it away.
+    let identity = try? DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: false)
+    var monitors = [
+      FileMonitor(watching: URL(fileURLWithPath: parent), recursive: false).makeStream()
+    ]
+    var info = stat()
+    if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
+      monitors.append(FileMonitor(watching: URL(fileURLWithPath: path)).makeStream())
+    }
+    task = Task.detached { [monitors] in
+      await withTaskGroup(of: Void.self) { group in
+        for events in monitors {
+          group.addTask {
+            do {
+              for try await event in events {
+                if Task.isCancelled { return }
+                await Self.report(
+                  event, queue: queue, number: number, path: path, identity: identity)
+              }
+            } catch {
+              await Self.pollWhenDeaf(error, queue: queue, number: number, path: path)
+            }
+          }
+        }
+      }
     }
   }
 
   func stop() { task.cancel() }
-
-  private static func watch(number: Int, path: String) async {
-    let parent = (path as NSString).deletingLastPathComponent
-    // What the item is, to find it again if a program that does not coordinate moves it away.
-    let identity = try? DocumentIdentity.identity(of: URL(fileURLWithPath: path), creating: false)
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask {
-        do {
-          for try await event in FileMonitor(
-            watching: URL(fileURLWithPath: parent), recursive: false)
-          {
-            if Task.isCancelled { return }
-            await report(event, number: number, path: path, identity: identity)
-          }
-        } catch {
-          await pollWhenDeaf(error, number: number, path: path)
-        }
-      }
-      var info = stat()
-      if stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR {
-        group.addTask {
-          do {
-            for try await event in FileMonitor(watching: URL(fileURLWithPath: path)) {
-              if Task.isCancelled { return }
-              await report(event, number: number, path: path, identity: identity)
-            }
-          } catch {
-            await pollWhenDeaf(error, number: number, path: path)
-          }
-        }
-      }
-    }
-  }
 
   /// Where the item with `identity`, gone from `path`, is now according to the index (which a
   /// query watching the destination updates), or nil: then it was deleted. A move whose arrival
@@ -72,7 +68,9 @@ final class PresenterWatcher: Sendable {
   /// item every ``pollInterval`` instead of going deaf: a change of its signature is reported
   /// as a change, its disappearance as a deletion. (Members written in place inside a package
   /// are not seen this way; the item's own times are.)
-  private static func pollWhenDeaf(_ error: any Error, number: Int, path: String) async {
+  private static func pollWhenDeaf(
+    _ error: any Error, queue: PresenterQueue, number: Int, path: String
+  ) async {
     guard (error as? QuireError)?.code == .limitReached else { return }
     var last = FileSignature.of(path)
     while !Task.isCancelled {
@@ -80,17 +78,15 @@ final class PresenterWatcher: Sendable {
       let current = FileSignature.of(path)
       guard current != last || current?.changed != last?.changed else { continue }
       last = current
-      guard let queue = PresenterRegistry.shared.queue(of: number) else { return }
       let kind: PresenterMessage.Kind = current == nil ? .accommodateDeletion : .didChange
       queue.send(PresenterMessage(kind: kind, presenter: number, path: nil, newPath: nil))
       if current == nil { return }
     }
   }
 
-  private static func report(_ event: FileEvent, number: Int, path: String, identity: String?)
-    async
-  {
-    guard let queue = PresenterRegistry.shared.queue(of: number) else { return }
+  private static func report(
+    _ event: FileEvent, queue: PresenterQueue, number: Int, path: String, identity: String?
+  ) async {
     let send = { (kind: PresenterMessage.Kind, subitem: String?, newPath: String?) in
       queue.send(PresenterMessage(kind: kind, presenter: number, path: subitem, newPath: newPath))
     }

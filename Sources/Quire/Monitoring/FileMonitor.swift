@@ -46,6 +46,12 @@ public struct FileMonitor: AsyncSequence, Sendable {
 
   /// Starts watching; the watch ends when the iterator is released.
   public func makeAsyncIterator() -> AsyncThrowingStream<FileEvent, any Error>.Iterator {
+    makeStream().makeAsyncIterator()
+  }
+
+  /// Starts watching now (the watch is in place when this returns; events are buffered until
+  /// the stream is iterated); the watch ends when the iteration ends or the stream is released.
+  func makeStream() -> AsyncThrowingStream<FileEvent, any Error> {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: FileEvent.self)
     do {
       let hub = try InotifyHub.shared()
@@ -56,6 +62,6 @@ public struct FileMonitor: AsyncSequence, Sendable {
     } catch {
       continuation.finish(throwing: error)
     }
-    return stream.makeAsyncIterator()
+    return stream
   }
 }

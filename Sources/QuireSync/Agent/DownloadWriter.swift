@@ -40,6 +40,11 @@ struct DownloadWriter {
     expecting expected: [String: LocalItem.Member] = [:],
     isUnsynced: (String) -> Bool = { _ in false }, inCloud: Set<String> = []
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
+    // Whatever the server sent is checked before anything is made: a name outside the folder,
+    // an empty or repeated member path, or sizes that do not add up is refused, and the disk is
+    // left as it was.
+    try SyncPath.check(relative, what: "item path")
+    try manifest.change.validateShape(kind: manifest.kind)
     var relative = relative
     var target = folder.appendingPathComponent(relative)
     try FileManager.default.createDirectory(
@@ -61,14 +66,26 @@ struct DownloadWriter {
       relative = String(target.path.dropFirst(folder.path.count + 1))
     }
     let exists = FileManager.default.fileExists(atPath: target.path)
+    // A chunk's bytes must be the size its reference says, or the member would be written as
+    // something nobody saved, and then taken for a local change and uploaded.
+    let bytes = { (piece: ChunkReference) throws -> [UInt8] in
+      let bytes = try chunk(piece.hash)
+      guard bytes.count == piece.size else {
+        throw SyncError(
+          .badChunk,
+          "A chunk of “\(target.path)” has \(bytes.count) bytes where its manifest says \(piece.size); the download is retried."
+        )
+      }
+      return bytes
+    }
     let contents = { (member: ManifestMember) throws -> Data in
       var data = Data(capacity: member.size)
-      for piece in member.chunks { data.append(contentsOf: try chunk(piece.hash)) }
+      for piece in member.chunks { data.append(contentsOf: try bytes(piece)) }
       return data
     }
     let stream = { (member: ManifestMember, fd: Int32) throws in
       for piece in member.chunks {
-        let bytes = try chunk(piece.hash)
+        let bytes = try bytes(piece)
         do { try bytes.withUnsafeBytes { try Sys.write(fd, $0) } } catch {
           throw SyncError(
             .unavailable, "Could not write “\(target.path)”: \(error). Check the free space.",

@@ -16,8 +16,9 @@ public struct ManifestChange: Hashable, Codable, Sendable {
   /// Whether it changes nothing (a rename or move sends this).
   public var isEmpty: Bool { upserted.isEmpty && removed.isEmpty }
 
-  /// Checks paths (``SyncPath``), sizes against their chunks, duplicates, and a flat file's one
-  /// empty-path member, throwing ``SyncError`` codes `invalidPath` or `invalidManifest`.
+  /// Checks what ``validateShape(kind:)`` checks, the number of members, and each member's mode
+  /// and time against the ranges a server stores, throwing ``SyncError`` codes `tooLarge`,
+  /// `invalidPath` or `invalidManifest`.
   public func validate(kind: ItemKind, maximumMembers: Int) throws(SyncError) {
     if upserted.count + removed.count > maximumMembers {
       throw SyncError(
@@ -25,6 +26,29 @@ public struct ManifestChange: Hashable, Codable, Sendable {
         "A commit may change at most \(maximumMembers) members; this one changes \(upserted.count + removed.count). Split it."
       )
     }
+    try validateShape(kind: kind)
+    for member in upserted {
+      guard ManifestMember.modes.contains(member.mode) else {
+        throw SyncError(
+          .invalidManifest,
+          "The member “\(member.path)” has the mode \(String(member.mode, radix: 8)); only permission bits (at most 777) are stored."
+        )
+      }
+      guard ManifestMember.modificationTimes.contains(member.modified) else {
+        throw SyncError(
+          .invalidManifest,
+          "The member “\(member.path)” has the modification time \(member.modified), outside 1677 to 2262 (nanoseconds since 1970 in 64 bits)."
+        )
+      }
+    }
+  }
+
+  /// Checks what a device needs before it writes a downloaded change: paths (``SyncPath``),
+  /// sizes against their chunks, duplicates, and a flat file's one empty-path member, throwing
+  /// ``SyncError`` codes `invalidPath` or `invalidManifest`. A mode or time out of range is
+  /// not refused here: a device writes ``ManifestMember/permissions`` and
+  /// ``ManifestMember/safeModified``, whatever was stored.
+  public func validateShape(kind: ItemKind) throws(SyncError) {
     var seen = Set<String>()
     for member in upserted {
       if kind == .file {
@@ -47,18 +71,6 @@ public struct ManifestChange: Hashable, Codable, Sendable {
         throw SyncError(
           .invalidManifest,
           "The member “\(member.path)” says \(member.size) bytes but its chunks do not add up to that, or one is out of size."
-        )
-      }
-      guard ManifestMember.modes.contains(member.mode) else {
-        throw SyncError(
-          .invalidManifest,
-          "The member “\(member.path)” has the mode \(String(member.mode, radix: 8)); only permission bits (at most 777) are stored."
-        )
-      }
-      guard ManifestMember.modificationTimes.contains(member.modified) else {
-        throw SyncError(
-          .invalidManifest,
-          "The member “\(member.path)” has the modification time \(member.modified), outside 1677 to 2262 (nanoseconds since 1970 in 64 bits)."
         )
       }
     }

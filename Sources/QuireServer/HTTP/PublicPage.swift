@@ -20,7 +20,8 @@ struct PublicPage: Sendable {
   let heavy: HeavyRequests
   /// Text larger than this is offered for download rather than shown.
   static let maximumShownText = 1 << 20
-  /// The most bytes one download may hold (it is assembled in memory).
+  /// The most bytes a package's archive may hold (each member is read whole into the zip; a
+  /// file's download is sent a few MiB at a time and has no limit).
   static let maximumDownload = 256 << 20
 
   func add(to router: Router<ServerRequestContext>) {
@@ -54,11 +55,10 @@ struct PublicPage: Sendable {
     guard let member = document.members.first(where: { $0.path == wanted }) else {
       throw SyncError(.notFound, "“\(document.name)” has no member “\(wanted)”.")
     }
-    try Self.checkSize(member.size, document.name)
     let name = wanted.isEmpty ? document.name : String(wanted.split(separator: "/").last ?? "")
-    return Self.file(
-      try store.contents(of: member, account: document.account), name: name,
-      type: Self.contentType(name))
+    return ServerResponse.chunks(
+      try store.download(of: member, account: document.account),
+      headers: Self.fileHeaders(name: name, type: Self.contentType(name)))
   }
 
   /// `/s/{token}/archive`: a package as its zip.
@@ -68,8 +68,17 @@ struct PublicPage: Sendable {
       throw SyncError(.notFound, "“\(document.name)” is a file, not a package: download it.")
     }
     try Self.checkSize(document.members.reduce(0) { $0 + $1.size }, document.name)
-    return Self.file(
-      try archive(document), name: document.name + ".zip", type: "application/zip")
+    let archive = try archive(document)
+    return Response(
+      status: .ok, headers: Self.fileHeaders(name: document.name + ".zip", type: "application/zip"),
+      body: ResponseBody(contentLength: archive.size) { writer in
+        try await withTaskExecutorPreference(BlockingExecutor.shared) {
+          while let piece = try archive.file.read(upToCount: 1 << 20), !piece.isEmpty {
+            try await writer.write(ByteBuffer(bytes: piece))
+          }
+        }
+        try await writer.finish(nil)
+      })
   }
 
   /// The page for `document`.
@@ -112,8 +121,9 @@ struct PublicPage: Sendable {
     return Self.layout(title: document.name, body: body)
   }
 
-  /// `document`'s members as a zip archive whose one folder is the package.
-  private func archive(_ document: LinkedDocument) throws -> [UInt8] {
+  /// `document`'s members as a zip archive whose one folder is the package: an open file with
+  /// no name, sent a MiB at a time, whose space is freed when the answer is written or dropped.
+  private func archive(_ document: LinkedDocument) throws -> (file: FileHandle, size: Int) {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("quire-link-\(UUID().uuidString).zip")
     defer { try? FileManager.default.removeItem(at: file) }
@@ -126,7 +136,10 @@ struct PublicPage: Sendable {
         mode: member.permissions, date: Date(timeIntervalSince1970: member.safeModified))
     }
     try writer.finish()
-    return Array(try Data(contentsOf: file))
+    let handle = try FileHandle(forReadingFrom: file)
+    let size = Int(try handle.seekToEnd())
+    try handle.seek(toOffset: 0)
+    return (handle, size)
   }
 
   private static func checkSize(_ size: Int, _ name: String) throws(SyncError) {
@@ -152,12 +165,13 @@ struct PublicPage: Sendable {
       status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: text)))
   }
 
-  private static func file(_ bytes: [UInt8], name: String, type: String) -> Response {
+  /// The headers of a download of `name`, shown inline as `type`.
+  private static func fileHeaders(name: String, type: String) -> HTTPFields {
     var fields = headers
     fields[.contentType] = type
     let ascii = String(name.unicodeScalars.filter { $0.isASCII && $0 != "\"" && $0 != "\\" })
     fields[.contentDisposition] = "inline; filename=\"\(ascii)\""
-    return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    return fields
   }
 
   /// The media type a name's extension suggests (text shown as UTF-8).

@@ -18,16 +18,19 @@ enum ServerResponse {
       body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
-  /// The frames of `download`, read a slice at a time as the answer is written (on the
+  /// The bytes of `download` (its frames, or a file's contents) with `headers`, read a slice at
+  /// a time as the answer is written (on the
   /// blocking pool: the body is written after the route has returned, outside its executor).
   /// A chunk that cannot be read part-way ends the answer short, which the client refuses.
-  static func chunks(_ download: ChunkDownload) -> Response {
+  static func chunks(
+    _ download: ChunkDownload, headers: HTTPFields = [.contentType: "application/octet-stream"]
+  ) -> Response {
     Response(
-      status: .ok, headers: [.contentType: "application/octet-stream"],
+      status: .ok, headers: headers,
       body: ResponseBody(contentLength: download.contentLength) { writer in
         try await withTaskExecutorPreference(BlockingExecutor.shared) {
           for slice in download.slices {
-            try await writer.write(ByteBuffer(bytes: try download.frames(slice)))
+            try await writer.write(ByteBuffer(bytes: try download.body(of: slice)))
           }
         }
         try await writer.finish(nil)

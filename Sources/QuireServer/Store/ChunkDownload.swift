@@ -1,18 +1,23 @@
 import QuireSyncProtocol
 
-/// The chunks of one fetch, located, and read a slice at a time as the answer is written: a
-/// fetch of a thousand chunks holds one slice (at most ``sliceBytes``, or one chunk larger than
-/// that) in memory, not all of them, and the first bytes leave before the last are read.
+/// The chunks of one answer, located, and read a slice at a time as the answer is written: a
+/// fetch of a thousand chunks, or a public link's download of a large file, holds one slice (at
+/// most ``sliceBytes``, or one chunk larger than that) in memory, not all of them, and the first
+/// bytes leave before the last are read.
 struct ChunkDownload: Sendable {
-  /// The chunks in the order they are sent, each once.
+  /// The chunks in the order they are sent: each once for a fetch, as the member lists them for
+  /// a file's contents.
   let pieces: [(hash: ContentHash, location: BlobLocation)]
   let blobs: any BlobStore
+  /// Whether each chunk goes in a frame with its hash (a fetch), or as its bare bytes (a file's
+  /// contents).
+  var framed = true
   /// The most bytes read at once.
   static let sliceBytes = 4 << 20
 
-  /// The length of the whole answer: each chunk's frame header and bytes.
+  /// The length of the whole answer: each chunk's bytes, and its frame header if framed.
   var contentLength: Int {
-    pieces.reduce(0) { $0 + ChunkFrames.headerSize + $1.location.size }
+    pieces.reduce(0) { $0 + (framed ? ChunkFrames.headerSize : 0) + $1.location.size }
   }
 
   /// The pieces in the order sent, cut into slices of at most ``sliceBytes`` of chunk bytes
@@ -33,14 +38,19 @@ struct ChunkDownload: Sendable {
     return slices
   }
 
-  /// The frames of `slice`, its chunks read from the blob store.
-  func frames(_ slice: ArraySlice<(hash: ContentHash, location: BlobLocation)>) throws(SyncError)
+  /// The bytes of `slice` as sent (framed or bare), its chunks read from the blob store.
+  func body(of slice: ArraySlice<(hash: ContentHash, location: BlobLocation)>) throws(SyncError)
     -> [UInt8]
   {
     var body: [UInt8] = []
-    body.reserveCapacity(slice.reduce(0) { $0 + ChunkFrames.headerSize + $1.location.size })
+    body.reserveCapacity(
+      slice.reduce(0) { $0 + (framed ? ChunkFrames.headerSize : 0) + $1.location.size })
     for (piece, bytes) in zip(slice, try blobs.read(Array(slice))) {
-      ChunkFrames.append(hash: piece.hash, bytes: bytes, to: &body)
+      if framed {
+        ChunkFrames.append(hash: piece.hash, bytes: bytes, to: &body)
+      } else {
+        body += bytes
+      }
     }
     return body
   }

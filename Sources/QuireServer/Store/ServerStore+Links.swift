@@ -78,18 +78,28 @@ extension ServerStore {
     }
   }
 
-  /// The bytes of `member`, one of `account`'s documents' members.
+  /// The bytes of `member`, one of `account`'s documents' members, read whole: for what is
+  /// bounded (a page's text, an archive's member). A download sends ``download(of:account:)``.
   func contents(of member: ManifestMember, account: Int64) throws(SyncError) -> [UInt8] {
+    let download = try download(of: member, account: account)
+    var bytes: [UInt8] = []
+    for slice in download.slices { bytes += try download.body(of: slice) }
+    return bytes
+  }
+
+  /// `member`'s chunks located, in its order, to be sent a slice at a time: a link's download
+  /// of a file of any size holds a few MiB of it.
+  func download(of member: ManifestMember, account: Int64) throws(SyncError) -> ChunkDownload {
     let hashes = member.chunks.map(\.hash)
     let locations = try read { db in try Self.locations(db, user: account, hashes: hashes) }
-    var wanted: [(hash: ContentHash, location: BlobLocation)] = []
+    var pieces: [(hash: ContentHash, location: BlobLocation)] = []
     for hash in hashes {
       guard let location = locations[hash] else {
         throw SyncError(.notFound, "The chunk \(hash) of “\(member.path)” is not stored.")
       }
-      wanted.append((hash, location))
+      pieces.append((hash, location))
     }
-    return try blobs.read(wanted).flatMap { $0 }
+    return ChunkDownload(pieces: pieces, blobs: try blobs, framed: false)
   }
 
   /// The container holding `user`'s live `item`; `notFound` otherwise.

@@ -88,6 +88,25 @@ struct PublicLinkTests {
     #expect(try await Self.get(server.url.absoluteString + "/s/not-a-link").status == 404)
   }
 
+  @Test("a link sends a large file a slice at a time, every chunk in order, repeated ones too")
+  func largeFile() async throws {
+    let server = try SyncServerProcess()
+    let alice = try await server.client("alice")
+    var random = SystemRandomNumberGenerator()
+    let block = (0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let bytes = block + block + block  // more than one slice, and chunks that repeat
+    let members = try await S.upload(["": bytes], with: alice)
+    let hashes = members[0].chunks.map(\.hash)
+    #expect(Set(hashes).count < hashes.count, "the file repeats chunks")
+    _ = try await alice.commit(
+      S.commit("big-1", path: "Documents/Big.bin", base: nil, kind: .file, upserted: members))
+    let url = try await alice.makePublicLink(item: "big-1").url(on: server.url).absoluteString
+    let answer = try await Self.get(url + "/raw")
+    #expect(answer.status == 200)
+    #expect(answer.headers["Content-Length"].first == "\(bytes.count)")
+    #expect(answer.body == bytes)
+  }
+
   @Test(
     "quire share --public prints a link to a synced document; quire unshare --public revokes it")
   func shareCommand() async throws {

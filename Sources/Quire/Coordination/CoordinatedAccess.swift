@@ -28,6 +28,10 @@ final class CoordinatedAccess {
   private let downloadProgress: DownloadProgress?
   private var lock: CoordinationLock?
   private var uploads: [URL] = []
+  /// The presenters concerned by each item, looked up once per access: asked to save, to
+  /// relinquish, and told of the change. One registered during the access comes after it, and
+  /// its own coordinated read waits for this access's locks.
+  private var found: [Int: [PresenterMatch]] = [:]
 
   init(
     _ intents: [FileAccessIntent], presenter: (any FilePresenter)?,
@@ -54,8 +58,8 @@ final class CoordinatedAccess {
       try download(items[index])
       items[index].existed = true
     }
-    for item in items where needsSave(item) {
-      messenger.send(messenger.matches(of: item.path).filter { $0.relation != .container }) {
+    for index in items.indices where needsSave(items[index]) {
+      messenger.send(matches(index).filter { $0.relation != .container }) {
         PresenterMessage(kind: .save, presenter: $0.number)
       }
     }
@@ -64,7 +68,7 @@ final class CoordinatedAccess {
       requests += CoordinationLock.requests(for: item.path, exclusive: item.intent.isWriting)
     }
     lock = try CoordinationLock(requests, isCancelled: isCancelled)
-    for item in items { relinquish(item) }
+    for index in items.indices { relinquish(index) }
     var urls: [URL] = []
     do {
       for item in items { urls.append(try accessorURL(for: item)) }
@@ -81,7 +85,7 @@ final class CoordinatedAccess {
       try? FileManager.default.removeItem(at: upload.deletingLastPathComponent())
     }
     uploads = []
-    for item in items where item.intent.isWriting { announce(item) }
+    for index in items.indices where items[index].intent.isWriting { announce(index) }
     messenger.finish()
     lock = nil
   }
@@ -173,8 +177,17 @@ final class CoordinatedAccess {
     }
   }
 
-  private func relinquish(_ item: Item) {
-    let matches = messenger.matches(of: item.path)
+  /// The presenters concerned by item `index`, looked up on first use.
+  private func matches(_ index: Int) -> [PresenterMatch] {
+    if let known = found[index] { return known }
+    let matches = messenger.matches(of: items[index].path)
+    found[index] = matches
+    return matches
+  }
+
+  private func relinquish(_ index: Int) {
+    let item = items[index]
+    let matches = matches(index)
     switch item.intent.access {
     case .reading(let options):
       guard !options.contains(.immediatelyAvailableMetadataOnly) else { return }
@@ -197,9 +210,10 @@ final class CoordinatedAccess {
     }
   }
 
-  private func announce(_ item: Item) {
+  private func announce(_ index: Int) {
+    let item = items[index]
     let exists = access(item.path, F_OK) == 0
-    messenger.send(messenger.matches(of: item.path)) { match in
+    messenger.send(matches(index)) { match in
       switch match.relation {
       case .same where exists: PresenterMessage(kind: .didChange, presenter: match.number)
       case .container:

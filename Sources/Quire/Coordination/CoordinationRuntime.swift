@@ -54,14 +54,26 @@ enum CoordinationRuntime {
       defer { free(resolved) }
       return String(cString: resolved)
     }
-    let parent = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    if parent != path, let resolved = realpath(parent, nil) {
+    while path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") { path.removeLast() }
+    guard let (parent, name) = split(path) else { return path }
+    if let resolved = realpath(parent, nil) {
       let base = String(cString: resolved)
       free(resolved)
       path = base == "/" ? "/" + name : base + "/" + name
     }
     return path
+  }
+
+  /// The parent folder and last component of the absolute path `path` (no trailing slash), by
+  /// its bytes: Foundation's `NSString` path methods cost more than the rest of an uncontended
+  /// coordinated access. `nil` for `/` and relative paths.
+  static func split(_ path: String) -> (parent: String, name: String)? {
+    let bytes = path.utf8
+    guard bytes.count > 1, bytes.first == UInt8(ascii: "/"),
+      let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+    else { return nil }
+    let parent = slash == bytes.startIndex ? "/" : String(path[..<slash])
+    return (parent, String(path[bytes.index(after: slash)...]))
   }
 }
 

@@ -71,9 +71,9 @@ enum PresenterDirectory {
   private static func ancestors(of path: String) -> [String] {
     var result: [String] = []
     var current = path
-    while current != "/" && !current.isEmpty {
-      current = (current as NSString).deletingLastPathComponent
-      result.append(current)
+    while let (parent, _) = CoordinationRuntime.split(current) {
+      result.append(parent)
+      current = parent
     }
     return result
   }

@@ -15,8 +15,9 @@ struct CoordinationBenchmark: AsyncParsableCommand {
     commandName: "coordination",
     abstract: "Time coordinated reads and writes, and how soon presenters hear of other writers.")
 
-  @Option(help: "Operations per run for the overheads.") var operations = 2000
-  @Option(help: "Runs (the median is reported).") var runs = 5
+  @Option(help: "Operations per run for the overheads.") var operations = 500
+  @Option(help: "Runs of each kind, bare and coordinated alternating (medians are reported).")
+  var runs = 21
   @Option(help: "Writes by the other process to time.") var events = 1000
   @Option(help: "Folder to work in (default: the temporary folder).") var directory: String?
 
@@ -34,12 +35,14 @@ struct CoordinationBenchmark: AsyncParsableCommand {
     try RawFiles.create(file.path, page, sync: false)
 
     let coordinator = FileCoordinator()
-    let bareRead = try perOperation { try Self.readFile(file.path) }
-    let coordinatedRead = try perOperation {
+    let read = try paired {
+      try Self.readFile(file.path)
+    } coordinated: {
       try coordinator.coordinate(readingItemAt: file) { try Self.readFile($0.path) }
     }
-    let bareWrite = try perOperation { _ = try Self.writeFile(file.path, page) }
-    let coordinatedWrite = try perOperation {
+    let write = try paired {
+      _ = try Self.writeFile(file.path, page)
+    } coordinated: {
       try coordinator.coordinate(writingItemAt: file) { _ = try Self.writeFile($0.path, page) }
     }
     let (notify, peer) = try await notifyDelays(file: file, inotifywait: inotifywait)
@@ -48,8 +51,8 @@ struct CoordinationBenchmark: AsyncParsableCommand {
     Measurement.table(
       ["4 KiB file", "bare µs", "coordinated µs", "overhead µs"],
       [
-        ["read", us(bareRead), us(coordinatedRead), us(coordinatedRead - bareRead)],
-        ["write", us(bareWrite), us(coordinatedWrite), us(coordinatedWrite - bareWrite)],
+        ["read", us(read.bare), us(read.coordinated), us(read.overhead)],
+        ["write", us(write.bare), us(write.coordinated), us(write.overhead)],
       ])
     Measurement.table(
       ["another process writes; told after", "p50 ms", "p99 ms"],
@@ -64,22 +67,38 @@ struct CoordinationBenchmark: AsyncParsableCommand {
         ],
       ])
     print(
-      "RESULT coordination read_overhead_us=\(us(coordinatedRead - bareRead)) "
-        + "write_overhead_us=\(us(coordinatedWrite - bareWrite)) "
+      "RESULT coordination read_overhead_us=\(us(read.overhead)) "
+        + "write_overhead_us=\(us(write.overhead)) "
         + "notify_p50_ms=\(Measurement.format(Measurement.median(notify))) "
         + "notify_p99_ms=\(Measurement.format(Measurement.percentile(notify, 0.99))) "
         + "inotifywait_p50_ms=\(Measurement.format(Measurement.median(peer)))")
   }
 
-  /// Median over runs of the mean time of one operation, in µs.
-  private func perOperation(_ body: () throws -> Void) throws -> Double {
-    for _ in 0..<100 { try body() }  // warm up
-    var means: [Double] = []
-    for _ in 0..<runs {
-      let total = try Measurement.milliseconds { for _ in 0..<operations { try body() } }
-      means.append(total * 1000 / Double(operations))
+  /// The mean time of one operation, bare and coordinated, and the coordination's overhead, in
+  /// µs: medians over runs. Bare and coordinated runs alternate, so both meet the same disk (a
+  /// rewritten file's writeback, which a truncation waits for, varies from one second to the
+  /// next), and the overhead is the median of each pair's difference.
+  private func paired(
+    _ bare: () throws -> Void, coordinated: () throws -> Void
+  ) throws -> (bare: Double, coordinated: Double, overhead: Double) {
+    for _ in 0..<100 {  // warm up
+      try bare()
+      try coordinated()
     }
-    return Measurement.median(means)
+    let mean = { (body: () throws -> Void) throws -> Double in
+      let total = try Measurement.milliseconds { for _ in 0..<operations { try body() } }
+      return total * 1000 / Double(operations)
+    }
+    var (bares, coordinateds, overheads) = ([Double](), [Double](), [Double]())
+    for _ in 0..<runs {
+      let (plain, coordinatedMean) = (try mean(bare), try mean(coordinated))
+      bares.append(plain)
+      coordinateds.append(coordinatedMean)
+      overheads.append(coordinatedMean - plain)
+    }
+    return (
+      Measurement.median(bares), Measurement.median(coordinateds), Measurement.median(overheads)
+    )
   }
 
   static func readFile(_ path: String) throws {

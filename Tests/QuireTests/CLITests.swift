@@ -106,6 +106,24 @@ struct CLITests {
     }
   }
 
+  @Test("quire --help says what Quire is and groups its commands")
+  func groupedHelp() throws {
+    let output = try quire("--help")
+    #expect(output.status == 0)
+    let text = output.stdout
+    #expect(text.contains("Document-based apps for Swift on Linux"), "\(text)")
+    let groups = ["THE APP", "DOCUMENTS", "SYNC AND SHARING", "THE SERVER"]
+    let places = groups.map { text.range(of: $0 + " SUBCOMMANDS:")?.lowerBound }
+    #expect(places.allSatisfy { $0 != nil }, "\(text)")
+    #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "in this order")
+    for (group, command) in [("THE APP", "install-desktop"), ("SYNC AND SHARING", "unshare")] {
+      guard let start = text.range(of: group + " SUBCOMMANDS:")?.upperBound else { continue }
+      let rest = text[start...]
+      let section = rest[..<(rest.range(of: "SUBCOMMANDS:")?.lowerBound ?? rest.endIndex)]
+      #expect(section.contains(command), "\(command) under \(group)")
+    }
+  }
+
   @Test("every command has --help")
   func help() throws {
     for command in ["new", "info", "export", "import", "types"] {

@@ -36,6 +36,48 @@ def wait_for(condition, seconds=10, message="condition"):
         time.sleep(0.05)  # polling interval of a wait with a deadline, not a wait for the event
 
 
+def menu_entry(driver, name, action):
+    """Opens the context menu of the library item `name` (a right-click, which selects it) and
+    returns its entry for `action`, enabled or not; None while the item is not there."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    found = driver.find_elements(By.CSS_SELECTOR, f'#items .item[data-name="{name}"]')
+    if not found:
+        return None
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found[0])
+    ActionChains(driver).context_click(found[0]).perform()
+    entry = driver.find_element(By.CSS_SELECTOR, f'#context-menu button[data-action="{action}"]')
+    return entry if entry.is_displayed() else None
+
+
+def item_action(driver, name, action, seconds=10):
+    """Carries out `action` on the library item `name` through its context menu, once the entry
+    is there and enabled (a live update may replace the item meanwhile)."""
+    def attempt():
+        entry = menu_entry(driver, name, action)
+        if entry is None or not entry.is_enabled():
+            return False
+        entry.click()
+        return True
+    wait_for(attempt, seconds=seconds, message=f"“{action}” in the menu of {name}")
+
+
+def open_item(driver, name, seconds=10):
+    """Opens the library item `name` as a person does: a double-click."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    def attempt():
+        found = driver.find_elements(By.CSS_SELECTOR, f'#items .item[data-name="{name}"]')
+        if not found:
+            return False
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", found[0])
+        ActionChains(driver).double_click(found[0]).perform()
+        return True
+    wait_for(attempt, seconds=seconds, message=f"{name} to open")
+
+
 class App:
     """`quire app` on a fresh library, with its own XDG folders (and Trash)."""
 

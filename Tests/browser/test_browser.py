@@ -95,7 +95,7 @@ class BrowserTestCase(unittest.TestCase):
             return None
 
     def action(self, name, action):
-        self.click(f'#items .item[data-name="{name}"] button[data-action="{action}"]')
+        support.item_action(self.driver, name, action)
 
     def click(self, css):
         """Clicks what matches `css` now (live updates may have replaced an element found earlier)."""
@@ -255,7 +255,7 @@ class BrowserTests(BrowserTestCase):
             "const e = document.querySelector('#items .item[data-name=\"Live.txt\"] .meta');"
             "return e && e.textContent.endsWith('27 B')"), seconds=3, message="the new size shown")
         # `cp` over the document: the editor reloads it.
-        self.click('#items .item[data-name="Live.txt"] .open')
+        support.open_item(self.driver, "Live.txt")
         text = wait_for(lambda: self.find("#text") if self.find("#text").is_displayed() else None,
                         message="the editor")
         wait_for(lambda: text.get_attribute("value") == "version one, but longer now", message="the text")
@@ -439,6 +439,143 @@ class BrowserTests(BrowserTestCase):
                  message="the replaced text kept as a version: " + self.find("#message-text").text + " | ".join(
                      e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")))
         self.find("#versions-close").click()
+        self.find("#done").click()
+
+    def test_15_the_keyboard_alone_selects_opens_renames_and_moves(self):
+        folder = self.app.path("Keys")
+        os.makedirs(os.path.join(folder, "Box"))
+        for name in ("Alpha.txt", "Beta.txt", "Gamma.txt"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(name)
+        self.browse("Keys")
+        wait_for(lambda: sorted(self.items()) == ["Alpha.txt", "Beta.txt", "Box", "Gamma.txt"],
+                 message="the folder listed")
+        names = self.items()
+
+        def selected():
+            return self.driver.execute_script(
+                "return [...document.querySelectorAll('#items .item[aria-selected=true]')]"
+                ".map((e) => e.dataset.name)")
+
+        def focused():
+            return self.driver.execute_script("return document.activeElement.dataset.name || null")
+
+        def keys(*sequence, shift=False):
+            chain = ActionChains(self.driver)
+            if shift:
+                chain = chain.key_down(Keys.SHIFT)
+            chain = chain.send_keys(*sequence)
+            if shift:
+                chain = chain.key_up(Keys.SHIFT)
+            chain.perform()
+
+        # A click selects; the arrows move, Shift extends, Escape clears, Home and End jump.
+        self.item(names[0]).click()
+        wait_for(lambda: selected() == [names[0]] and focused() == names[0], message="a click selects")
+        keys(Keys.ARROW_RIGHT)
+        wait_for(lambda: selected() == [names[1]] and focused() == names[1], message="→ moves")
+        keys(Keys.ARROW_RIGHT, shift=True)
+        wait_for(lambda: selected() == names[1:3] and focused() == names[2], message="Shift+→ extends")
+        keys(Keys.ESCAPE)
+        wait_for(lambda: selected() == [], message="Escape clears")
+        keys(Keys.END)
+        wait_for(lambda: selected() == [names[-1]], message="End")
+        keys(Keys.HOME)
+        wait_for(lambda: selected() == [names[0]], message="Home")
+        # Typing a name selects it; F2 renames it, and it stays selected and focused.
+        keys("g")
+        wait_for(lambda: selected() == ["Gamma.txt"] and focused() == "Gamma.txt", message="typed “g”")
+        keys(Keys.F2)
+        self.answer_prompt("Gamma 2.txt")
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Gamma 2.txt")), message="F2 renamed it")
+        wait_for(lambda: selected() == ["Gamma 2.txt"] and focused() == "Gamma 2.txt",
+                 message="the renamed item still selected and focused")
+        # Shift+F10 opens the menu on the first entry; the arrows reach “Move to…”.
+        keys(Keys.F10, shift=True)
+        wait_for(lambda: self.driver.execute_script(
+            "return document.activeElement.closest('#context-menu') !== null"), message="the menu")
+        entries = self.driver.execute_script(
+            "return [...document.querySelectorAll('#context-menu button')]"
+            ".map((b) => [b.dataset.action, b.disabled])")
+        self.assertIn(["move", False], entries)
+        self.assertIn(["download", True], entries, "what does not apply is disabled, not hidden")
+        for _ in range(10):
+            if self.driver.execute_script("return document.activeElement.dataset.action") == "move":
+                break
+            keys(Keys.ARROW_DOWN)
+        keys(Keys.ENTER)
+        self.answer_prompt("Keys/Box")
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Box", "Gamma 2.txt")), message="moved into Box")
+        wait_for(lambda: "Gamma 2.txt" not in self.items() and focused() is not None,
+                 message="the focus still in the list")
+        # Enter opens what is selected.
+        keys("al")
+        wait_for(lambda: selected() == ["Alpha.txt"], message="typed “al”")
+        keys(Keys.ENTER)
+        wait_for(lambda: self.find("#editor").is_displayed()
+                 and self.find("#text").get_attribute("value") == "Alpha.txt", message="Enter opened it")
+        self.find("#done").click()
+        wait_for(lambda: self.find("#browser").is_displayed(), message="back in the browser")
+
+    def test_16_names_hide_known_extensions_and_long_ones_are_cut_in_the_middle(self):
+        folder = self.app.path("Names")
+        os.makedirs(folder)
+        long_name = "A very long name for a trip to Lisbon with everyone 3.txt"
+        for name in (long_name, "Welcome.txt", "photo.png"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write("x")
+        self.browse("Names")
+        wait_for(lambda: len(self.items()) == 3, message="the folder listed")
+
+        def shown(name):
+            element = self.item(name).find_element(By.CSS_SELECTOR, ".name")
+            return element.text, element.get_attribute("title")
+
+        self.assertEqual(shown("Welcome.txt"), ("Welcome", "Welcome.txt"))
+        self.assertEqual(shown("photo.png"), ("photo.png", "photo.png"), "an unknown type keeps its extension")
+        text, title = shown(long_name)
+        self.assertEqual(title, long_name)
+        self.assertEqual(text, "A very lo…eryone 3")
+        # The setting shows the extensions again.
+        self.find("#show-extensions").click()
+        wait_for(lambda: shown("Welcome.txt")[0] == "Welcome.txt", message="the extension shown")
+        self.find("#show-extensions").click()
+        wait_for(lambda: shown("Welcome.txt")[0] == "Welcome", message="the extension hidden again")
+
+    def test_17_axe_core_finds_no_accessibility_violations(self):
+        from axe_selenium_python import Axe
+
+        def check(where):
+            axe = Axe(self.driver)
+            axe.inject()
+            violations = axe.run()["violations"]
+            self.assertEqual(
+                [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations], [],
+                f"axe-core in {where}")
+
+        with open(self.app.path("Axe.txt"), "w") as handle:
+            handle.write("checked by axe")
+        self.browse()
+        wait_for(lambda: "Axe.txt" in self.items(), message="Axe.txt listed")
+        check("the grid")
+        self.find("#layout").click()
+        wait_for(lambda: "list" in self.find("#items").get_attribute("class"), message="the list")
+        check("the list")
+        menu = wait_for(lambda: support.menu_entry(self.driver, "Axe.txt", "open"), message="the menu")
+        check("the context menu")
+        self.screenshot("browser-menu")
+        menu.click()
+        wait_for(lambda: self.find("#editor").is_displayed()
+                 and self.find("#text").get_attribute("value") == "checked by axe", message="the editor")
+        check("the text editor")
+        self.find("#done").click()
+        self.find("#layout").click()
+        self.find("#create").click()
+        wait_for(lambda: self.find("#create-dialog").is_displayed(), message="the New document dialog")
+        check("the New document dialog")
+        self.find("#create-cancel").click()
+        self.create("mydoc", "Axe check")
+        check("the MyDoc editor")
         self.find("#done").click()
 
     def test_7_a_read_only_document_cannot_be_edited(self):

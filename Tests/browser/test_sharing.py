@@ -11,7 +11,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
-from support import SyncServer, wait_for
+from support import SyncServer, item_action, menu_entry, wait_for
 from test_sync_apps import Device, commits_of, read
 
 
@@ -35,7 +35,7 @@ class SharingTests(unittest.TestCase):
             wait_for(lambda: self.item(a, "Trip.txt") is not None
                      and (self.item(a, "Trip.txt").get_attribute("data-sync") or "current") == "current",
                      seconds=30, message="Trip.txt synced on A's page")
-            self.item(a, "Trip.txt").find_element(By.CSS_SELECTOR, 'button[data-action="share"]').click()
+            item_action(a.driver, "Trip.txt", "share")
             dialog = a.driver.find_element(By.CSS_SELECTOR, "#share-dialog")
             wait_for(dialog.is_displayed, message="the Share dialog")
             wait_for(lambda: self.shared_rows(a) == ["Not shared with anyone."], message="no shares yet")
@@ -60,9 +60,8 @@ class SharingTests(unittest.TestCase):
                      and self.item(b, "Trip.txt").get_attribute("data-shared") == "readWrite",
                      seconds=30, message="Trip.txt marked shared on Bob's page")
             self.assertEqual(self.item(b, "Trip.txt").get_attribute("data-owner"), "alice")
-            self.assertEqual(
-                self.item(b, "Trip.txt").find_elements(By.CSS_SELECTOR, 'button[data-action="share"]'), [],
-                "a participant does not share another's document")
+            share = wait_for(lambda: menu_entry(b.driver, "Trip.txt", "share"), message="Bob's menu")
+            self.assertFalse(share.is_enabled(), "a participant does not share another's document")
 
             # The public link: it opens without an account, shows the text, and goes when removed.
             a.driver.find_element(By.CSS_SELECTOR, "#share-public").click()
@@ -100,7 +99,7 @@ class SharingTests(unittest.TestCase):
             wait_for(lambda: commits_of(a, "Projects/Plan.txt") == 1, seconds=30, message="Plan.txt synced")
             a.driver.get(a.app.url)
             wait_for(lambda: self.item(a, "Projects") is not None, seconds=30, message="the folder on A's page")
-            self.item(a, "Projects").find_element(By.CSS_SELECTOR, 'button[data-action="share"]').click()
+            item_action(a.driver, "Projects", "share")
             dialog = a.driver.find_element(By.CSS_SELECTOR, "#share-dialog")
             wait_for(dialog.is_displayed, message="the Share dialog")
             self.assertIn("everything in it", a.driver.find_element(By.CSS_SELECTOR, "#share-title").text)

@@ -17,7 +17,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
-from support import QUIRE, App, HoldingProxy, SyncServer, chromium, noise_png, png, wait_for
+from support import QUIRE, App, HoldingProxy, SyncServer, chromium, item_action, noise_png, png, wait_for
 
 
 class Device:
@@ -285,7 +285,7 @@ class OnDemandTests(unittest.TestCase):
         return None if item is None else (item.get_attribute("data-sync") or "current")
 
     def click_action(self, device, name, action):
-        self.item(device, name).find_element(By.CSS_SELECTOR, f'button[data-action="{action}"]').click()
+        item_action(device.driver, name, action)
 
     def test_documents_in_the_cloud_download_with_progress_and_evict(self):
         server = SyncServer()

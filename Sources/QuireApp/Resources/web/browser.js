@@ -27,7 +27,26 @@ function thumb(item) {
   return box;
 }
 
-function itemElement(item, withActions) {
+// Extensions of the document types the app knows are hidden, as Apple's browser hides them
+// (the View menu's "Show extensions" shows them); a long name is cut in the middle, so its start
+// and its end (a number, a date) both show ("Trip to Lis…bon 3"), the full name in a tooltip.
+const knownExtensions = [".mydoc", ".txt", ".album", ".sicd"];
+function displayName(item) {
+  let name = item.name;
+  const extension = knownExtensions.find((ext) => name.toLowerCase().endsWith(ext));
+  if (!item.isFolder && extension && !state.showExtensions && name.length > extension.length) {
+    name = name.slice(0, -extension.length);
+  }
+  const most = state.layout === "grid" ? 18 : 48;
+  const characters = [...name];
+  if (characters.length <= most) return name;
+  const head = Math.ceil((most - 1) / 2);
+  return characters.slice(0, head).join("") + "…" + characters.slice(characters.length - (most - 1 - head)).join("");
+}
+
+// One item: in the library an option of the list (selected by a click, opened by a double-click
+// or Enter; selection.js), in Recents a button that opens it.
+function itemElement(item, inLibrary) {
   const li = document.createElement("li");
   li.className = "item";
   li.dataset.path = item.path;
@@ -48,15 +67,14 @@ function itemElement(item, withActions) {
     li.dataset.shared = item.shared;
     if (item.owner) li.dataset.owner = item.owner;
   }
-  const open = document.createElement("button");
+  const open = document.createElement(inLibrary ? "div" : "button");
   open.className = "open";
-  open.type = "button";
-  open.title = item.path;
   open.appendChild(thumb(item));
   const text = document.createElement("div");
   const name = document.createElement("div");
   name.className = "name";
-  name.textContent = item.name;
+  name.textContent = displayName(item);
+  name.title = item.name;
   const meta = document.createElement("div");
   meta.className = "meta";
   const kinds = { mydoc: "MyDoc", text: "Text", album: "Album", sicd: "SimpleiCloudDocument" };
@@ -71,64 +89,19 @@ function itemElement(item, withActions) {
   }
   text.append(name, meta, tags);
   open.appendChild(text);
-  open.onclick = () => {
-    location.hash = item.isFolder ? `#/folder/${encodeURI(item.path)}` : `#/doc/${encodeURI(item.path)}`;
-  };
   li.appendChild(open);
-  if (withActions) li.appendChild(actions(item));
+  if (inLibrary) {
+    li.setAttribute("role", "option");
+    li.setAttribute("aria-selected", String(state.selected.has(item.path)));
+    li.tabIndex = -1;
+    li.addEventListener("click", (event) => clickItem(item, event));
+    li.addEventListener("dblclick", () => openItem(item));
+  } else {
+    open.type = "button";
+    open.title = item.name;
+    open.onclick = () => openItem(item);
+  }
   return li;
-}
-
-function actions(item) {
-  const bar = document.createElement("div");
-  bar.className = "actions";
-  const add = (label, handler) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = label;
-    button.dataset.action = label.toLowerCase();
-    button.onclick = (event) => { event.stopPropagation(); attempt(handler); };
-    bar.appendChild(button);
-  };
-  add("Rename", async () => {
-    const name = prompt("New name", item.name);
-    if (name && name !== item.name) await post("api/rename", { path: item.path, name });
-  });
-  add("Move", async () => {
-    const folder = prompt("Move to folder (a path in the library, empty for the top)", "");
-    if (folder !== null) await post("api/move", { path: item.path, folder });
-  });
-  // A document in the cloud: bring it here, or give its space back (it stays in the cloud).
-  if (item.sync === "notDownloaded" || item.sync === "downloadError") {
-    add("Download", () => post("api/download", { path: item.path }));
-  } else if (item.sync === "current" && !item.isFolder) {
-    add("Remove download", () => post("api/evict", { path: item.path }));
-  }
-  if (!item.isFolder) add("Duplicate", () => post("api/duplicate", { path: item.path }));
-  // Yours and synced: share it with another account, or by a public link (sharing.js); a
-  // folder of yours (not in "Shared with me") with everything in it (the dialog says so if
-  // this device is not signed in).
-  const sharedWithMe = item.path === "Shared with me" || item.path.startsWith("Shared with me/");
-  if (item.isFolder ? !sharedWithMe
-    : item.sync && item.shared !== "readOnly" && item.shared !== "readWrite") {
-    add("Share", () => openSharing(item));
-  }
-  add("Tag", async () => {
-    const tags = prompt("Tags, separated by commas", item.tags.join(", "));
-    if (tags !== null) {
-      await post("api/tag", { path: item.path, tags: tags.split(",").map((t) => t.trim()).filter(Boolean) });
-    }
-  });
-  if (!item.isFolder) {
-    add("Export", async () => {
-      const link = document.createElement("a");
-      link.href = `api/export?${query({ path: item.path })}`;
-      link.download = item.kind === "text" ? item.name : `${item.name}.zip`;
-      link.click();
-    });
-  }
-  add("Delete", () => post("api/delete", { path: item.path }));
-  return bar;
 }
 
 function listParams(offset, limit = 200) {
@@ -181,11 +154,15 @@ async function fillViewport() {
 
 function render(items, append) {
   const list = $("items");
+  const active = document.activeElement?.closest?.("#items .item");
+  const focus = { path: state.refocus || active?.dataset.path, index: [...list.children].indexOf(active) };
+  if (!append) state.byPath = new Map();
+  for (const item of items) state.byPath.set(item.path, item);
   const previous = state.shown;
   const next = append ? state.shown : new Map();
   const fragment = document.createDocumentFragment();
   for (const item of items) {
-    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}|${Math.round(item.percent ?? 100)}|${item.shared}`;
+    const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}|${Math.round(item.percent ?? 100)}|${item.shared}|${state.layout}|${state.showExtensions}`;
     let element = previous.get(key);
     if (!element || append) {
       element = itemElement(item, true);
@@ -200,6 +177,7 @@ function render(items, append) {
   }
   if (!append) list.replaceChildren(fragment); else list.appendChild(fragment);
   state.shown = next;
+  keepSelection(focus);
   $("empty").hidden = list.children.length > 0;
 }
 
@@ -230,6 +208,8 @@ function showBrowser(folder) {
     return link;
   }));
   state.shown = new Map();
+  state.selected = new Set();
+  state.anchor = null;
   $("items").replaceChildren();
   attempt(restart);
 }
@@ -239,6 +219,14 @@ $("layout").onclick = () => {
   state.layout = state.layout === "grid" ? "list" : "grid";
   $("items").className = `items ${state.layout}`;
   $("layout").textContent = state.layout === "grid" ? "List" : "Grid";
+  attempt(reload);  // names are cut to the view's width
+};
+state.showExtensions = localStorage.getItem("quire.showExtensions") === "true";
+$("show-extensions").checked = state.showExtensions;
+$("show-extensions").onchange = () => {
+  state.showExtensions = $("show-extensions").checked;
+  localStorage.setItem("quire.showExtensions", String(state.showExtensions));
+  attempt(reload);
 };
 for (const id of ["sort", "kind"]) $(id).onchange = () => attempt(restart);
 for (const id of ["search", "tag-filter"]) {

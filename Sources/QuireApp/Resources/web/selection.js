@@ -1,0 +1,170 @@
+"use strict";
+// The Quire app's page, part 3: selecting in the browser as in a file manager, and acting on
+// the selection through its context menu.
+//
+// A click selects; Ctrl+click adds or removes one, Shift+click extends from the anchor; a
+// double-click or Enter opens. The arrow keys, Home and End move (Shift extends), typing a
+// name's first letters selects it, Ctrl+A selects everything, Escape clears. The context menu
+// (right-click, the Menu key or Shift+F10) lists every action, disabled where it does not apply
+// to the selection; F2 renames and Delete moves to the Trash.
+
+state.selected = new Set();
+state.anchor = null;  // the focused item, the list's tab stop
+state.rangeStart = null;  // where Shift+click and Shift+arrow ranges start
+state.byPath = new Map();
+state.typed = { text: "", at: 0 };
+
+const libraryItems = () => [...$("items").querySelectorAll(".item[role=option]")];
+const elementOf = (path) => libraryItems().find((element) => element.dataset.path === path);
+
+function openItem(item) {
+  location.hash = item.isFolder ? `#/folder/${encodeURI(item.path)}` : `#/doc/${encodeURI(item.path)}`;
+}
+
+// Marks the selected items and keeps one tab stop in the list: the focused or anchor item.
+function showSelection() {
+  const elements = libraryItems();
+  const stop = elements.find((element) => element.dataset.path === state.anchor) || elements[0];
+  for (const element of elements) {
+    element.setAttribute("aria-selected", String(state.selected.has(element.dataset.path)));
+    element.tabIndex = element === stop ? 0 : -1;
+  }
+}
+
+function select(paths, anchor) {
+  state.selected = new Set(paths);
+  state.anchor = anchor ?? paths[paths.length - 1] ?? null;
+  state.rangeStart = state.anchor;
+  showSelection();
+}
+
+// Selects from the range's start to `path` (added to the selection with `adding`), focusing it.
+function extendTo(path, adding) {
+  const paths = libraryItems().map((element) => element.dataset.path);
+  const origin = paths.includes(state.rangeStart) ? state.rangeStart : path;
+  const [from, to] = [paths.indexOf(origin), paths.indexOf(path)].sort((a, b) => a - b);
+  const range = paths.slice(from, to + 1);
+  state.selected = new Set(adding ? [...state.selected, ...range] : range);
+  state.rangeStart = origin;
+  state.anchor = path;
+  showSelection();
+}
+
+function focusItem(path) {
+  const element = elementOf(path);
+  if (element) { element.focus(); element.scrollIntoView({ block: "nearest" }); }
+}
+
+function clickItem(item, event) {
+  state.typed.text = "";
+  if (event.shiftKey) {
+    extendTo(item.path, event.ctrlKey || event.metaKey);
+  } else if (event.ctrlKey || event.metaKey) {
+    if (state.selected.has(item.path)) state.selected.delete(item.path); else state.selected.add(item.path);
+    state.anchor = item.path;
+    state.rangeStart = item.path;
+    showSelection();
+  } else {
+    select([item.path]);
+  }
+  focusItem(item.path);
+}
+
+// After a live reload: the selection keeps the items still shown, and focus stays in the list:
+// on its item (or the one `state.refocus` names, a renamed item), else where it was, if it was
+// in the list (`focus.index`), so the keyboard can go on after a move or a deletion.
+function keepSelection(focus) {
+  const elements = libraryItems();
+  const shown = new Set(elements.map((element) => element.dataset.path));
+  state.selected = new Set([...state.selected].filter((path) => shown.has(path)));
+  if (state.anchor && !shown.has(state.anchor)) state.anchor = null;
+  if (state.rangeStart && !shown.has(state.rangeStart)) state.rangeStart = state.anchor;
+  showSelection();
+  if (focus.path && shown.has(focus.path)) {
+    if (state.refocus === focus.path) state.refocus = null;
+    focusItem(focus.path);
+  } else if (focus.index >= 0 && elements.length > 0 && !state.refocus) {
+    const next = elements[Math.min(focus.index, elements.length - 1)].dataset.path;
+    state.anchor = next;
+    showSelection();
+    focusItem(next);
+  }
+}
+
+// How many items one row of the grid holds (1 in the list).
+function columns() {
+  if (state.layout !== "grid") return 1;
+  return getComputedStyle($("items")).gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+}
+
+function moveSelection(event) {
+  const paths = libraryItems().map((element) => element.dataset.path);
+  if (paths.length === 0) return false;
+  const current = Math.max(paths.indexOf(state.anchor), 0);
+  const steps = {
+    ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(), ArrowUp: -columns(),
+    Home: -paths.length, End: paths.length,
+  };
+  if (!(event.key in steps)) return false;
+  if (state.layout !== "grid" && (event.key === "ArrowRight" || event.key === "ArrowLeft")) return false;
+  const target = Math.min(Math.max(current + steps[event.key], 0), paths.length - 1);
+  if (event.shiftKey) {
+    if (!paths.includes(state.rangeStart)) state.rangeStart = paths[current];
+    extendTo(paths[target], false);
+  } else {
+    select([paths[target]]);
+  }
+  focusItem(paths[target]);
+  return true;
+}
+
+// Type-to-select: the letters typed within a second of each other, with no other key between
+// them, name the item to select.
+function typeToSelect(key) {
+  const now = performance.now();
+  state.typed.text = now - state.typed.at < 1000 ? state.typed.text + key : key;
+  state.typed.at = now;
+  const wanted = state.typed.text.toLowerCase();
+  const match = libraryItems().find((element) => element.dataset.name.toLowerCase().startsWith(wanted));
+  if (match) { select([match.dataset.path]); focusItem(match.dataset.path); }
+}
+
+$("items").addEventListener("keydown", (event) => {
+  if (!event.target.closest(".item[role=option]")) return;
+  const selection = [...state.selected].map((path) => state.byPath.get(path)).filter(Boolean);
+  let handled = true;
+  if (moveSelection(event)) {
+    // moved
+  } else if (event.key === "Enter" && selection.length === 1) {
+    openItem(selection[0]);
+  } else if (event.key === "Escape") {
+    select([], state.anchor);
+  } else if (event.key === "a" && (event.ctrlKey || event.metaKey)) {
+    select(libraryItems().map((element) => element.dataset.path), state.anchor);
+  } else if (event.key === "F2" && selection.length === 1) {
+    runAction("rename", selection);
+  } else if (event.key === "Delete") {
+    runAction("delete", selection);
+  } else if (event.key === "ContextMenu" || (event.key === "F10" && event.shiftKey)) {
+    const box = event.target.getBoundingClientRect();
+    openMenu(box.left + 16, box.top + 16);
+  } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && event.key !== " ") {
+    typeToSelect(event.key);
+    event.preventDefault();
+    return;
+  } else {
+    handled = false;
+  }
+  // Any other key ends what was being typed: letters typed next name a new item.
+  state.typed.text = "";
+  if (handled) event.preventDefault();
+});
+
+$("items").addEventListener("contextmenu", (event) => {
+  const element = event.target.closest(".item[role=option]");
+  if (!element) return;
+  event.preventDefault();
+  if (!state.selected.has(element.dataset.path)) select([element.dataset.path]);
+  element.focus();
+  openMenu(event.clientX, event.clientY);
+});

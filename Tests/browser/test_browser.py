@@ -512,10 +512,18 @@ class BrowserTests(BrowserTestCase):
         keys("al")
         wait_for(lambda: selected() == ["Alpha.txt"], message="typed “al”")
         keys(Keys.ENTER)
-        wait_for(lambda: self.find("#editor").is_displayed()
-                 and self.find("#text").get_attribute("value") == "Alpha.txt", message="Enter opened it")
-        self.find("#done").click()
-        wait_for(lambda: self.find("#browser").is_displayed(), message="back in the browser")
+        text = wait_for(lambda: self.find("#text") if self.find("#editor").is_displayed()
+                        and self.find("#text").get_attribute("value") == "Alpha.txt" else None,
+                        message="Enter opened it")
+        # In the editor: Ctrl+S saves, Escape goes back to the browser, onto the same item.
+        text.send_keys(" saved")
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("s").key_up(Keys.CONTROL).perform()
+        self.wait_saved()
+        with open(os.path.join(folder, "Alpha.txt")) as handle:
+            self.assertEqual(handle.read(), "Alpha.txt saved")
+        keys(Keys.ESCAPE)
+        wait_for(lambda: self.find("#browser").is_displayed() and "Alpha.txt" in self.items(),
+                 message="Escape went back to the browser")
 
     def test_16_names_hide_known_extensions_and_long_ones_are_cut_in_the_middle(self):
         folder = self.app.path("Names")

@@ -136,9 +136,24 @@ async function undoRedo(which) {
 }
 $("undo").onclick = () => attempt(() => undoRedo("undo"));
 $("redo").onclick = () => attempt(() => undoRedo("redo"));
+// The browser's conventions in the editors too: Ctrl+S saves now (the document still saves
+// itself), Escape or Ctrl+W goes back to the browser (Escape first closes an open dialog), and
+// Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) undo and redo.
+async function saveNow() {
+  await sendText();
+  apply(await post("api/documents/save", { handle: state.doc.handle }));
+}
 document.addEventListener("keydown", (event) => {
-  if ($("editor").hidden || !state.doc || !(event.ctrlKey || event.metaKey)) return;
+  if ($("editor").hidden || !state.doc) return;
+  if (event.key === "Escape" && !document.querySelector("dialog[open]")) {
+    event.preventDefault();
+    $("done").click();
+    return;
+  }
+  if (!(event.ctrlKey || event.metaKey)) return;
   const key = event.key.toLowerCase();
+  if (key === "s") { event.preventDefault(); attempt(saveNow); }
+  if (key === "w") { event.preventDefault(); $("done").click(); }
   if (key === "z" && !event.shiftKey) { event.preventDefault(); attempt(() => undoRedo("undo")); }
   if ((key === "z" && event.shiftKey) || key === "y") { event.preventDefault(); attempt(() => undoRedo("redo")); }
 });

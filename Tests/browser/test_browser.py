@@ -585,6 +585,26 @@ class BrowserTests(BrowserTestCase):
         self.create("mydoc", "Axe check")
         check("the MyDoc editor")
         self.find("#done").click()
+        # Dark mode follows the system's setting, with the same contrast.
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            wait_for(lambda: self.driver.execute_script(
+                "return matchMedia('(prefers-color-scheme: dark)').matches"), message="dark mode")
+            self.browse()
+            wait_for(lambda: "Axe.txt" in self.items(), message="the browser in dark mode")
+            self.assertNotEqual(self.driver.execute_script(
+                "return getComputedStyle(document.body).backgroundColor"), "rgb(246, 245, 242)")
+            check("the grid in dark mode")
+            self.screenshot("browser-dark")
+            wait_for(lambda: support.menu_entry(self.driver, "Axe.txt", "open"), message="the menu")
+            check("the context menu in dark mode")
+            support.open_item(self.driver, "Axe check.mydoc")
+            wait_for(lambda: self.find("#editor").is_displayed(), message="the MyDoc editor")
+            check("the MyDoc editor in dark mode")
+            self.find("#done").click()
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")

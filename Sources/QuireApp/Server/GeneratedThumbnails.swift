@@ -42,7 +42,7 @@ actor GeneratedThumbnails {
         } else if let text = try? String(
           contentsOf: url.appendingPathComponent("text.txt"), encoding: .utf8)
         {
-          result = try? TextPreview.png(text)
+          result = TextPreview.svg(text, lines: 8)
         }
       case .album, .sicd:
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
@@ -57,7 +57,8 @@ actor GeneratedThumbnails {
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         let head = try handle.read(upToCount: 4096) ?? Data()
-        result = try? TextPreview.png(String(decoding: head, as: UTF8.self))
+        // Its first lines, as text the browser draws (a page of grey bars said nothing).
+        result = TextPreview.svg(String(decoding: head, as: UTF8.self), lines: 8)
       case nil:
         break
       }

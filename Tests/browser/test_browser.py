@@ -606,6 +606,43 @@ class BrowserTests(BrowserTestCase):
         finally:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
+    def test_18_space_shows_quick_look_and_the_arrows_step_through(self):
+        from axe_selenium_python import Axe
+
+        folder = self.app.path("Look")
+        os.makedirs(folder)
+        for name, text in (("One.txt", "the first page\nof one"), ("Two.txt", "and the second")):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(text)
+        self.browse("Look")
+        wait_for(lambda: self.items() == ["One.txt", "Two.txt"], message="the folder listed")
+        self.item("One.txt").click()
+        ActionChains(self.driver).send_keys(" ").perform()
+
+        def shown():
+            if not self.find("#quicklook").is_displayed():
+                return None
+            return self.find("#quicklook-title").text, self.find("#quicklook-text").text
+
+        wait_for(lambda: shown() == ("One.txt", "the first page\nof one"), message="One in Quick Look")
+        self.screenshot("quicklook")
+        axe = Axe(self.driver)
+        axe.inject()
+        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core in Quick Look")
+        ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
+        wait_for(lambda: shown() == ("Two.txt", "and the second"), message="→ stepped to Two")
+        self.assertEqual(self.driver.execute_script(
+            "return [...document.querySelectorAll('#items .item[aria-selected=true]')].map((e) => e.dataset.name)"),
+            ["Two.txt"], "the selection follows")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: not self.find("#quicklook").is_displayed(), message="Escape closed it")
+        wait_for(lambda: self.driver.execute_script("return document.activeElement.dataset.name") == "Two.txt",
+                 message="the focus back on the item")
+        # Nothing was opened or written.
+        self.assertTrue(self.find("#browser").is_displayed())
+        with open(os.path.join(folder, "One.txt")) as handle:
+            self.assertEqual(handle.read(), "the first page\nof one")
+
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")
         with open(path, "w") as handle:

@@ -103,6 +103,8 @@ class SecurityTests(unittest.TestCase):
         for path in ["../outside", "link", "/etc/hostname"]:
             response, _ = self.app.request("GET", "/api/export?" + urllib.parse.urlencode({"path": path}))
             self.assertEqual(response.status, 400, f"exporting {path!r}")
+            response, _ = self.app.request("GET", "/api/preview?" + urllib.parse.urlencode({"path": path}))
+            self.assertEqual(response.status, 400, f"previewing {path!r}")
             response, _ = self.app.request("POST", "/api/delete", {"path": path})
             self.assertEqual(response.status, 400, f"deleting {path!r}")
         response, _ = self.app.request("POST", "/api/import?name=../evil.txt", b"x")

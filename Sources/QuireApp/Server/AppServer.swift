@@ -62,6 +62,7 @@ public final class AppServer: Sendable {
       feed: feed, library: library, recents: recents,
       maxUploadBytes: configuration.maxUploadBytes
     ).add(to: router)
+    PreviewRoutes(feed: feed, library: library).add(to: router)
     EditorRoutes(
       library: library, documents: documents, recents: recents,
       maxUploadBytes: configuration.maxUploadBytes

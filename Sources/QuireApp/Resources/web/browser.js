@@ -44,6 +44,13 @@ function displayName(item) {
   return characters.slice(0, head).join("") + "…" + characters.slice(characters.length - (most - 1 - head)).join("");
 }
 
+// An item's kind, date and size, as a line.
+function metaText(item) {
+  const kinds = { mydoc: "MyDoc", text: "Text", album: "Album", sicd: "SimpleiCloudDocument" };
+  return item.isFolder ? "Folder" :
+    `${kinds[item.kind] || "File"} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
+}
+
 // One item: in the library an option of the list (selected by a click, opened by a double-click
 // or Enter; selection.js), in Recents a button that opens it.
 function itemElement(item, inLibrary) {
@@ -77,9 +84,7 @@ function itemElement(item, inLibrary) {
   name.title = item.name;
   const meta = document.createElement("div");
   meta.className = "meta";
-  const kinds = { mydoc: "MyDoc", text: "Text", album: "Album", sicd: "SimpleiCloudDocument" };
-  meta.textContent = item.isFolder ? "Folder" :
-    `${kinds[item.kind] || "File"} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
+  meta.textContent = metaText(item);
   const tags = document.createElement("div");
   tags.className = "tags";
   for (const tag of item.tags) {

@@ -19,6 +19,7 @@ function menuEntries(items) {
   const some = items.length > 0;
   return [
     ["open", "Open", Boolean(one)],
+    ["quicklook", "Quick Look", Boolean(one)],
     ["rename", "Rename…", Boolean(one)],
     ["move", "Move to…", some],
     ["duplicate", "Duplicate", some && items.every((item) => !item.isFolder)],
@@ -41,6 +42,7 @@ function runAction(action, items) {
   const each = (body) => attempt(async () => { for (const one of items) await body(one); });
   switch (action) {
     case "open": openItem(item); break;
+    case "quicklook": attempt(() => showQuickLook(item.path)); break;
     case "rename": attempt(async () => {
       const name = prompt("New name", item.name);
       if (!name || name === item.name) return;

@@ -6,7 +6,7 @@
 // double-click or Enter opens. The arrow keys, Home and End move (Shift extends), typing a
 // name's first letters selects it, Ctrl+A selects everything, Escape clears. The context menu
 // (right-click, the Menu key or Shift+F10) lists every action, disabled where it does not apply
-// to the selection; F2 renames and Delete moves to the Trash.
+// to the selection; F2 renames, Delete moves to the Trash and Space shows it in Quick Look.
 
 state.selected = new Set();
 state.anchor = null;  // the focused item, the list's tab stop
@@ -145,6 +145,8 @@ $("items").addEventListener("keydown", (event) => {
     runAction("rename", selection);
   } else if (event.key === "Delete") {
     runAction("delete", selection);
+  } else if (event.key === " ") {
+    quickLook();
   } else if (event.key === "ContextMenu" || (event.key === "F10" && event.shiftKey)) {
     const box = event.target.getBoundingClientRect();
     openMenu(box.left + 16, box.top + 16);

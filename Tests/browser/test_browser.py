@@ -638,6 +638,22 @@ class BrowserTests(BrowserTestCase):
         wait_for(lambda: not self.find("#quicklook").is_displayed(), message="Escape closed it")
         wait_for(lambda: self.driver.execute_script("return document.activeElement.dataset.name") == "Two.txt",
                  message="the focus back on the item")
+        # Ctrl+I: the info panel of the selected item.
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("i").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: self.find("#info").is_displayed() and self.find("#info-title").text == "Two.txt",
+                 message="the info panel")
+        fields = self.driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#info-list dd')]"
+            ".map((d) => [d.dataset.field, d.textContent]))")
+        self.assertEqual(fields["kind"], "Text")
+        self.assertEqual(fields["where"], "Library › Look")
+        self.assertIn("14 bytes", fields["size"])
+        self.assertEqual(fields["sync"], "Not in a synced folder")
+        axe = Axe(self.driver)
+        axe.inject()
+        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core in the info panel")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: not self.find("#info").is_displayed(), message="the info panel closed")
         # Nothing was opened or written.
         self.assertTrue(self.find("#browser").is_displayed())
         with open(os.path.join(folder, "One.txt")) as handle:

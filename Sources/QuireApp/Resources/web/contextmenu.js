@@ -20,6 +20,7 @@ function menuEntries(items) {
   return [
     ["open", "Open", Boolean(one)],
     ["quicklook", "Quick Look", Boolean(one)],
+    ["info", "Get Info", Boolean(one)],
     ["rename", "Rename…", Boolean(one)],
     ["move", "Move to…", some],
     ["duplicate", "Duplicate", some && items.every((item) => !item.isFolder)],
@@ -43,6 +44,7 @@ function runAction(action, items) {
   switch (action) {
     case "open": openItem(item); break;
     case "quicklook": attempt(() => showQuickLook(item.path)); break;
+    case "info": showInfo(item); break;
     case "rename": attempt(async () => {
       const name = prompt("New name", item.name);
       if (!name || name === item.name) return;

@@ -6,7 +6,8 @@
 // double-click or Enter opens. The arrow keys, Home and End move (Shift extends), typing a
 // name's first letters selects it, Ctrl+A selects everything, Escape clears. The context menu
 // (right-click, the Menu key or Shift+F10) lists every action, disabled where it does not apply
-// to the selection; F2 renames, Delete moves to the Trash and Space shows it in Quick Look.
+// to the selection; F2 renames, Delete moves to the Trash, Space shows it in Quick Look and
+// Ctrl+I its info.
 
 state.selected = new Set();
 state.anchor = null;  // the focused item, the list's tab stop
@@ -139,6 +140,8 @@ $("items").addEventListener("keydown", (event) => {
     openItem(selection[0]);
   } else if (event.key === "Escape") {
     select([], state.anchor);
+  } else if (event.key === "i" && (event.ctrlKey || event.metaKey) && selection.length === 1) {
+    showInfo(selection[0]);
   } else if (event.key === "a" && (event.ctrlKey || event.metaKey)) {
     select(libraryItems().map((element) => element.dataset.path), state.anchor);
   } else if (event.key === "F2" && selection.length === 1) {

@@ -659,6 +659,47 @@ class BrowserTests(BrowserTestCase):
         with open(os.path.join(folder, "One.txt")) as handle:
             self.assertEqual(handle.read(), "the first page\nof one")
 
+    def test_19_ctrl_z_undoes_a_rename_a_move_and_trashing_and_ctrl_shift_z_redoes(self):
+        folder = self.app.path("Undo")
+        os.makedirs(os.path.join(folder, "Box"))
+        with open(os.path.join(folder, "Note.txt"), "w") as handle:
+            handle.write("note")
+        self.browse("Undo")
+        wait_for(lambda: sorted(self.items()) == ["Box", "Note.txt"], message="the folder listed")
+
+        def press(redo=False):
+            chain = ActionChains(self.driver).key_down(Keys.CONTROL)
+            if redo:
+                chain = chain.key_down(Keys.SHIFT)
+            chain = chain.send_keys("z")
+            if redo:
+                chain = chain.key_up(Keys.SHIFT)
+            chain.key_up(Keys.CONTROL).perform()
+
+        def there(*names):
+            return os.path.exists(os.path.join(folder, *names))
+
+        self.action("Note.txt", "rename")
+        self.answer_prompt("Memo.txt")
+        wait_for(lambda: there("Memo.txt") and not there("Note.txt"), message="the rename")
+        press()
+        wait_for(lambda: there("Note.txt") and not there("Memo.txt"), message="Ctrl+Z undid the rename")
+        press(redo=True)
+        wait_for(lambda: there("Memo.txt") and not there("Note.txt"), message="Ctrl+Shift+Z redid it")
+        wait_for(lambda: "Memo.txt" in self.items(), message="Memo listed")
+        self.action("Memo.txt", "move")
+        self.answer_prompt("Undo/Box")
+        wait_for(lambda: there("Box", "Memo.txt"), message="the move")
+        press()
+        wait_for(lambda: there("Memo.txt") and not there("Box", "Memo.txt"), message="Ctrl+Z undid the move")
+        wait_for(lambda: "Memo.txt" in self.items(), message="Memo listed again")
+        self.action("Memo.txt", "delete")
+        wait_for(lambda: not there("Memo.txt"), message="moved to the Trash")
+        press()
+        wait_for(lambda: there("Memo.txt"), message="Ctrl+Z took it back from the Trash")
+        with open(os.path.join(folder, "Memo.txt")) as handle:
+            self.assertEqual(handle.read(), "note")
+
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")
         with open(path, "w") as handle:

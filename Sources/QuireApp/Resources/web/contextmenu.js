@@ -48,13 +48,11 @@ function runAction(action, items) {
     case "rename": attempt(async () => {
       const name = prompt("New name", item.name);
       if (!name || name === item.name) return;
-      const renamed = await post("api/rename", { path: item.path, name });
-      select([renamed.path]);  // the renamed item stays selected, and focused, once listed
-      state.refocus = renamed.path;
+      await renameItem(item.path, name);
     }); break;
     case "move": {
       const folder = prompt("Move to folder (a path in the library, empty for the top)", "");
-      if (folder !== null) each((one) => post("api/move", { path: one.path, folder }));
+      if (folder !== null) attempt(() => moveItems(items.map((one) => one.path), folder));
       break;
     }
     case "duplicate": each((one) => post("api/duplicate", { path: one.path })); break;
@@ -74,7 +72,7 @@ function runAction(action, items) {
     }
     case "download": each((one) => post("api/download", { path: one.path })); break;
     case "remove download": each((one) => post("api/evict", { path: one.path })); break;
-    case "delete": each((one) => post("api/delete", { path: one.path })); break;
+    case "delete": attempt(() => trashItems(items.map((one) => one.path))); break;
   }
 }
 

@@ -1,0 +1,63 @@
+"use strict";
+// The Quire app's page, part 7: Undo and Redo in the browser (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y),
+// as Finder undoes a rename, a move or a move to the Trash. Each operation answers its inverse,
+// built from what the server answered (the new path, the name in the Trash), so undoing goes
+// back exactly; a step that no longer applies (the item went elsewhere since) fails with the
+// server's message and is dropped. The steps live in the page: they end with it.
+
+state.undoSteps = [];
+state.redoSteps = [];
+
+async function renameOperation(path, name) {
+  const oldName = path.split("/").pop();
+  const renamed = await post("api/rename", { path, name });
+  select([renamed.path]);  // the renamed item stays selected, and focused, once listed
+  state.refocus = renamed.path;
+  return () => renameOperation(renamed.path, oldName);
+}
+
+// Moves each `{path, folder}`.
+async function moveOperation(moves) {
+  const back = [];
+  for (const { path, folder } of moves) {
+    const moved = await post("api/move", { path, folder });
+    back.push({ path: moved.path, folder: path.split("/").slice(0, -1).join("/") });
+  }
+  return () => moveOperation(back.reverse());
+}
+
+async function trashOperation(paths) {
+  const trashed = [];
+  for (const path of paths) trashed.push((await post("api/delete", { path })).trashed);
+  return async () => {
+    for (const name of trashed.reverse()) await post("api/restore", { trashed: name });
+    return () => trashOperation(paths);
+  };
+}
+
+// Carries out an operation the user asked for, and keeps its inverse for Undo.
+async function perform(operation) {
+  state.undoSteps.push(await operation());
+  state.redoSteps = [];
+}
+
+const renameItem = (path, name) => perform(() => renameOperation(path, name));
+const moveItems = (paths, folder) => perform(() => moveOperation(paths.map((path) => ({ path, folder }))));
+const trashItems = (paths) => perform(() => trashOperation(paths));
+
+// Undoes the last step (or redoes the last undone one); its inverse goes on the other stack.
+async function undoStep(redo) {
+  const [from, to] = redo ? [state.redoSteps, state.undoSteps] : [state.undoSteps, state.redoSteps];
+  const inverse = from.pop();
+  if (inverse) to.push(await inverse());
+}
+
+document.addEventListener("keydown", (event) => {
+  if ($("browser").hidden || !(event.ctrlKey || event.metaKey)) return;
+  if (event.target.closest("input, textarea, select, dialog")) return;
+  const key = event.key.toLowerCase();
+  if (key === "z" || key === "y") {
+    event.preventDefault();
+    attempt(() => undoStep(key === "y" || event.shiftKey));
+  }
+});

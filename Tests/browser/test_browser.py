@@ -700,6 +700,40 @@ class BrowserTests(BrowserTestCase):
         with open(os.path.join(folder, "Memo.txt")) as handle:
             self.assertEqual(handle.read(), "note")
 
+    def test_20_dragging_items_onto_a_folder_or_a_crumb_moves_them(self):
+        folder = self.app.path("Drag")
+        os.makedirs(os.path.join(folder, "Box"))
+        for name in ("Ant.txt", "Bee.txt", "Cat.txt"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(name)
+        self.browse("Drag")
+        wait_for(lambda: sorted(self.items()) == ["Ant.txt", "Bee.txt", "Box", "Cat.txt"], message="listed")
+        self.item("Ant.txt").click()
+        ActionChains(self.driver).key_down(Keys.CONTROL).click(self.item("Bee.txt")).key_up(Keys.CONTROL).perform()
+        drag = """
+            const [source, target] = arguments;
+            const transfer = new DataTransfer();
+            source.dispatchEvent(new DragEvent('dragstart', { dataTransfer: transfer, bubbles: true }));
+            const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true });
+            target.dispatchEvent(over);
+            target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            return over.defaultPrevented;
+        """
+        accepted = self.driver.execute_script(drag, self.item("Bee.txt"), self.item("Box"))
+        self.assertTrue(accepted, "a folder takes the drop")
+        wait_for(lambda: all(os.path.exists(os.path.join(folder, "Box", n)) for n in ("Ant.txt", "Bee.txt")),
+                 message="both selected items moved into Box")
+        self.assertTrue(os.path.exists(os.path.join(folder, "Cat.txt")), "the unselected one stayed")
+        self.assertFalse(self.find("#drop").is_displayed(), "no import overlay for a drag within the page")
+        wait_for(lambda: "Cat.txt" in self.items() and "Ant.txt" not in self.items(), message="the list")
+        # A document is no place to drop; the crumb of the folder above is.
+        self.assertFalse(self.driver.execute_script(drag, self.item("Cat.txt"), self.item("Cat.txt")))
+        crumb = self.find('#crumbs a[data-folder=""]')
+        self.driver.execute_script(drag, self.item("Cat.txt"), crumb)
+        wait_for(lambda: os.path.exists(self.app.path("Cat.txt")), message="Cat moved to the library's top")
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Cat.txt")), message="Ctrl+Z undid the drop")
+
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")
         with open(path, "w") as handle:

@@ -97,6 +97,8 @@ function itemElement(item, inLibrary) {
   li.appendChild(open);
   if (inLibrary) {
     li.setAttribute("role", "option");
+    li.draggable = true;
+    if (item.isFolder) li.dataset.folder = "true";
     li.setAttribute("aria-selected", String(state.selected.has(item.path)));
     li.tabIndex = -1;
     li.addEventListener("click", (event) => clickItem(item, event));
@@ -210,6 +212,7 @@ function showBrowser(folder) {
     const link = document.createElement("a");
     link.href = `#/folder/${encodeURI(target)}`;
     link.textContent = label;
+    link.dataset.folder = target;
     return link;
   }));
   state.shown = new Map();
@@ -265,12 +268,14 @@ $("import").onchange = () => attempt(async () => {
   for (const file of $("import").files) await importFile(file);
   $("import").value = "";
 });
+// Files from the desktop, not items dragged within the page (dragging.js).
+const bringsFiles = (event) => event.dataTransfer && [...event.dataTransfer.types].includes("Files");
 document.addEventListener("dragover", (event) => {
-  if (!$("browser").hidden) { event.preventDefault(); $("drop").hidden = false; }
+  if (!$("browser").hidden && bringsFiles(event)) { event.preventDefault(); $("drop").hidden = false; }
 });
 $("drop").addEventListener("dragleave", () => { $("drop").hidden = true; });
 document.addEventListener("drop", (event) => {
-  if ($("browser").hidden) return;
+  if ($("browser").hidden || !bringsFiles(event)) return;
   event.preventDefault();
   $("drop").hidden = true;
   attempt(async () => { for (const file of event.dataTransfer.files) await importFile(file); });

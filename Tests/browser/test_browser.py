@@ -734,6 +734,58 @@ class BrowserTests(BrowserTestCase):
         ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
         wait_for(lambda: os.path.exists(os.path.join(folder, "Cat.txt")), message="Ctrl+Z undid the drop")
 
+    def test_21_the_sidebar_browses_folders_and_tags_and_takes_items_to_the_trash(self):
+        from axe_selenium_python import Axe
+
+        folder = self.app.path("Places")
+        os.makedirs(os.path.join(folder, "Deep"))
+        sun = os.path.join(folder, "Deep", "Sun.txt")
+        with open(sun, "w") as handle:
+            handle.write("sun")
+        os.setxattr(sun, "user.xdg.tags", b"holiday")
+        with open(os.path.join(folder, "Rain.txt"), "w") as handle:
+            handle.write("rain")
+        self.browse()
+
+        def places(list_id):
+            return [b.text for b in self.driver.find_elements(By.CSS_SELECTOR, f"#{list_id} button")]
+
+        wait_for(lambda: "Places" in places("places-browse") and "holiday" in places("places-tags"),
+                 message="the folder and the tag in the sidebar")
+        self.assertEqual(places("places-browse")[:2], ["Recents", "Library"])
+        # A tag lists its documents from the whole library.
+        self.click('#places-tags button')
+        wait_for(lambda: self.items() == ["Sun.txt"], message="the tag's documents")
+        # A folder of the sidebar browses it.
+        self.click('#places-browse button[data-folder="Places"]')
+        wait_for(lambda: sorted(self.items()) == ["Deep", "Rain.txt"], message="the folder")
+        # The Trash takes a dragged item.
+        self.driver.execute_script("""
+            const [source, target] = arguments;
+            const transfer = new DataTransfer();
+            source.dispatchEvent(new DragEvent('dragstart', { dataTransfer: transfer, bubbles: true }));
+            target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        """, self.item("Rain.txt"), self.find("#places-trash"))
+        wait_for(lambda: not os.path.exists(os.path.join(folder, "Rain.txt")), message="Rain in the Trash")
+        trash = os.path.join(self.app.home, "data", "Trash", "files")
+        self.assertIn("Rain.txt", os.listdir(trash))
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Rain.txt")), message="Ctrl+Z took Rain back")
+        # A phone's width: the sidebar folds away behind the Places button, and axe is still happy.
+        size = self.driver.get_window_size()
+        try:
+            self.driver.set_window_size(360, 740)
+            wait_for(lambda: not self.find("#sidebar").is_displayed(), message="the sidebar folded")
+            self.find("#places-toggle").click()
+            wait_for(lambda: self.find("#sidebar").is_displayed(), message="the sidebar opened")
+            axe = Axe(self.driver)
+            axe.inject()
+            self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core at 360 px")
+            self.find("#places-toggle").click()
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
+
     def test_7_a_read_only_document_cannot_be_edited(self):
         path = self.app.path("Locked.txt")
         with open(path, "w") as handle:

@@ -63,6 +63,7 @@ public final class AppServer: Sendable {
       maxUploadBytes: configuration.maxUploadBytes
     ).add(to: router)
     PreviewRoutes(feed: feed, library: library).add(to: router)
+    PlacesRoutes(feed: feed, library: library).add(to: router)
     EditorRoutes(
       library: library, documents: documents, recents: recents,
       maxUploadBytes: configuration.maxUploadBytes

@@ -127,8 +127,9 @@ struct LibraryRoutes: Sendable {
     let search = String(parameters["q"] ?? "").lowercased()
     let kind = String(parameters["kind"] ?? "")
     let tag = String(parameters["tag"] ?? "").lowercased()
-    // A search looks through the whole library; otherwise one folder is listed.
-    var items = search.isEmpty ? await feed.items(in: folder) : await feed.items()
+    // A search, or a tag (the sidebar's tags), looks through the whole library; otherwise one
+    // folder is listed.
+    var items = search.isEmpty && tag.isEmpty ? await feed.items(in: folder) : await feed.items()
     if !search.isEmpty { items = items.filter { $0.name.lowercased().contains(search) } }
     if !kind.isEmpty {
       items = items.filter {

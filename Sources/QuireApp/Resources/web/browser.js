@@ -129,6 +129,7 @@ async function reload() {
     render(listing.items, false);
   } finally { state.reloading = false; }
   loadRecents();
+  attempt(loadPlaces);
   await fillViewport();
 }
 

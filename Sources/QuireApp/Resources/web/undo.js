@@ -7,6 +7,14 @@
 
 state.undoSteps = [];
 state.redoSteps = [];
+// Operations, undos and redos run one after another: Ctrl+Z pressed while a move is still on
+// its way undoes that move, not the one before.
+state.undoQueue = Promise.resolve();
+function queued(body) {
+  const run = state.undoQueue.then(body);
+  state.undoQueue = run.catch(() => {});
+  return run;
+}
 
 async function renameOperation(path, name) {
   const oldName = path.split("/").pop();
@@ -36,9 +44,11 @@ async function trashOperation(paths) {
 }
 
 // Carries out an operation the user asked for, and keeps its inverse for Undo.
-async function perform(operation) {
-  state.undoSteps.push(await operation());
-  state.redoSteps = [];
+function perform(operation) {
+  return queued(async () => {
+    state.undoSteps.push(await operation());
+    state.redoSteps = [];
+  });
 }
 
 const renameItem = (path, name) => perform(() => renameOperation(path, name));
@@ -46,10 +56,12 @@ const moveItems = (paths, folder) => perform(() => moveOperation(paths.map((path
 const trashItems = (paths) => perform(() => trashOperation(paths));
 
 // Undoes the last step (or redoes the last undone one); its inverse goes on the other stack.
-async function undoStep(redo) {
-  const [from, to] = redo ? [state.redoSteps, state.undoSteps] : [state.undoSteps, state.redoSteps];
-  const inverse = from.pop();
-  if (inverse) to.push(await inverse());
+function undoStep(redo) {
+  return queued(async () => {
+    const [from, to] = redo ? [state.redoSteps, state.undoSteps] : [state.undoSteps, state.redoSteps];
+    const inverse = from.pop();
+    if (inverse) to.push(await inverse());
+  });
 }
 
 document.addEventListener("keydown", (event) => {

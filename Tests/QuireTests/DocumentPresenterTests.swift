@@ -4,6 +4,10 @@ import Testing
 @testable import Quire
 @testable import QuireApp
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Runs the test helper to completion (for one coordinated write or move by another process),
 /// without holding the caller's actor meanwhile.
 func runHelper(_ arguments: [String]) async throws {
@@ -86,6 +90,46 @@ struct DocumentPresenterTests {
     try await document.save(to: file, for: .forOverwriting)
     #expect(try Disk.read(file) == "mine")
     #expect(try Disk.read(folder.file("notes (conflicted copy).txt")) == "theirs")
+  }
+
+  @Test(
+    "a writer that truncated the file and keeps it open is waited for: only what it wrote is kept aside"
+  )
+  func waitsForAnOpenWriter() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    try Disk.write("first", to: file)
+    let document = TextDocument(fileURL: file, clock: ManualClock())
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    let events = document.events()
+    document.setText("mine")
+    document.undoManager.endEvent()
+    // cp's first step: the file truncated, and still open for writing.
+    let fd = open(file.path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+    #expect(fd >= 0)
+    let first = await waitForEvent(events) {
+      switch $0 {
+      case .otherWriterOpen, .conflict: true
+      default: false
+      }
+    }
+    guard case .otherWriterOpen? = first else {
+      Issue.record("the half-written file was judged: \(String(describing: first))")
+      close(fd)
+      return
+    }
+    // Its write and its close: the version is kept aside now, whole.
+    _ = "theirs".withCString { write(fd, $0, 6) }
+    close(fd)
+    let event = await waitForEvent(events) { if case .conflict = $0 { true } else { false } }
+    guard case .conflict(let otherVersion)? = event else {
+      Issue.record("no conflict after the writer closed")
+      return
+    }
+    #expect(try Disk.read(otherVersion) == "theirs")
+    #expect(document.otherVersionURLs.count == 1, "no empty version kept aside")
+    #expect(document.text == "mine")
   }
 
   @Test("a document follows a move made by another process")

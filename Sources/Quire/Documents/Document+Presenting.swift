@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension Document: FilePresenter {
   /// The document's file, readable from any thread.
   nonisolated public var presentedItemURL: URL? { presentedURL.withLock { $0 } }
@@ -26,7 +30,23 @@ extension Document: FilePresenter {
     guard let current = await judgeAfterSaves({ { FileSignature.of(url.path) } }) ?? nil,
       current != fileSignature
     else { return }
+    // A writer that has not closed the file may be half way (cp truncates, then writes): its
+    // close brings this call again, and the change is judged whole then.
+    if (try? await performAsynchronousFileAccess({ Self.hasOtherWriters(url.path) })) == true {
+      emit(.otherWriterOpen)
+      return
+    }
     await respondToOutsideChange(current)
+  }
+
+  /// Whether a process has the flat file at `path` open for writing now, as the kernel says (a
+  /// read lease is granted only when none has); false for a package, a file gone, or a file
+  /// system that cannot tell.
+  nonisolated static func hasOtherWriters(_ path: String) -> Bool {
+    guard let fd = try? Sys.open(path, O_RDONLY | O_NONBLOCK) else { return false }
+    defer { Sys.close(fd) }
+    guard let info = try? Sys.status(of: fd), info.st_mode & S_IFMT == S_IFREG else { return false }
+    return Sys.hasWriters(fd) == true
   }
 
   /// Runs the check `makeCheck` makes (from the document's records as they are then) on the

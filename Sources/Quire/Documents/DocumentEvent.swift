@@ -16,6 +16,11 @@ public enum DocumentEvent: Sendable {
   case saveFailed(QuireError)
   /// Another program moved or renamed the document; ``Document/fileURL`` is the new place.
   case moved(to: URL)
+  /// Another program has the document's file open for writing: the document waits for it to
+  /// close (its close is an event) before it reloads or keeps that version aside, so it never
+  /// takes a half-written file, such as the empty one `cp` leaves between its truncation and
+  /// its write.
+  case otherWriterOpen
   /// Another program changed the file while the document had unsaved changes: both are kept,
   /// the other version as a copy at the given URL, and the document is `inConflict` until
   /// ``Document/resolveConflict(_:)``.

@@ -1,0 +1,365 @@
+"""The conventions people expect of a file browser, in the Quire app in a real headless Chromium:
+selection and the keyboard, the context menu, names, Quick Look and the info panel, Undo, drag
+and drop, the sidebar, dark mode and a phone's width, with axe-core checking accessibility."""
+
+import os
+import unittest
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import support
+from support import wait_for
+from test_browser import BrowserTestCase
+
+
+class FileBrowserConventionTests(BrowserTestCase):
+    def test_1_the_keyboard_alone_selects_opens_renames_and_moves(self):
+        folder = self.app.path("Keys")
+        os.makedirs(os.path.join(folder, "Box"))
+        for name in ("Alpha.txt", "Beta.txt", "Gamma.txt"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(name)
+        self.browse("Keys")
+        wait_for(lambda: sorted(self.items()) == ["Alpha.txt", "Beta.txt", "Box", "Gamma.txt"],
+                 message="the folder listed")
+        names = self.items()
+
+        def selected():
+            return self.driver.execute_script(
+                "return [...document.querySelectorAll('#items .item[aria-selected=true]')]"
+                ".map((e) => e.dataset.name)")
+
+        def focused():
+            return self.driver.execute_script("return document.activeElement.dataset.name || null")
+
+        def keys(*sequence, shift=False):
+            chain = ActionChains(self.driver)
+            if shift:
+                chain = chain.key_down(Keys.SHIFT)
+            chain = chain.send_keys(*sequence)
+            if shift:
+                chain = chain.key_up(Keys.SHIFT)
+            chain.perform()
+
+        # A click selects; the arrows move, Shift extends, Escape clears, Home and End jump.
+        self.item(names[0]).click()
+        wait_for(lambda: selected() == [names[0]] and focused() == names[0], message="a click selects")
+        keys(Keys.ARROW_RIGHT)
+        wait_for(lambda: selected() == [names[1]] and focused() == names[1], message="→ moves")
+        keys(Keys.ARROW_RIGHT, shift=True)
+        wait_for(lambda: selected() == names[1:3] and focused() == names[2], message="Shift+→ extends")
+        keys(Keys.ESCAPE)
+        wait_for(lambda: selected() == [], message="Escape clears")
+        keys(Keys.END)
+        wait_for(lambda: selected() == [names[-1]], message="End")
+        keys(Keys.HOME)
+        wait_for(lambda: selected() == [names[0]], message="Home")
+        # Typing a name selects it; F2 renames it, and it stays selected and focused.
+        keys("g")
+        wait_for(lambda: selected() == ["Gamma.txt"] and focused() == "Gamma.txt", message="typed “g”")
+        keys(Keys.F2)
+        self.answer_prompt("Gamma 2.txt")
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Gamma 2.txt")), message="F2 renamed it")
+        wait_for(lambda: selected() == ["Gamma 2.txt"] and focused() == "Gamma 2.txt",
+                 message="the renamed item still selected and focused")
+        # Shift+F10 opens the menu on the first entry; the arrows reach “Move to…”.
+        keys(Keys.F10, shift=True)
+        wait_for(lambda: self.driver.execute_script(
+            "return document.activeElement.closest('#context-menu') !== null"), message="the menu")
+        entries = self.driver.execute_script(
+            "return [...document.querySelectorAll('#context-menu button')]"
+            ".map((b) => [b.dataset.action, b.disabled])")
+        self.assertIn(["move", False], entries)
+        self.assertIn(["download", True], entries, "what does not apply is disabled, not hidden")
+        for _ in range(10):
+            if self.driver.execute_script("return document.activeElement.dataset.action") == "move":
+                break
+            keys(Keys.ARROW_DOWN)
+        keys(Keys.ENTER)
+        self.answer_prompt("Keys/Box")
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Box", "Gamma 2.txt")), message="moved into Box")
+        wait_for(lambda: "Gamma 2.txt" not in self.items() and focused() is not None,
+                 message="the focus still in the list")
+        # Enter opens what is selected.
+        keys("al")
+        wait_for(lambda: selected() == ["Alpha.txt"], message="typed “al”")
+        keys(Keys.ENTER)
+        text = wait_for(lambda: self.find("#text") if self.find("#editor").is_displayed()
+                        and self.find("#text").get_attribute("value") == "Alpha.txt" else None,
+                        message="Enter opened it")
+        # In the editor: Ctrl+S saves, Escape goes back to the browser, onto the same item.
+        text.send_keys(" saved")
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("s").key_up(Keys.CONTROL).perform()
+        self.wait_saved()
+        with open(os.path.join(folder, "Alpha.txt")) as handle:
+            self.assertEqual(handle.read(), "Alpha.txt saved")
+        keys(Keys.ESCAPE)
+        wait_for(lambda: self.find("#browser").is_displayed() and "Alpha.txt" in self.items(),
+                 message="Escape went back to the browser")
+
+    def test_2_names_hide_known_extensions_and_long_ones_are_cut_in_the_middle(self):
+        folder = self.app.path("Names")
+        os.makedirs(folder)
+        long_name = "A very long name for a trip to Lisbon with everyone 3.txt"
+        for name in (long_name, "Welcome.txt", "photo.png"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write("x")
+        self.browse("Names")
+        wait_for(lambda: len(self.items()) == 3, message="the folder listed")
+
+        def shown(name):
+            element = self.item(name).find_element(By.CSS_SELECTOR, ".name")
+            return element.text, element.get_attribute("title")
+
+        self.assertEqual(shown("Welcome.txt"), ("Welcome", "Welcome.txt"))
+        self.assertEqual(shown("photo.png"), ("photo.png", "photo.png"), "an unknown type keeps its extension")
+        text, title = shown(long_name)
+        self.assertEqual(title, long_name)
+        self.assertEqual(text, "A very lo…eryone 3")
+        # The setting shows the extensions again.
+        self.find("#show-extensions").click()
+        wait_for(lambda: shown("Welcome.txt")[0] == "Welcome.txt", message="the extension shown")
+        self.find("#show-extensions").click()
+        wait_for(lambda: shown("Welcome.txt")[0] == "Welcome", message="the extension hidden again")
+
+    def test_3_axe_core_finds_no_accessibility_violations(self):
+        from axe_selenium_python import Axe
+
+        def check(where):
+            axe = Axe(self.driver)
+            axe.inject()
+            violations = axe.run()["violations"]
+            self.assertEqual(
+                [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations], [],
+                f"axe-core in {where}")
+
+        with open(self.app.path("Axe.txt"), "w") as handle:
+            handle.write("checked by axe")
+        self.browse()
+        wait_for(lambda: "Axe.txt" in self.items(), message="Axe.txt listed")
+        check("the grid")
+        self.find("#layout").click()
+        wait_for(lambda: "list" in self.find("#items").get_attribute("class"), message="the list")
+        check("the list")
+        menu = wait_for(lambda: support.menu_entry(self.driver, "Axe.txt", "open"), message="the menu")
+        check("the context menu")
+        self.screenshot("browser-menu")
+        menu.click()
+        wait_for(lambda: self.find("#editor").is_displayed()
+                 and self.find("#text").get_attribute("value") == "checked by axe", message="the editor")
+        check("the text editor")
+        self.find("#done").click()
+        self.find("#layout").click()
+        self.find("#create").click()
+        wait_for(lambda: self.find("#create-dialog").is_displayed(), message="the New document dialog")
+        check("the New document dialog")
+        self.find("#create-cancel").click()
+        self.create("mydoc", "Axe check")
+        check("the MyDoc editor")
+        self.find("#done").click()
+        # Dark mode follows the system's setting, with the same contrast.
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            wait_for(lambda: self.driver.execute_script(
+                "return matchMedia('(prefers-color-scheme: dark)').matches"), message="dark mode")
+            self.browse()
+            wait_for(lambda: "Axe.txt" in self.items(), message="the browser in dark mode")
+            self.assertNotEqual(self.driver.execute_script(
+                "return getComputedStyle(document.body).backgroundColor"), "rgb(246, 245, 242)")
+            check("the grid in dark mode")
+            self.screenshot("browser-dark")
+            wait_for(lambda: support.menu_entry(self.driver, "Axe.txt", "open"), message="the menu")
+            check("the context menu in dark mode")
+            support.open_item(self.driver, "Axe check.mydoc")
+            wait_for(lambda: self.find("#editor").is_displayed(), message="the MyDoc editor")
+            check("the MyDoc editor in dark mode")
+            self.find("#done").click()
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_4_space_shows_quick_look_and_the_arrows_step_through(self):
+        from axe_selenium_python import Axe
+
+        folder = self.app.path("Look")
+        os.makedirs(folder)
+        for name, text in (("One.txt", "the first page\nof one"), ("Two.txt", "and the second")):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(text)
+        self.browse("Look")
+        wait_for(lambda: self.items() == ["One.txt", "Two.txt"], message="the folder listed")
+        self.item("One.txt").click()
+        ActionChains(self.driver).send_keys(" ").perform()
+
+        def shown():
+            if not self.find("#quicklook").is_displayed():
+                return None
+            return self.find("#quicklook-title").text, self.find("#quicklook-text").text
+
+        wait_for(lambda: shown() == ("One.txt", "the first page\nof one"), message="One in Quick Look")
+        self.screenshot("quicklook")
+        axe = Axe(self.driver)
+        axe.inject()
+        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core in Quick Look")
+        ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
+        wait_for(lambda: shown() == ("Two.txt", "and the second"), message="→ stepped to Two")
+        self.assertEqual(self.driver.execute_script(
+            "return [...document.querySelectorAll('#items .item[aria-selected=true]')].map((e) => e.dataset.name)"),
+            ["Two.txt"], "the selection follows")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: not self.find("#quicklook").is_displayed(), message="Escape closed it")
+        wait_for(lambda: self.driver.execute_script("return document.activeElement.dataset.name") == "Two.txt",
+                 message="the focus back on the item")
+        # Ctrl+I: the info panel of the selected item.
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("i").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: self.find("#info").is_displayed() and self.find("#info-title").text == "Two.txt",
+                 message="the info panel")
+        fields = self.driver.execute_script(
+            "return Object.fromEntries([...document.querySelectorAll('#info-list dd')]"
+            ".map((d) => [d.dataset.field, d.textContent]))")
+        self.assertEqual(fields["kind"], "Text")
+        self.assertEqual(fields["where"], "Library › Look")
+        self.assertIn("14 bytes", fields["size"])
+        self.assertEqual(fields["sync"], "Not in a synced folder")
+        axe = Axe(self.driver)
+        axe.inject()
+        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core in the info panel")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: not self.find("#info").is_displayed(), message="the info panel closed")
+        # Nothing was opened or written.
+        self.assertTrue(self.find("#browser").is_displayed())
+        with open(os.path.join(folder, "One.txt")) as handle:
+            self.assertEqual(handle.read(), "the first page\nof one")
+
+    def test_5_ctrl_z_undoes_a_rename_a_move_and_trashing_and_ctrl_shift_z_redoes(self):
+        folder = self.app.path("Undo")
+        os.makedirs(os.path.join(folder, "Box"))
+        with open(os.path.join(folder, "Note.txt"), "w") as handle:
+            handle.write("note")
+        self.browse("Undo")
+        wait_for(lambda: sorted(self.items()) == ["Box", "Note.txt"], message="the folder listed")
+
+        def press(redo=False):
+            chain = ActionChains(self.driver).key_down(Keys.CONTROL)
+            if redo:
+                chain = chain.key_down(Keys.SHIFT)
+            chain = chain.send_keys("z")
+            if redo:
+                chain = chain.key_up(Keys.SHIFT)
+            chain.key_up(Keys.CONTROL).perform()
+
+        def there(*names):
+            return os.path.exists(os.path.join(folder, *names))
+
+        self.action("Note.txt", "rename")
+        self.answer_prompt("Memo.txt")
+        wait_for(lambda: there("Memo.txt") and not there("Note.txt"), message="the rename")
+        press()
+        wait_for(lambda: there("Note.txt") and not there("Memo.txt"), message="Ctrl+Z undid the rename")
+        press(redo=True)
+        wait_for(lambda: there("Memo.txt") and not there("Note.txt"), message="Ctrl+Shift+Z redid it")
+        wait_for(lambda: "Memo.txt" in self.items(), message="Memo listed")
+        self.action("Memo.txt", "move")
+        self.answer_prompt("Undo/Box")
+        wait_for(lambda: there("Box", "Memo.txt"), message="the move")
+        press()
+        wait_for(lambda: there("Memo.txt") and not there("Box", "Memo.txt"), message="Ctrl+Z undid the move")
+        wait_for(lambda: "Memo.txt" in self.items(), message="Memo listed again")
+        self.action("Memo.txt", "delete")
+        wait_for(lambda: not there("Memo.txt"), message="moved to the Trash")
+        press()
+        wait_for(lambda: there("Memo.txt"), message="Ctrl+Z took it back from the Trash")
+        with open(os.path.join(folder, "Memo.txt")) as handle:
+            self.assertEqual(handle.read(), "note")
+
+    def test_6_dragging_items_onto_a_folder_or_a_crumb_moves_them(self):
+        folder = self.app.path("Drag")
+        os.makedirs(os.path.join(folder, "Box"))
+        for name in ("Ant.txt", "Bee.txt", "Cat.txt"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(name)
+        self.browse("Drag")
+        wait_for(lambda: sorted(self.items()) == ["Ant.txt", "Bee.txt", "Box", "Cat.txt"], message="listed")
+        self.item("Ant.txt").click()
+        ActionChains(self.driver).key_down(Keys.CONTROL).click(self.item("Bee.txt")).key_up(Keys.CONTROL).perform()
+        drag = """
+            const [source, target] = arguments;
+            const transfer = new DataTransfer();
+            source.dispatchEvent(new DragEvent('dragstart', { dataTransfer: transfer, bubbles: true }));
+            const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true });
+            target.dispatchEvent(over);
+            target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            return over.defaultPrevented;
+        """
+        accepted = self.driver.execute_script(drag, self.item("Bee.txt"), self.item("Box"))
+        self.assertTrue(accepted, "a folder takes the drop")
+        wait_for(lambda: all(os.path.exists(os.path.join(folder, "Box", n)) for n in ("Ant.txt", "Bee.txt")),
+                 message="both selected items moved into Box")
+        self.assertTrue(os.path.exists(os.path.join(folder, "Cat.txt")), "the unselected one stayed")
+        self.assertFalse(self.find("#drop").is_displayed(), "no import overlay for a drag within the page")
+        wait_for(lambda: "Cat.txt" in self.items() and "Ant.txt" not in self.items(), message="the list")
+        # A document is no place to drop; the crumb of the folder above is.
+        self.assertFalse(self.driver.execute_script(drag, self.item("Cat.txt"), self.item("Cat.txt")))
+        crumb = self.find('#crumbs a[data-folder=""]')
+        self.driver.execute_script(drag, self.item("Cat.txt"), crumb)
+        wait_for(lambda: os.path.exists(self.app.path("Cat.txt")), message="Cat moved to the library's top")
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Cat.txt")), message="Ctrl+Z undid the drop")
+
+    def test_7_the_sidebar_browses_folders_and_tags_and_takes_items_to_the_trash(self):
+        from axe_selenium_python import Axe
+
+        folder = self.app.path("Places")
+        os.makedirs(os.path.join(folder, "Deep"))
+        sun = os.path.join(folder, "Deep", "Sun.txt")
+        with open(sun, "w") as handle:
+            handle.write("sun")
+        os.setxattr(sun, "user.xdg.tags", b"holiday")
+        with open(os.path.join(folder, "Rain.txt"), "w") as handle:
+            handle.write("rain")
+        self.browse()
+
+        def places(list_id):
+            return [b.text for b in self.driver.find_elements(By.CSS_SELECTOR, f"#{list_id} button")]
+
+        wait_for(lambda: "Places" in places("places-browse") and "holiday" in places("places-tags"),
+                 message="the folder and the tag in the sidebar")
+        self.assertEqual(places("places-browse")[:2], ["Recents", "Library"])
+        # A tag lists its documents from the whole library.
+        self.click('#places-tags button')
+        wait_for(lambda: self.items() == ["Sun.txt"], message="the tag's documents")
+        # A folder of the sidebar browses it.
+        self.click('#places-browse button[data-folder="Places"]')
+        wait_for(lambda: sorted(self.items()) == ["Deep", "Rain.txt"], message="the folder")
+        # The Trash takes a dragged item.
+        self.driver.execute_script("""
+            const [source, target] = arguments;
+            const transfer = new DataTransfer();
+            source.dispatchEvent(new DragEvent('dragstart', { dataTransfer: transfer, bubbles: true }));
+            target.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        """, self.item("Rain.txt"), self.find("#places-trash"))
+        wait_for(lambda: not os.path.exists(os.path.join(folder, "Rain.txt")), message="Rain in the Trash")
+        trash = os.path.join(self.app.home, "data", "Trash", "files")
+        self.assertIn("Rain.txt", os.listdir(trash))
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Rain.txt")), message="Ctrl+Z took Rain back")
+        # A phone's width: the sidebar folds away behind the Places button, and axe is still happy.
+        size = self.driver.get_window_size()
+        try:
+            self.driver.set_window_size(360, 740)
+            wait_for(lambda: not self.find("#sidebar").is_displayed(), message="the sidebar folded")
+            self.find("#places-toggle").click()
+            wait_for(lambda: self.find("#sidebar").is_displayed(), message="the sidebar opened")
+            axe = Axe(self.driver)
+            axe.inject()
+            self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core at 360 px")
+            self.find("#places-toggle").click()
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
+
+
+if __name__ == "__main__":
+    unittest.main()

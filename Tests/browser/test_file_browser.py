@@ -360,6 +360,113 @@ class FileBrowserConventionTests(BrowserTestCase):
         finally:
             self.driver.set_window_size(size["width"], size["height"])
 
+    def test_8_the_list_sorts_by_its_columns_and_each_folder_remembers_its_view(self):
+        folder = self.app.path("Columns")
+        os.makedirs(os.path.join(folder, "Zebra"))
+        for name, size, age in (("apple.txt", 300, 30), ("Banana.mydoc", 0, 10), ("cherry.txt", 20, 20)):
+            path = os.path.join(folder, name)
+            if name.endswith(".mydoc"):
+                os.makedirs(path)
+                path = os.path.join(path, "text.txt")
+            with open(path, "w") as handle:
+                handle.write("x" * size)
+            os.utime(os.path.join(folder, name), (1_700_000_000 - age * 86400,) * 2)
+        self.browse("Columns")
+        wait_for(lambda: len(self.items()) == 4, message="the folder listed")
+        self.assertEqual(self.items(), ["apple.txt", "Banana.mydoc", "cherry.txt", "Zebra"])
+        self.find("#layout").click()
+        wait_for(lambda: self.find("#columns").is_displayed(), message="the list's headings")
+
+        def heading(key):
+            return self.find(f'#columns button[data-sort="{key}"]')
+
+        def cells(name):
+            return [c.text for c in self.item(name).find_elements(By.CSS_SELECTOR, ".cell")][:3]
+
+        wait_for(lambda: cells("apple.txt")[0] == "Text", message="the row's cells")
+        self.assertEqual(cells("Zebra"), ["Folder", "—", "—"])
+        self.assertEqual(cells("apple.txt")[2], "300 B")
+        # A click on a heading sorts by it, in its natural direction; a second click reverses.
+        # (A package's size is its folder entry's, which depends on the file system; a folder
+        # has no size, and is the smallest.)
+        sized = lambda: [name for name in self.items() if name != "Banana.mydoc"]
+        heading("size").click()
+        wait_for(lambda: sized() == ["apple.txt", "cherry.txt", "Zebra"], message="largest first")
+        self.assertIn("largest first", heading("size").get_attribute("aria-label"))
+        heading("size").click()
+        wait_for(lambda: sized() == ["Zebra", "cherry.txt", "apple.txt"], message="smallest first")
+        heading("date").click()
+        wait_for(lambda: self.items()[1:] == ["Banana.mydoc", "cherry.txt", "apple.txt"],
+                 message="newest first (the folder, made now, leads)")
+        heading("kind").click()
+        wait_for(lambda: self.items()[0] == "Zebra" and self.items()[1] == "Banana.mydoc",
+                 message="by kind, A to Z: Folder, MyDoc, Text")
+        heading("name").click()
+        wait_for(lambda: self.items() == ["apple.txt", "Banana.mydoc", "cherry.txt", "Zebra"],
+                 message="by name again")
+        heading("name").click()
+        wait_for(lambda: self.items() == ["Zebra", "cherry.txt", "Banana.mydoc", "apple.txt"],
+                 message="Z to A")
+        # Another folder has its own view; coming back, the list and its order are as left,
+        # after a reload of the page too.
+        self.browse()
+        wait_for(lambda: "grid" in self.find("#items").get_attribute("class"), message="the top in a grid")
+        self.assertFalse(self.find("#columns").is_displayed())
+        self.driver.refresh()
+        self.browse("Columns")
+        wait_for(lambda: self.find("#columns").is_displayed()
+                 and self.items() == ["Zebra", "cherry.txt", "Banana.mydoc", "apple.txt"],
+                 message="Columns remembered as a list, Z to A")
+        self.assertEqual(self.find("#sort").get_attribute("value"), "name")
+
+    def test_9_the_toolbar_acts_on_the_selection(self):
+        folder = self.app.path("Toolbar")
+        os.makedirs(os.path.join(folder, "Into"))
+        for name in ("One.txt", "Two.txt"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(name)
+        self.browse("Toolbar")
+        wait_for(lambda: len(self.items()) == 3, message="the folder listed")
+
+        def enabled():
+            return self.driver.execute_script(
+                "return [...document.querySelectorAll('#selection-bar button[data-action]')]"
+                ".filter((b) => !b.disabled).map((b) => b.dataset.action)")
+
+        self.assertEqual(enabled(), [], "nothing selected, nothing to do")
+        self.item("One.txt").click()
+        wait_for(lambda: "quicklook" in enabled(), message="one item's actions")
+        self.assertEqual(self.find("#selection-count").text, "1 selected")
+        ActionChains(self.driver).key_down(Keys.CONTROL).click(self.item("Two.txt")).key_up(Keys.CONTROL).perform()
+        wait_for(lambda: self.find("#selection-count").text == "2 selected", message="two selected")
+        self.assertEqual(enabled(), ["move", "duplicate", "delete"], "what applies to two items")
+        self.click('#selection-bar button[data-action="move"]')
+        self.answer_prompt("Toolbar/Into")
+        wait_for(lambda: sorted(os.listdir(os.path.join(folder, "Into"))) == ["One.txt", "Two.txt"],
+                 message="both moved by the toolbar")
+        # The toolbar is one tab stop, and the arrows move within it.
+        self.item("Into").click()
+        wait_for(lambda: "open" in enabled(), message="the folder's actions")
+        bar = self.driver.execute_script(
+            "return [...document.querySelectorAll('#selection-bar button')].filter((b) => b.tabIndex === 0)"
+            ".map((b) => b.dataset.action || b.id)")
+        self.assertEqual(bar, ["open"])
+        self.driver.execute_script("document.querySelector('#selection-bar button[tabindex=\"0\"]').focus()")
+        ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
+        self.assertEqual(self.driver.execute_script("return document.activeElement.dataset.action"), "quicklook")
+        # A phone's width: the toolbar is one "Actions…" button that opens the whole menu.
+        size = self.driver.get_window_size()
+        try:
+            self.driver.set_window_size(360, 740)
+            wait_for(lambda: self.find("#selection-more").is_displayed()
+                     and not self.find('#selection-bar button[data-action="open"]').is_displayed(),
+                     message="the toolbar folded into a menu")
+            self.find("#selection-more").click()
+            wait_for(lambda: self.find("#context-menu").is_displayed(), message="the menu from Actions…")
+            self.assertEqual(self.driver.execute_script("return document.activeElement.dataset.action"), "open")
+            ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
 
 if __name__ == "__main__":
     unittest.main()

@@ -156,6 +156,20 @@ class SyncedAppsTests(unittest.TestCase):
             wait_for(banner.is_displayed, seconds=30, message="the conflict banner")
             self.assertIn("A changed this document at the same time",
                           a.driver.find_element(By.CSS_SELECTOR, "#conflict-message").text)
+            # In the browser the item carries a conflict badge, and a click on it opens the
+            # document with the versions in conflict side by side.
+            a.driver.find_element(By.CSS_SELECTOR, "#done").click()
+            conflict_badge = "document.querySelector(`.item[data-name='Note.txt'] .badge.conflict`)"
+            wait_for(lambda: a.driver.execute_script(f"return {conflict_badge} !== null"), seconds=30,
+                     message="the conflict badge in the browser")
+            a.driver.execute_script(f"{conflict_badge}.click()")
+            wait_for(lambda: a.driver.execute_script(
+                "return document.querySelector('#versions-dialog').open"
+                " && document.querySelectorAll('#compare-view .compare-column').length")
+                == 2, seconds=15, message="the versions in conflict, side by side")
+            a.driver.find_element(By.CSS_SELECTOR, "#versions-close").click()
+            banner = a.driver.find_element(By.CSS_SELECTOR, "#conflict")
+            wait_for(banner.is_displayed, seconds=30, message="the conflict banner again")
             a.driver.find_element(By.CSS_SELECTOR, "#keep-other").click()
             wait_for(lambda: not banner.is_displayed(), seconds=15, message="the banner to go")
             wait_for(lambda: read(a.app.path("Note.txt")) == "from A\n"
@@ -295,6 +309,8 @@ class OnDemandTests(unittest.TestCase):
         try:
             with open(a.app.path("Notes.txt"), "w") as handle:
                 handle.write("hello from the cloud\n")
+            with open(a.app.path("Film.bin"), "wb") as handle:
+                handle.write(os.urandom(20 << 20))  # over 8 MiB: the agent reports its progress
             staging = os.path.join(a.app.home, "Big.mydoc")
             os.makedirs(staging)
             with open(os.path.join(staging, "text.txt"), "w") as handle:
@@ -326,6 +342,26 @@ class OnDemandTests(unittest.TestCase):
                      message="Notes.txt back in the cloud")
             self.assertFalse(os.path.exists(b.app.path("Notes.txt")))
             self.assertEqual(read(a.app.path("Notes.txt")), "hello from the cloud\n")
+
+            # Sync at a glance: a cloud on what is only in the cloud, and a ring that fills while
+            # a download runs (held part way by the proxy).
+            def badge(name, kind):
+                return b.driver.execute_script(
+                    "const badge = document.querySelector(`.item[data-name='${arguments[0]}'] .badge.${arguments[1]}`);"
+                    "return badge && [badge.getAttribute('aria-label'), badge.style.getPropertyValue('--percent')]",
+                    name, kind)
+
+            wait_for(lambda: badge("Notes.txt", "cloud") == ["In the cloud: not downloaded", ""],
+                     message="the cloud badge")
+            proxy.hold(after=12 << 20)  # the first 8 MiB of its chunks, not the rest
+            self.click_action(b, "Film.bin", "download")
+            wait_for(lambda: (badge("Film.bin", "ring") or ["", "0"])[0].startswith("Downloading, ")
+                     and 0 < float(badge("Film.bin", "ring")[1] or 0) < 100, seconds=60,
+                     message="the ring part full while Film.bin downloads")
+            proxy.release()
+            wait_for(lambda: self.sync_state(b, "Film.bin") == "current", seconds=60,
+                     message="Film.bin downloaded")
+            self.assertIsNone(badge("Film.bin", "ring"), "the ring gone once downloaded")
 
             # Opening the large one waits for the download of its image (not of notes.bin,
             # which MyDoc never reads), with the percent in the bar.

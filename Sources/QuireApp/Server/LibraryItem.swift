@@ -27,16 +27,17 @@ struct LibraryItem: Encodable {
   var shared: String?
   /// The owner's account name, for an item shared with you.
   var owner: String?
+}
 
+extension LibraryItem {
+  /// The item the live query found, as the page shows it. (An extension, so the memberwise
+  /// initializer stays for the tests.)
   init(_ item: DocumentQuery.Item, library: LibraryFolder) {
-    path = library.relative(item.url)
-    name = item.name
-    isFolder = item.isFolder
-    type = item.contentType
+    self.init(
+      path: library.relative(item.url), name: item.name, kind: "", type: item.contentType,
+      isFolder: item.isFolder, size: item.size, modified: item.modificationDate,
+      tags: item.tags, id: "")
     kind = item.isFolder ? "folder" : (SampleDocuments.Kind(url: item.url)?.rawValue ?? "other")
-    size = item.size
-    modified = item.modificationDate
-    tags = item.tags
     id = item.identity ?? path
     if let status = item.ubiquity {
       let state = Self.syncState(status)

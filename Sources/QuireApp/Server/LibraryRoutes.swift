@@ -138,20 +138,15 @@ struct LibraryRoutes: Sendable {
       }
     }
     if !tag.isEmpty { items = items.filter { $0.tags.contains { $0.lowercased() == tag } } }
-    let descending = parameters["order"] == "desc"
-    switch parameters["sort"] ?? "name" {
-    case "date":
-      items.sort { ($0.modificationDate, $1.path) > ($1.modificationDate, $0.path) }
-    case "size": items.sort { ($0.size, $1.path) > ($1.size, $0.path) }
-    default: break  // the query's own order: by name, naturally
-    }
-    if descending { items.reverse() }
+    let order = LibraryOrder(
+      sort: parameters["sort"].map(String.init), order: parameters["order"].map(String.init))
+    let listed = order.sorted(items.map { LibraryItem($0, library: library) })
     let offset = max(0, Int(parameters["offset"] ?? "0") ?? 0)
     let limit = min(1000, max(1, Int(parameters["limit"] ?? "200") ?? 200))
-    let page = items.dropFirst(offset).prefix(limit).map { LibraryItem($0, library: library) }
+    let page = listed.dropFirst(offset).prefix(limit)
     return APIResponse.json(
       Listing(
-        version: await feed.version, folder: folder, total: items.count, offset: offset,
+        version: await feed.version, folder: folder, total: listed.count, offset: offset,
         items: Array(page)))
   }
 

@@ -44,11 +44,10 @@ function displayName(item) {
   return characters.slice(0, head).join("") + "…" + characters.slice(characters.length - (most - 1 - head)).join("");
 }
 
-// An item's kind, date and size, as a line.
+// An item's kind, date and size, as a line (the grid; the list has columns).
 function metaText(item) {
-  const kinds = { mydoc: "MyDoc", text: "Text", album: "Album", sicd: "SimpleiCloudDocument" };
   return item.isFolder ? "Folder" :
-    `${kinds[item.kind] || "File"} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
+    `${kindName(item)} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
 }
 
 // One item: in the library an option of the list (selected by a click, opened by a double-click
@@ -58,18 +57,16 @@ function itemElement(item, inLibrary) {
   li.className = "item";
   li.dataset.path = item.path;
   li.dataset.name = item.name;
-  // The sync badge: the library query carries each item's sync state (DocumentQuery's
-  // ubiquitous attributes), live.
+  // The library query carries each item's sync state (DocumentQuery's ubiquitous attributes),
+  // live: the badges show it (badges.js), and these attributes let the tests read it.
   if (item.sync && item.sync !== "current") {
     li.dataset.sync = item.sync;
-    li.title = item.syncError || item.sync;
-    // A download in progress shows how far it is.
+    li.title = item.syncError || syncWords[item.sync] || item.sync;
     if (item.sync === "downloading" && item.percent !== undefined && item.percent !== null) {
       li.dataset.percent = Math.round(item.percent);
     }
   }
   if (item.conflicts) li.dataset.conflicts = "true";
-  // Shared: yours with others ("owner"), or another account's with you (its permissions).
   if (item.shared) {
     li.dataset.shared = item.shared;
     if (item.owner) li.dataset.owner = item.owner;
@@ -94,6 +91,8 @@ function itemElement(item, inLibrary) {
   }
   text.append(name, meta, tags);
   open.appendChild(text);
+  if (inLibrary && state.layout === "list") open.append(...listCells(item));
+  else open.appendChild(syncBadges(item, false));
   li.appendChild(open);
   if (inLibrary) {
     li.setAttribute("role", "option");
@@ -113,7 +112,7 @@ function itemElement(item, inLibrary) {
 
 function listParams(offset, limit = 200) {
   return query({
-    folder: state.folder, sort: $("sort").value, q: $("search").value.trim(),
+    folder: state.folder, sort: state.sort, order: state.order, q: $("search").value.trim(),
     kind: $("kind").value, tag: $("tag-filter").value.trim(), offset, limit,
   });
 }
@@ -199,6 +198,7 @@ async function loadRecents() {
 function showBrowser(folder) {
   closeEditor();
   state.folder = folder;
+  loadView(folder);
   $("browser").hidden = false;
   $("editor").hidden = true;
   $("browser-tools").hidden = false;
@@ -223,13 +223,6 @@ function showBrowser(folder) {
   attempt(restart);
 }
 
-$("items").className = "items grid";
-$("layout").onclick = () => {
-  state.layout = state.layout === "grid" ? "list" : "grid";
-  $("items").className = `items ${state.layout}`;
-  $("layout").textContent = state.layout === "grid" ? "List" : "Grid";
-  attempt(reload);  // names are cut to the view's width
-};
 state.showExtensions = localStorage.getItem("quire.showExtensions") === "true";
 $("show-extensions").checked = state.showExtensions;
 $("show-extensions").onchange = () => {
@@ -237,7 +230,7 @@ $("show-extensions").onchange = () => {
   localStorage.setItem("quire.showExtensions", String(state.showExtensions));
   attempt(reload);
 };
-for (const id of ["sort", "kind"]) $(id).onchange = () => attempt(restart);
+$("kind").onchange = () => attempt(restart);
 for (const id of ["search", "tag-filter"]) {
   $(id).oninput = () => { clearTimeout(state.reloadTimer); state.reloadTimer = setTimeout(() => attempt(restart), 150); };
 }

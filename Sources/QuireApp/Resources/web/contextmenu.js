@@ -32,6 +32,7 @@ function menuEntries(items) {
       some && items.every((item) => item.sync === "notDownloaded" || item.sync === "downloadError")],
     ["remove download", "Remove download",
       some && items.every((item) => item.sync === "current" && !item.isFolder)],
+    ["versions", "Versions…", Boolean(one) && !one.isFolder],
     ["delete", "Move to Trash", some],
   ];
 }
@@ -72,6 +73,7 @@ function runAction(action, items) {
     }
     case "download": each((one) => post("api/download", { path: one.path })); break;
     case "remove download": each((one) => post("api/evict", { path: one.path })); break;
+    case "versions": state.afterOpen = "versions"; openItem(item); break;
     case "delete": attempt(() => trashItems(items.map((one) => one.path))); break;
   }
 }
@@ -123,3 +125,38 @@ document.addEventListener("mousedown", (event) => {
   if (!event.target.closest("#context-menu")) closeMenu(false);
 });
 window.addEventListener("blur", () => closeMenu(false));
+
+// The toolbar over the list acts on the selection with the menu's actions, enabled as the menu
+// enables them. It is one tab stop; the arrow keys move within it (WAI-ARIA's toolbar). On a
+// phone only its count and "Actions…" (the whole menu) show.
+function showSelectionBar() {
+  const items = selectedItems();
+  const enabled = new Map(menuEntries(items).map(([action, , on]) => [action, on]));
+  $("selection-count").textContent = items.length === 0 ? ""
+    : items.length === 1 ? "1 selected" : `${items.length} selected`;
+  for (const button of $("selection-bar").querySelectorAll("button[data-action]")) {
+    button.disabled = !enabled.get(button.dataset.action);
+  }
+  $("selection-more").disabled = items.length === 0;
+  const buttons = [...$("selection-bar").querySelectorAll("button:not(:disabled)")];
+  const stop = buttons.includes(document.activeElement) ? document.activeElement : buttons[0];
+  for (const button of $("selection-bar").querySelectorAll("button")) button.tabIndex = button === stop ? 0 : -1;
+}
+
+for (const button of $("selection-bar").querySelectorAll("button[data-action]")) {
+  button.onclick = () => runAction(button.dataset.action, selectedItems());
+}
+$("selection-more").onclick = () => {
+  const box = $("selection-more").getBoundingClientRect();
+  openMenu(box.left, box.bottom + 2);
+};
+$("selection-bar").addEventListener("keydown", (event) => {
+  const buttons = [...$("selection-bar").querySelectorAll("button:not(:disabled)")];
+  const at = buttons.indexOf(document.activeElement);
+  const moves = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 };
+  if (!(event.key in moves) || buttons.length === 0) return;
+  event.preventDefault();
+  const next = buttons[(moves[event.key] + buttons.length) % buttons.length];
+  for (const button of buttons) button.tabIndex = button === next ? 0 : -1;
+  next.focus();
+});

@@ -31,9 +31,14 @@ async function showEditor(path, handle) {
     state.doc = doc;
     state.pendingText = null;
     apply(doc, true);
+    // Opened from a conflict badge (the versions in conflict side by side, to choose) or from
+    // the menu's Versions….
+    if (state.afterOpen === "compare") await attempt(compareVersions);
+    if (state.afterOpen === "versions") await attempt(showVersions);
   } catch (error) {
     showError(error);
   } finally {
+    state.afterOpen = null;
     if (watch) clearInterval(watch);
     opening.hidden = true;
     delete opening.dataset.percent;

@@ -11,7 +11,7 @@ const sharingStates = { owner: "Shared by you", readWrite: "Shared with you (can
 function showInfo(item) {
   const folder = item.path.split("/").slice(0, -1).join("/");
   const rows = [
-    ["Kind", item.isFolder ? "Folder" : metaText(item).split(" · ")[0]],
+    ["Kind", kindName(item)],
     ["Size", item.isFolder ? "—" : `${sizeText(item.size)} (${item.size.toLocaleString()} bytes)`],
     ["Where", folder ? `Library › ${folder.split("/").join(" › ")}` : "Library"],
     ["Modified", new Date(item.modified).toLocaleString()],

@@ -30,6 +30,7 @@ function showSelection() {
     element.setAttribute("aria-selected", String(state.selected.has(element.dataset.path)));
     element.tabIndex = element === stop ? 0 : -1;
   }
+  showSelectionBar();
 }
 
 function select(paths, anchor) {

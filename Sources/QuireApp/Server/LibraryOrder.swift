@@ -1,0 +1,83 @@
+import Foundation
+
+/// The order of a listing, as the browser's sortable columns ask for it: a column and a
+/// direction. Pure: a function of the items, so the tests try it on generated listings.
+struct LibraryOrder: Equatable {
+  /// The column a listing is sorted by.
+  enum Key: String, CaseIterable {
+    /// The name, in human order ("Doc 2" before "Doc 10"): the live query's own order.
+    case name
+    /// The kind ("album", "folder", "mydoc", "text", …).
+    case kind
+    /// The date modified.
+    case date
+    /// The size; folders, which have none, come below every document.
+    case size
+    /// The sync state, what needs attention first: errors, then transfers, then waiting,
+    /// then in the cloud, then current, then not synced at all.
+    case sync
+
+    /// The direction a first click on the column sorts in, as Finder does: names and kinds
+    /// A to Z, the newest and the largest first, what needs attention first.
+    var naturallyAscending: Bool { self != .date && self != .size }
+  }
+
+  /// The column.
+  var key: Key
+  /// Whether the smallest comes first.
+  var ascending: Bool
+
+  /// The order a request's `sort` and `order` (`asc` or `desc`) parameters name. An unknown
+  /// column is the name; no direction is the column's natural one.
+  init(sort: String?, order: String?) {
+    key = Key(rawValue: sort ?? "") ?? .name
+    switch order {
+    case "asc": ascending = true
+    case "desc": ascending = false
+    default: ascending = key.naturallyAscending
+    }
+  }
+
+  /// `items` (in name order, as the query gives them) in this order. Items that tie keep
+  /// their name order, whatever the direction, so a listing never shuffles between reloads.
+  func sorted(_ items: [LibraryItem]) -> [LibraryItem] {
+    let ranked = Array(items.enumerated())
+    let ordered = ranked.sorted { left, right in
+      let comparison = compare(left.element, right.element)
+      if comparison != .orderedSame {
+        return (comparison == .orderedAscending) == ascending
+      }
+      return key == .name && !ascending ? left.offset > right.offset : left.offset < right.offset
+    }
+    return ordered.map(\.element)
+  }
+
+  private func compare(_ left: LibraryItem, _ right: LibraryItem) -> ComparisonResult {
+    switch key {
+    case .name: return .orderedSame  // the query's order, kept by the offsets
+    case .kind: return Self.compare(left.kind, right.kind)
+    case .date: return Self.compare(left.modified, right.modified)
+    case .size:  // a folder has no size (the page shows "—"): smaller than any document
+      return Self.compare(left.isFolder ? -1 : left.size, right.isFolder ? -1 : right.size)
+    case .sync: return Self.compare(Self.attention(left), Self.attention(right))
+    }
+  }
+
+  private static func compare<Value: Comparable>(_ left: Value, _ right: Value) -> ComparisonResult
+  {
+    left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+  }
+
+  /// How soon an item's sync state wants the user's eye: 0 first.
+  private static func attention(_ item: LibraryItem) -> Int {
+    if item.conflicts == true { return 0 }
+    switch item.sync {
+    case "error", "downloadError": return 0
+    case "uploading", "downloading": return 1
+    case "waiting": return 2
+    case "notDownloaded": return 3
+    case "current": return 4
+    default: return 5
+    }
+  }
+}

@@ -88,6 +88,16 @@ class BrowserTestCase(unittest.TestCase):
         alert.send_keys(text)
         alert.accept()
 
+    def rename_in_place(self, text):
+        """Types `text` over the whole of the name field that F2, the menu or a click on the
+        selected name puts in place, and presses Enter."""
+        field = wait_for(lambda: self.driver.execute_script(
+            "const field = document.activeElement;"
+            "return field && field.classList.contains('rename-field') ? field : null"),
+            message="the name field")
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys(text, Keys.ENTER)
+
     def _alert(self):
         try:
             return self.driver.switch_to.alert
@@ -195,7 +205,7 @@ class BrowserTests(BrowserTestCase):
         self.browse()
         wait_for(lambda: "Draft.txt" in self.items(), message="Draft.txt listed")
         self.action("Draft.txt", "rename")
-        self.answer_prompt("Final.txt")
+        self.rename_in_place("Final.txt")
         wait_for(lambda: "Final.txt" in self.items() and "Draft.txt" not in self.items(), message="the rename")
         self.assertTrue(os.path.exists(self.app.path("Final.txt")))
         self.action("Final.txt", "tag")

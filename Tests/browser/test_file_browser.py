@@ -60,7 +60,10 @@ class FileBrowserConventionTests(BrowserTestCase):
         keys("g")
         wait_for(lambda: selected() == ["Gamma.txt"] and focused() == "Gamma.txt", message="typed “g”")
         keys(Keys.F2)
-        self.answer_prompt("Gamma 2.txt")
+        self.assertEqual(self.driver.execute_script(
+            "const f = document.activeElement; return [f.value, f.selectionStart, f.selectionEnd]"),
+            ["Gamma", 0, 5], "the field holds the name, its hidden extension kept out")
+        keys(Keys.END, " 2", Keys.ENTER)
         wait_for(lambda: os.path.exists(os.path.join(folder, "Gamma 2.txt")), message="F2 renamed it")
         wait_for(lambda: selected() == ["Gamma 2.txt"] and focused() == "Gamma 2.txt",
                  message="the renamed item still selected and focused")
@@ -254,7 +257,7 @@ class FileBrowserConventionTests(BrowserTestCase):
             return os.path.exists(os.path.join(folder, *names))
 
         self.action("Note.txt", "rename")
-        self.answer_prompt("Memo.txt")
+        self.rename_in_place("Memo.txt")
         wait_for(lambda: there("Memo.txt") and not there("Note.txt"), message="the rename")
         press()
         wait_for(lambda: there("Note.txt") and not there("Memo.txt"), message="Ctrl+Z undid the rename")
@@ -467,6 +470,45 @@ class FileBrowserConventionTests(BrowserTestCase):
             ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
         finally:
             self.driver.set_window_size(size["width"], size["height"])
+    def test_10_names_are_renamed_in_place_in_the_browser_and_in_the_editor(self):
+        folder = self.app.path("InPlace")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "Draft.txt"), "w") as handle:
+            handle.write("draft")
+        self.browse("InPlace")
+        wait_for(lambda: self.items() == ["Draft.txt"], message="the folder listed")
+
+        def field():
+            return self.driver.execute_script(
+                "const f = document.activeElement;"
+                "return f.classList.contains('rename-field') ? f.value : null")
+
+        # A click on the selected item's name puts a field in its place; Escape keeps the name.
+        self.item("Draft.txt").click()
+        self.item("Draft.txt").find_element(By.CSS_SELECTOR, ".name").click()
+        wait_for(lambda: field() == "Draft", message="the name field")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: field() is None and self.item("Draft.txt").find_element(By.CSS_SELECTOR, ".name").text == "Draft",
+                 message="Escape kept the name")
+        self.assertTrue(os.path.exists(os.path.join(folder, "Draft.txt")))
+        # A double-click on the selected item still opens it, though its first click began a rename.
+        ActionChains(self.driver).double_click(
+            self.item("Draft.txt").find_element(By.CSS_SELECTOR, ".name")).perform()
+        wait_for(lambda: self.find("#editor").is_displayed()
+                 and self.find("#text").get_attribute("value") == "draft", message="the editor")
+        # The editor's title renames the open document, which goes on saving under its new name.
+        self.find("#doc-title").click()
+        wait_for(lambda: field() == "Draft", message="the title's field")
+        ActionChains(self.driver).send_keys(Keys.END, " final", Keys.ENTER).perform()
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Draft final.txt"))
+                 and self.find("#doc-title").text == "Draft final", message="renamed from the title")
+        self.assertIn("Draft%20final.txt", self.driver.current_url)
+        self.find("#text").send_keys(" and more")
+        self.wait_saved()
+        with open(os.path.join(folder, "Draft final.txt")) as handle:
+            self.assertEqual(handle.read(), "draft and more")
+        self.assertFalse(os.path.exists(os.path.join(folder, "Draft.txt")))
+        self.find("#done").click()
 
 if __name__ == "__main__":
     unittest.main()

@@ -120,6 +120,7 @@ function listParams(offset, limit = 200) {
 // Loads what is shown again (at least the first page), keeping the elements of items that did
 // not change (so only the difference moves), and animating the new ones in.
 async function reload() {
+  if (state.renaming) return;  // the field would go; renaming reloads when it is done
   state.reloading = true;
   try {
     const listing = await get(`api/list?${listParams(0, Math.min(1000, Math.max(200, state.offset)))}`);

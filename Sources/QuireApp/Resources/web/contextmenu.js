@@ -46,11 +46,7 @@ function runAction(action, items) {
     case "open": openItem(item); break;
     case "quicklook": attempt(() => showQuickLook(item.path)); break;
     case "info": showInfo(item); break;
-    case "rename": attempt(async () => {
-      const name = prompt("New name", item.name);
-      if (!name || name === item.name) return;
-      await renameItem(item.path, name);
-    }); break;
+    case "rename": renameInPlace(item); break;
     case "move": {
       const folder = prompt("Move to folder (a path in the library, empty for the top)", "");
       if (folder !== null) attempt(() => moveItems(items.map((one) => one.path), folder));

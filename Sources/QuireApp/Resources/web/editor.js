@@ -50,7 +50,7 @@ function apply(doc, force) {
   if (!state.doc || doc.handle !== state.doc.handle) return;
   const imageChanged = force || doc.version !== state.doc.version;
   state.doc = doc;
-  $("doc-title").textContent = doc.name;
+  if (!$("doc-title").querySelector("input")) $("doc-title").textContent = doc.name;  // not while renamed
   $("lock").hidden = !doc.readOnly;
   $("undo").disabled = !doc.canUndo || doc.readOnly;
   $("redo").disabled = !doc.canRedo || doc.readOnly;

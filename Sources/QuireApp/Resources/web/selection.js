@@ -66,6 +66,10 @@ function clickItem(item, event) {
     state.anchor = item.path;
     state.rangeStart = item.path;
     showSelection();
+  } else if (event.detail === 1 && event.target.closest(".name") && state.selected.size === 1
+             && state.selected.has(item.path)) {
+    renameInPlace(item);  // a click on the selected item's name, as in Finder
+    return;
   } else {
     select([item.path]);
   }

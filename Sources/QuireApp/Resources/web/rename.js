@@ -1,0 +1,96 @@
+"use strict";
+// The Quire app's page: renaming in place, as Finder and the Files app do. The name becomes a
+// field with its name selected, not its extension; where the browser hides a known extension
+// the field hides it too, and the extension is kept. Enter or leaving the field renames; Escape
+// keeps the old name.
+
+// The extension the field keeps out of sight: a known one, while extensions are hidden.
+function hiddenExtension(name, isFolder) {
+  if (isFolder || state.showExtensions) return "";
+  const extension = knownExtensions.find((ext) => name.toLowerCase().endsWith(ext));
+  return extension && name.length > extension.length ? name.slice(name.length - extension.length) : "";
+}
+
+// Puts a field in place of `label` to edit `name`; `done(newName)` gets the new whole name, or
+// null when nothing changed or the edit was cancelled. A double-click in the field cancels it
+// and calls `doubleClick` (the click that began it was the first of a double-click: open).
+function editName(label, name, isFolder, done, doubleClick) {
+  const hidden = hiddenExtension(name, isFolder);
+  const shown = name.slice(0, name.length - hidden.length);
+  const field = document.createElement("input");
+  field.className = "rename-field";
+  field.value = shown;
+  field.setAttribute("aria-label", `New name for ${name}`);
+  field.spellcheck = false;
+  label.replaceWith(field);
+  const dot = isFolder ? -1 : shown.lastIndexOf(".");
+  field.focus();
+  field.setSelectionRange(0, dot > 0 ? dot : shown.length);
+  let finished = false;
+  const finish = (keep) => {
+    if (finished) return;
+    finished = true;
+    field.replaceWith(label);
+    let typed = field.value.trim();
+    // "Memo.txt" typed where ".txt" is hidden means "Memo.txt", not "Memo.txt.txt".
+    if (hidden && typed.toLowerCase().endsWith(hidden.toLowerCase())) typed = typed.slice(0, -hidden.length);
+    const renamed = typed ? typed + hidden : "";
+    done(keep && renamed && renamed !== name ? renamed : null);
+  };
+  field.addEventListener("keydown", (event) => {
+    event.stopPropagation();  // the list's keys (type-to-select, Delete, arrows) are the field's now
+    if (event.key === "Enter") { event.preventDefault(); finish(true); }
+    if (event.key === "Escape") { event.preventDefault(); finish(false); }
+  });
+  for (const kind of ["click", "mousedown"]) field.addEventListener(kind, (event) => event.stopPropagation());
+  field.addEventListener("dblclick", (event) => {
+    event.stopPropagation();
+    finish(false);
+    if (doubleClick) doubleClick();
+  });
+  field.addEventListener("blur", () => finish(true));
+}
+
+// Renames the library item in place; live reloads wait until the field is done.
+function renameInPlace(item) {
+  const element = elementOf(item.path);
+  const label = element?.querySelector(".name");
+  if (!label) return;
+  state.renaming = true;
+  element.draggable = false;
+  editName(label, item.name, item.isFolder, (name) => {
+    state.renaming = false;
+    element.draggable = true;
+    focusItem(item.path);
+    attempt(async () => {
+      if (name) await renameItem(item.path, name);
+      else await reload();
+    });
+  }, () => openItem(item));
+}
+
+// The editor's title renames the open document (its presenter follows the move).
+$("doc-title").addEventListener("click", () => {
+  const doc = state.doc;
+  if (!doc || doc.readOnly || $("doc-title").querySelector("input")) return;
+  const label = document.createElement("span");
+  label.textContent = doc.name;
+  $("doc-title").replaceChildren(label);
+  // The file's name (the title is the localized name, which hides the extension).
+  editName(label, doc.path.split("/").pop(), false, (name) => {
+    $("doc-title").textContent = doc.name;
+    $("doc-title").focus();
+    if (!name) return;
+    attempt(async () => {
+      const { path } = await post("api/rename", { path: doc.path, name });
+      history.replaceState(null, "", `#/doc/${encodeURI(path)}`);
+      apply(await get(`api/documents/state?${query({ handle: doc.handle })}`), false);
+    });
+  });
+});
+$("doc-title").addEventListener("keydown", (event) => {
+  if ((event.key === "Enter" || event.key === "F2") && event.target === $("doc-title")) {
+    event.preventDefault();
+    $("doc-title").click();
+  }
+});

@@ -40,6 +40,35 @@ struct DocumentFilesTests {
     #expect(try Disk.tree(folder.url).filter { $0.hasPrefix(".") }.isEmpty, "no scratch left")
   }
 
+  @Test("a copy into another folder keeps its name, and every document in it gets a new identity")
+  func copyInto() throws {
+    let folder = try TemporaryDirectory()
+    try Disk.write("note", to: folder.file("Trip/Note.txt"))
+    try Disk.write("text", to: folder.file("Trip/Doc.mydoc/text.txt"))
+    try Disk.write("taken", to: folder.file("Into/Note.txt"))
+    let note = try DocumentIdentity.identity(of: folder.file("Trip/Note.txt"), creating: true)
+    let doc = try DocumentIdentity.identity(of: folder.file("Trip/Doc.mydoc"), creating: true)
+    let copied = try DocumentFiles.copy(folder.file("Trip/Note.txt"), into: folder.file("Into"))
+    #expect(copied.lastPathComponent == "Note 2.txt")
+    #expect(try Disk.read(copied) == "note")
+    #expect(try Disk.read(folder.file("Into/Note.txt")) == "taken", "nothing replaced")
+    #expect(try DocumentIdentity.identity(of: copied, creating: true) != note)
+    let tree = try DocumentFiles.copy(folder.file("Trip"), into: folder.file("Into"))
+    #expect(tree.lastPathComponent == "Trip")
+    #expect(try Disk.read(tree.appendingPathComponent("Doc.mydoc/text.txt")) == "text")
+    for inside in ["Note.txt", "Doc.mydoc"] {  // no identity of their own yet: not the originals'
+      let identity = try DocumentIdentity.identity(
+        of: tree.appendingPathComponent(inside), creating: false)
+      #expect(identity.hasPrefix("dev"), "\(inside) has \(identity)")
+    }
+    #expect(
+      try DocumentIdentity.identity(of: folder.file("Trip/Doc.mydoc"), creating: false) == doc)
+    #expect(throws: QuireError.self) {
+      try DocumentFiles.copy(folder.file("Missing.txt"), into: folder.file("Into"))
+    }
+    #expect(try Disk.tree(folder.url).filter { $0.contains("/.") || $0.hasPrefix(".") }.isEmpty)
+  }
+
   @Test("the Trash keeps a freedesktop record, never overwrites, and restores in place")
   func trash() throws {
     let folder = try TemporaryDirectory()

@@ -277,7 +277,7 @@ class FileBrowserConventionTests(BrowserTestCase):
         with open(os.path.join(folder, "Memo.txt")) as handle:
             self.assertEqual(handle.read(), "note")
 
-    def test_6_dragging_items_onto_a_folder_or_a_crumb_moves_them(self):
+    def test_6_dragging_items_onto_a_folder_or_a_crumb_moves_them_and_ctrl_copies(self):
         folder = self.app.path("Drag")
         os.makedirs(os.path.join(folder, "Box"))
         for name in ("Ant.txt", "Bee.txt", "Cat.txt"):
@@ -288,15 +288,15 @@ class FileBrowserConventionTests(BrowserTestCase):
         self.item("Ant.txt").click()
         ActionChains(self.driver).key_down(Keys.CONTROL).click(self.item("Bee.txt")).key_up(Keys.CONTROL).perform()
         drag = """
-            const [source, target] = arguments;
+            const [source, target, ctrlKey] = arguments;
             const transfer = new DataTransfer();
             source.dispatchEvent(new DragEvent('dragstart', { dataTransfer: transfer, bubbles: true }));
-            const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true });
+            const over = new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true, ctrlKey });
             target.dispatchEvent(over);
-            target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true, ctrlKey }));
             return over.defaultPrevented;
         """
-        accepted = self.driver.execute_script(drag, self.item("Bee.txt"), self.item("Box"))
+        accepted = self.driver.execute_script(drag, self.item("Bee.txt"), self.item("Box"), False)
         self.assertTrue(accepted, "a folder takes the drop")
         wait_for(lambda: all(os.path.exists(os.path.join(folder, "Box", n)) for n in ("Ant.txt", "Bee.txt")),
                  message="both selected items moved into Box")
@@ -304,12 +304,22 @@ class FileBrowserConventionTests(BrowserTestCase):
         self.assertFalse(self.find("#drop").is_displayed(), "no import overlay for a drag within the page")
         wait_for(lambda: "Cat.txt" in self.items() and "Ant.txt" not in self.items(), message="the list")
         # A document is no place to drop; the crumb of the folder above is.
-        self.assertFalse(self.driver.execute_script(drag, self.item("Cat.txt"), self.item("Cat.txt")))
+        self.assertFalse(self.driver.execute_script(drag, self.item("Cat.txt"), self.item("Cat.txt"), False))
         crumb = self.find('#crumbs a[data-folder=""]')
-        self.driver.execute_script(drag, self.item("Cat.txt"), crumb)
+        self.driver.execute_script(drag, self.item("Cat.txt"), crumb, False)
         wait_for(lambda: os.path.exists(self.app.path("Cat.txt")), message="Cat moved to the library's top")
         ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
         wait_for(lambda: os.path.exists(os.path.join(folder, "Cat.txt")), message="Ctrl+Z undid the drop")
+        # With Ctrl held, a drop copies (a new document, the original stays); Ctrl+Z trashes the copy.
+        wait_for(lambda: "Cat.txt" in self.items(), message="Cat listed again")
+        self.item("Cat.txt").click()
+        copied = self.driver.execute_script(drag, self.item("Cat.txt"), self.item("Box"), True)
+        self.assertTrue(copied, "a folder takes the copy")
+        wait_for(lambda: os.path.exists(os.path.join(folder, "Box", "Cat.txt")), message="the copy in Box")
+        self.assertTrue(os.path.exists(os.path.join(folder, "Cat.txt")), "the original stayed")
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: not os.path.exists(os.path.join(folder, "Box", "Cat.txt")), message="Ctrl+Z took the copy away")
+        self.assertTrue(os.path.exists(os.path.join(folder, "Cat.txt")))
 
     def test_7_the_sidebar_browses_folders_and_tags_and_takes_items_to_the_trash(self):
         from axe_selenium_python import Axe
@@ -509,6 +519,55 @@ class FileBrowserConventionTests(BrowserTestCase):
             self.assertEqual(handle.read(), "draft and more")
         self.assertFalse(os.path.exists(os.path.join(folder, "Draft.txt")))
         self.find("#done").click()
+    def test_11_a_lasso_in_the_grid_selects_what_it_touches(self):
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+        folder = self.app.path("Lasso")
+        os.makedirs(folder)
+        for name in ("One.txt", "Two.txt", "Three.txt", "Four.txt"):
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(name)
+        self.browse("Lasso")
+        wait_for(lambda: len(self.items()) == 4, message="the folder listed")
+        names = self.items()
+
+        def rect(name):
+            return self.driver.execute_script(
+                "const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]",
+                self.item(name))
+
+        def selected():
+            return self.driver.execute_script(
+                "return [...document.querySelectorAll('#items .item[aria-selected=true]')]"
+                ".map((e) => e.dataset.name)")
+
+        def lasso(start, end, ctrl=False):
+            if ctrl:
+                ActionChains(self.driver).key_down(Keys.CONTROL).perform()
+            actions = ActionBuilder(self.driver)
+            actions.pointer_action.move_to_location(*start).pointer_down() \
+                .move_to_location((start[0] + end[0]) // 2, (start[1] + end[1]) // 2) \
+                .move_to_location(*end).pointer_up()
+            actions.perform()
+            if ctrl:
+                ActionChains(self.driver).key_up(Keys.CONTROL).perform()
+
+        # From the empty space below the items, up over the first two.
+        first, second = rect(names[0]), rect(names[1])
+        below = int(max(rect(name)[3] for name in names)) + 12
+        lasso((int(second[2]) - 8, below), (int(first[0]) + 8, int((first[1] + first[3]) / 2)))
+        wait_for(lambda: selected() == names[:2], message="the lasso selected the first two")
+        self.assertFalse(self.driver.execute_script("return document.getElementById('lasso') !== null"),
+                         "the rectangle goes when the button is up")
+        # With Ctrl held, another lasso adds the last one.
+        last = rect(names[3])
+        lasso((int(last[2]) - 8, below), (int(last[0]) + 8, int((last[1] + last[3]) / 2)), ctrl=True)
+        wait_for(lambda: selected() == [names[0], names[1], names[3]], message="the Ctrl lasso added")
+        # A click on the empty space clears the selection.
+        actions = ActionBuilder(self.driver)
+        actions.pointer_action.move_to_location(int(first[0]) + 8, below).click()
+        actions.perform()
+        wait_for(lambda: selected() == [], message="a click on the empty space cleared it")
 
 if __name__ == "__main__":
     unittest.main()

@@ -36,7 +36,21 @@ public enum DocumentFiles {
   /// new document with an identity of its own.
   @discardableResult
   public static func duplicate(_ url: URL) throws(QuireError) -> URL {
-    let folder = url.deletingLastPathComponent()
+    try copy(
+      url, into: url.deletingLastPathComponent(),
+      as: FileName.fitted(url.lastPathComponent, marker: " copy"))
+  }
+
+  /// Copies the document or folder at `url` into `folder`, keeping its name (or a free
+  /// variant), as a Ctrl-drag copies in a file browser. The copy, and every document in a copied
+  /// folder, is a new document with an identity of its own.
+  @discardableResult
+  public static func copy(_ url: URL, into folder: URL) throws(QuireError) -> URL {
+    try copy(url, into: folder, as: url.lastPathComponent)
+  }
+
+  private static func copy(_ url: URL, into folder: URL, as name: String) throws(QuireError) -> URL
+  {
     let scratch = folder.appendingPathComponent(
       TemporaryName.forNewVersion(of: url.lastPathComponent))
     do {
@@ -45,12 +59,18 @@ public enum DocumentFiles {
       }
     } catch {
       try? FileManager.default.removeItem(at: scratch)
-      throw QuireError.wrap(error, "Could not duplicate “\(url.path)”.", path: url.path)
+      throw QuireError.wrap(error, "Could not copy “\(url.path)”.", path: url.path)
     }
+    // A copy is a new document: no identity of the original, on it or on anything it holds.
     _ = cquire_removexattr(scratch.path, DocumentIdentity.attribute)
+    if let inside = FileManager.default.enumerator(atPath: scratch.path) {
+      for case let relative as String in inside {
+        _ = cquire_removexattr(
+          scratch.appendingPathComponent(relative).path, DocumentIdentity.attribute)
+      }
+    }
     do {
-      return try move(
-        scratch, into: folder, as: FileName.fitted(url.lastPathComponent, marker: " copy"))
+      return try move(scratch, into: folder, as: name)
     } catch {
       try? FileManager.default.removeItem(at: scratch)
       throw error

@@ -67,6 +67,14 @@ struct LibraryRoutes: Sendable {
         return APIResponse.json(["path": library.relative(moved)])
       }
     }
+    router.post("api/copy") { request, context in
+      await api {
+        let body = try await request.decode(as: [String: String].self, context: context)
+        let url = try library.url(body["path"] ?? "")
+        let copy = try DocumentFiles.copy(url, into: try library.url(body["folder"] ?? ""))
+        return APIResponse.json(["path": library.relative(copy)])
+      }
+    }
     router.post("api/duplicate") { request, context in
       await api {
         let body = try await request.decode(as: [String: String].self, context: context)

@@ -1,7 +1,8 @@
 "use strict";
 // The Quire app's page, part 8: dragging items onto a folder (or a folder of the path above
-// the list) moves them there, undoably; files dragged in from the desktop are imported
-// (browser.js). A drag carries the selection when it starts on a selected item.
+// the list) moves them there, undoably, and with Ctrl held copies them; files dragged in from
+// the desktop are imported (browser.js). A drag carries the selection when it starts on a
+// selected item.
 
 const dragType = "application/x-quire-paths";
 
@@ -10,7 +11,7 @@ $("items").addEventListener("dragstart", (event) => {
   if (!element) return;
   if (!state.selected.has(element.dataset.path)) select([element.dataset.path]);
   event.dataTransfer.setData(dragType, JSON.stringify([...state.selected]));
-  event.dataTransfer.effectAllowed = "move";
+  event.dataTransfer.effectAllowed = "copyMove";
 });
 
 // Where a drag may drop: a folder item of the list, or a link of the path above it.
@@ -28,7 +29,7 @@ for (const area of [$("items"), $("crumbs")]) {
     const target = dropTarget(event);
     if (!target) return;
     event.preventDefault();
-    event.dataTransfer.dropEffect = "move";
+    event.dataTransfer.dropEffect = event.ctrlKey ? "copy" : "move";
     target.element.classList.add("drop-target");
   });
   area.addEventListener("dragleave", (event) => {
@@ -42,6 +43,10 @@ for (const area of [$("items"), $("crumbs")]) {
     target.element.classList.remove("drop-target");
     const paths = JSON.parse(event.dataTransfer.getData(dragType))
       .filter((path) => path !== target.path && !target.path.startsWith(`${path}/`));
+    if (event.ctrlKey) {  // a copy, even into the folder it is in (a free name: "Note 2.txt")
+      if (paths.length > 0) attempt(() => copyItems(paths, target.path));
+      return;
+    }
     const here = (path) => path.split("/").slice(0, -1).join("/");
     const moving = paths.filter((path) => here(path) !== target.path);
     if (moving.length > 0) attempt(() => moveItems(moving, target.path));

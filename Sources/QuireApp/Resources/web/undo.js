@@ -43,6 +43,15 @@ async function trashOperation(paths) {
   };
 }
 
+// Copies each item into `folder` (a Ctrl-drag); undoing moves the copies to the Trash, and
+// redoing brings them back from it.
+async function copyOperation(paths, folder) {
+  const copies = [];
+  for (const path of paths) copies.push((await post("api/copy", { path, folder })).path);
+  select(copies);
+  return () => trashOperation(copies);
+}
+
 // Carries out an operation the user asked for, and keeps its inverse for Undo.
 function perform(operation) {
   return queued(async () => {
@@ -54,6 +63,7 @@ function perform(operation) {
 const renameItem = (path, name) => perform(() => renameOperation(path, name));
 const moveItems = (paths, folder) => perform(() => moveOperation(paths.map((path) => ({ path, folder }))));
 const trashItems = (paths) => perform(() => trashOperation(paths));
+const copyItems = (paths, folder) => perform(() => copyOperation(paths, folder));
 
 // Undoes the last step (or redoes the last undone one); its inverse goes on the other stack.
 function undoStep(redo) {

@@ -108,6 +108,7 @@ let package = Package(
         "Quire", "QuireApp", "QuireSync", "QuireServer", "QuireSyncProtocol", "CQuireShims",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]
     ),
     .executableTarget(

@@ -26,7 +26,7 @@ struct AppListBenchmark: AsyncParsableCommand {
     let root = try Measurement.scratch(directory, "app-list")
     defer { try? RawFiles.removeTree(root.path) }
     let library = root.appendingPathComponent("Library")
-    try makeLibrary(library)
+    try Self.makeLibrary(library, documents: documents)
 
     let configuration = AppConfiguration(library: library, port: 0)
     let server = try await AppServer(configuration, index: nil)
@@ -93,8 +93,9 @@ struct AppListBenchmark: AsyncParsableCommand {
     ]
   }
 
-  /// Every other document a MyDoc package with its thumbnail, the rest text files.
-  private func makeLibrary(_ library: URL) throws {
+  /// A library of `documents` in one folder: every other one a MyDoc package with its
+  /// thumbnail, the rest text files.
+  static func makeLibrary(_ library: URL, documents: Int) throws {
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     let thumbnail = Array(
       try RasterImage(width: 64, height: 64, pixels: [UInt8](repeating: 180, count: 64 * 64 * 4))

@@ -37,7 +37,7 @@ extension LibraryItem {
       path: library.relative(item.url), name: item.name, kind: "", type: item.contentType,
       isFolder: item.isFolder, size: item.size, modified: item.modificationDate,
       tags: item.tags, id: "")
-    kind = item.isFolder ? "folder" : (SampleDocuments.Kind(url: item.url)?.rawValue ?? "other")
+    kind = Self.kind(of: item)
     id = item.identity ?? path
     if let status = item.ubiquity {
       let state = Self.syncState(status)
@@ -54,7 +54,13 @@ extension LibraryItem {
     }
   }
 
-  private static func syncState(_ status: UbiquityStatus) -> SyncItemState {
+  /// The item's kind as the page names it: `folder`, a sample document's kind, or `other`.
+  static func kind(of item: DocumentQuery.Item) -> String {
+    item.isFolder ? "folder" : (SampleDocuments.Kind(url: item.url)?.rawValue ?? "other")
+  }
+
+  /// The item's sync state as the page shows it.
+  static func syncState(_ status: UbiquityStatus) -> SyncItemState {
     if status.uploadingError != nil { return .error }
     if status.downloadingError != nil { return .downloadError }
     if status.isUploading { return .uploading }

@@ -38,23 +38,42 @@ struct LibraryOrder: Equatable {
     }
   }
 
-  /// `items` (in name order, as the query gives them) in this order. Items that tie keep
-  /// their name order, whatever the direction, so a listing never shuffles between reloads.
-  func sorted(_ items: [LibraryItem]) -> [LibraryItem] {
-    let ranked = Array(items.enumerated())
-    let ordered = ranked.sorted { left, right in
-      let comparison = compare(left.element, right.element)
-      if comparison != .orderedSame {
-        return (comparison == .orderedAscending) == ascending
-      }
-      return key == .name && !ascending ? left.offset > right.offset : left.offset < right.offset
-    }
-    return ordered.map(\.element)
+  /// What an item is sorted by; only the column's own value needs to be filled in.
+  struct Entry {
+    var kind = ""
+    var modified = Date.distantPast
+    var size: Int64 = 0
+    var isFolder = false
+    var sync: String?
+    var conflicts = false
   }
 
-  private func compare(_ left: LibraryItem, _ right: LibraryItem) -> ComparisonResult {
+  /// `items` (in name order, as the query gives them) in this order. Items that tie keep
+  /// their name order, whatever the direction, so a listing never shuffles between reloads.
+  /// `entry` gives what an item is sorted by; in name order it is never asked.
+  func sorted<Item>(_ items: [Item], entry: (Item) -> Entry) -> [Item] {
+    if key == .name { return ascending ? items : items.reversed() }
+    let entries = items.map(entry)
+    let order = entries.indices.sorted { left, right in
+      let comparison = compare(entries[left], entries[right])
+      if comparison != .orderedSame { return (comparison == .orderedAscending) == ascending }
+      return left < right
+    }
+    return order.map { items[$0] }
+  }
+
+  /// The page's items in this order.
+  func sorted(_ items: [LibraryItem]) -> [LibraryItem] {
+    sorted(items) {
+      Entry(
+        kind: $0.kind, modified: $0.modified, size: $0.size, isFolder: $0.isFolder,
+        sync: $0.sync, conflicts: $0.conflicts == true)
+    }
+  }
+
+  private func compare(_ left: Entry, _ right: Entry) -> ComparisonResult {
     switch key {
-    case .name: return .orderedSame  // the query's order, kept by the offsets
+    case .name: return .orderedSame
     case .kind: return Self.compare(left.kind, right.kind)
     case .date: return Self.compare(left.modified, right.modified)
     case .size:  // a folder has no size (the page shows "—"): smaller than any document
@@ -69,8 +88,8 @@ struct LibraryOrder: Equatable {
   }
 
   /// How soon an item's sync state wants the user's eye: 0 first.
-  private static func attention(_ item: LibraryItem) -> Int {
-    if item.conflicts == true { return 0 }
+  private static func attention(_ item: Entry) -> Int {
+    if item.conflicts { return 0 }
     switch item.sync {
     case "error", "downloadError": return 0
     case "uploading", "downloading": return 1

@@ -26,9 +26,12 @@ function openItem(item) {
 function showSelection() {
   const elements = libraryItems();
   const stop = elements.find((element) => element.dataset.path === state.anchor) || elements[0];
+  // Only what changed is written: a folder of thousands re-styles two items, not all.
   for (const element of elements) {
-    element.setAttribute("aria-selected", String(state.selected.has(element.dataset.path)));
-    element.tabIndex = element === stop ? 0 : -1;
+    const selected = String(state.selected.has(element.dataset.path));
+    if (element.getAttribute("aria-selected") !== selected) element.setAttribute("aria-selected", selected);
+    const tabIndex = element === stop ? 0 : -1;
+    if (element.tabIndex !== tabIndex) element.tabIndex = tabIndex;
   }
   showSelectionBar();
 }

@@ -28,16 +28,9 @@ struct AppListBenchmark: AsyncParsableCommand {
     let library = root.appendingPathComponent("Library")
     try Self.makeLibrary(library, documents: documents)
 
-    let configuration = AppConfiguration(library: library, port: 0)
-    let server = try await AppServer(configuration, index: nil)
-    let (ready, readyContinuation) = AsyncStream.makeStream(of: URL.self)
-    let serving = Task { try await server.run { readyContinuation.yield($0) } }
-    defer { serving.cancel() }
-    var readyIterator = ready.makeAsyncIterator()
-    guard let started = await readyIterator.next(), let port = started.port else {
-      throw RawFiles.Failure(description: "the app did not start")
-    }
-    let client = Client(base: "http://127.0.0.1:\(port)/", token: configuration.token)
+    let app = try await BenchApp.start(library)
+    defer { app.serving.cancel() }
+    let client = Client(base: "http://127.0.0.1:\(app.address.port!)/", token: app.token)
 
     // The first listing waits for the gather; then every request is timed.
     let first = try await client.get("api/list?limit=200")
@@ -123,30 +116,14 @@ struct AppListBenchmark: AsyncParsableCommand {
 
   /// Python's http.server serving the library: its directory listing, timed like ours.
   private func peerListing(_ library: URL) async throws -> [Double] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-m", "http.server", "0", "--bind", "127.0.0.1", "-d", library.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    var environment = ProcessInfo.processInfo.environment
-    environment["PYTHONUNBUFFERED"] = "1"
-    process.environment = environment
-    try process.run()
-    defer {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+    try await BenchApp.withPythonServer(library) { port in
+      let client = Client(base: "http://127.0.0.1:\(port)/", token: "")
+      var times: [Double] = []
+      for _ in 0..<max(20, requests / 10) {
+        times.append(try await Measurement.milliseconds { _ = try await client.get("") })
+      }
+      return times
     }
-    // "Serving HTTP on 127.0.0.1 port N (http://127.0.0.1:N/) ..."
-    let line = LineSource(output.fileHandleForReading).next() ?? ""
-    guard let portText = line.split(separator: " ").dropFirst(5).first, let port = Int(portText)
-    else { throw RawFiles.Failure(description: "http.server did not start: \(line)") }
-    let client = Client(base: "http://127.0.0.1:\(port)/", token: "")
-    var times: [Double] = []
-    for _ in 0..<max(20, requests / 10) {
-      times.append(try await Measurement.milliseconds { _ = try await client.get("") })
-    }
-    return times
   }
 
   /// A keep-alive HTTP client for the benchmark.

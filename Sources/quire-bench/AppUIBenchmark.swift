@@ -25,18 +25,11 @@ struct AppUIBenchmark: AsyncParsableCommand {
     let library = root.appendingPathComponent("Library")
     try AppListBenchmark.makeLibrary(library, documents: documents)
 
-    let configuration = AppConfiguration(library: library, port: 0)
-    let server = try await AppServer(configuration, index: nil)
-    let (ready, readyContinuation) = AsyncStream.makeStream(of: URL.self)
-    let serving = Task { try await server.run { readyContinuation.yield($0) } }
-    defer { serving.cancel() }
-    var readyIterator = ready.makeAsyncIterator()
-    guard let address = await readyIterator.next() else {
-      throw RawFiles.Failure(description: "the app did not start")
-    }
+    let app = try await BenchApp.start(library)
+    defer { app.serving.cancel() }
     let browser = try await WebDriverSession(arguments: ["--window-size=1280,860", "--disable-gpu"])
     do {
-      let results = try await measure(browser, address: address, library: library)
+      let results = try await measure(browser, address: app.address, library: library)
       await browser.close()
       report(results)
     } catch {
@@ -117,41 +110,27 @@ struct AppUIBenchmark: AsyncParsableCommand {
 
   /// http.server's listing of the folder, its first contentful paint, in the same Chromium.
   private func peerPaint(_ browser: WebDriverSession, library: URL) async throws -> [Double] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-m", "http.server", "0", "--bind", "127.0.0.1", "-d", library.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    var environment = ProcessInfo.processInfo.environment
-    environment["PYTHONUNBUFFERED"] = "1"
-    process.environment = environment
-    try process.run()
-    defer {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-    let line = LineSource(output.fileHandleForReading).next() ?? ""
-    guard let port = line.split(separator: " ").dropFirst(5).first.flatMap({ Int($0) }) else {
-      throw RawFiles.Failure(description: "http.server did not start: \(line)")
-    }
-    let paint = """
-      const done = arguments[arguments.length - 1];
-      const look = () => {
-        const entry = performance.getEntriesByName("first-contentful-paint")[0];
-        if (entry) done(entry.startTime); else requestAnimationFrame(look);
-      };
-      look();
-      """
-    var times: [Double] = []
-    for load in 0...loads {
-      try await browser.open("http://127.0.0.1:\(port)/")
-      if load > 0, let time = try await browser.run(paint, async: true) as? Double {
-        times.append(time)
+    try await BenchApp.withPythonServer(library) { port in
+      var times: [Double] = []
+      for load in 0...loads {
+        try await browser.open("http://127.0.0.1:\(port)/")
+        if load > 0, let time = try await browser.run(Self.paintScript, async: true) as? Double {
+          times.append(time)
+        }
       }
+      return times
     }
-    return times
   }
+
+  /// Waits for the page's first contentful paint and answers its time.
+  private static let paintScript = """
+    const done = arguments[arguments.length - 1];
+    const look = () => {
+      const entry = performance.getEntriesByName("first-contentful-paint")[0];
+      if (entry) done(entry.startTime); else requestAnimationFrame(look);
+    };
+    look();
+    """
 
   private func report(_ results: Results) {
     let frames = results.selecting + results.scrolling
@@ -160,7 +139,9 @@ struct AppUIBenchmark: AsyncParsableCommand {
       [
         row("app: first items painted after opening", results.firstPaint),
         row("app: frame while selecting with the keyboard", results.selecting),
-        row("app: frame while scrolling (\(results.shown) items in the DOM at the end)", results.scrolling),
+        row(
+          "app: frame while scrolling (\(results.shown) items in the DOM at the end)",
+          results.scrolling),
         row("app: every frame", frames),
         row("peer: http.server listing, first contentful paint", results.peerPaint),
       ])

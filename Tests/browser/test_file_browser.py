@@ -420,6 +420,8 @@ class FileBrowserConventionTests(BrowserTestCase):
         heading("name").click()
         wait_for(lambda: self.items() == ["Zebra", "cherry.txt", "Banana.mydoc", "apple.txt"],
                  message="Z to A")
+        self.item("cherry.txt").click()
+        self.screenshot("browser-list")
         # Another folder has its own view; coming back, the list and its order are as left,
         # after a reload of the page too.
         self.browse()

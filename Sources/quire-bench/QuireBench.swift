@@ -9,7 +9,8 @@ struct QuireBench: AsyncParsableCommand {
     subcommands: [
       PackageSaveBenchmark.self, PackageOpenBenchmark.self, AlbumOpenBenchmark.self,
       DocumentSaveBenchmark.self, MonitorBenchmark.self, CoordinationBenchmark.self,
-      CoordinationWriter.self, QueryBenchmark.self, QueryGather.self, AppListBenchmark.self, AppUIBenchmark.self,
+      CoordinationWriter.self, QueryBenchmark.self, QueryGather.self, AppListBenchmark.self,
+      AppUIBenchmark.self,
       PresentersBenchmark.self, ArchiveBenchmark.self, SyncLatencyBenchmark.self,
       SyncBytesBenchmark.self, SyncLargeEditBenchmark.self, SyncInitialBenchmark.self,
       SyncOpenCloudBenchmark.self, ServerLoadBenchmark.self, ServerAbuseBenchmark.self,

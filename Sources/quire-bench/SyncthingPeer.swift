@@ -118,7 +118,6 @@ final class SyncthingPeer {
   }
 
   /// A loopback port nothing listens on now (bound and released: a benchmark's small race).
-  /// A TCP port on loopback that nothing listens on now, for a peer that must be told one.
   static func freePort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }

@@ -42,14 +42,19 @@ final class WebDriverSession {
       "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"] + arguments
     ]
     if let chromium { options["binary"] = chromium }
-    let answer = try await command(
-      "POST", "/session",
-      ["capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]])
-    guard let value = answer as? [String: Any], let id = value["sessionId"] as? String else {
-      throw RawFiles.Failure(description: "chromedriver gave no session: \(answer)")
+    do {
+      let answer = try await command(
+        "POST", "/session",
+        ["capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]])
+      guard let value = answer as? [String: Any], let id = value["sessionId"] as? String else {
+        throw RawFiles.Failure(description: "chromedriver gave no session: \(answer)")
+      }
+      session = id
+      _ = try await command("POST", "/session/\(id)/timeouts", ["script": 300_000])
+    } catch {
+      driver.terminate()  // no session, no Chromium: nothing left running
+      throw error
     }
-    session = id
-    _ = try await command("POST", "/session/\(id)/timeouts", ["script": 300_000])
   }
 
   /// Opens `url` and waits for its load event.

@@ -66,6 +66,11 @@ struct DocumentFilesTests {
     #expect(throws: QuireError.self) {
       try DocumentFiles.copy(folder.file("Missing.txt"), into: folder.file("Into"))
     }
+    for inside in ["Trip", "Trip/Doc.mydoc"] {  // a folder into itself, or into what it holds
+      #expect { try DocumentFiles.copy(folder.file("Trip"), into: folder.file(inside)) } throws: {
+        ($0 as? QuireError)?.code == .invalidName
+      }
+    }
     #expect(try Disk.tree(folder.url).filter { $0.contains("/.") || $0.hasPrefix(".") }.isEmpty)
   }
 

@@ -16,7 +16,7 @@ struct LibraryOrderTests {
     (0..<Int.random(in: 0...30, using: &random)).map { index in
       var item = LibraryItem(
         path: "Doc \(index)", name: "Doc \(index)",
-        kind: ["folder", "mydoc", "text", "album"].randomElement(using: &random)!,
+        kind: ["folder", "mydoc", "text", "album", "other"].randomElement(using: &random)!,
         type: "public.data", isFolder: Bool.random(using: &random),
         size: Int64.random(in: 0...4, using: &random),
         modified: Date(timeIntervalSince1970: Double(Int.random(in: 0...4, using: &random))),
@@ -87,7 +87,8 @@ struct LibraryOrderTests {
   private static func value(of item: LibraryItem, _ key: LibraryOrder.Key) -> Double {
     switch key {
     case .name: return 0
-    case .kind: return Double(["album", "folder", "mydoc", "text"].firstIndex(of: item.kind)!)
+    case .kind:  // as shown: Album, File, Folder, MyDoc, Text
+      return Double(["album", "other", "folder", "mydoc", "text"].firstIndex(of: item.kind)!)
     case .date: return item.modified.timeIntervalSince1970
     case .size: return item.isFolder ? -1 : Double(item.size)
     case .sync:

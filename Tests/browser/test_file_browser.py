@@ -76,6 +76,7 @@ class FileBrowserConventionTests(BrowserTestCase):
             ".map((b) => [b.dataset.action, b.disabled])")
         self.assertIn(["move", False], entries)
         self.assertIn(["download", True], entries, "what does not apply is disabled, not hidden")
+        self.assertIn(["resolve", True], entries, "no conflict to resolve")
         for _ in range(10):
             if self.driver.execute_script("return document.activeElement.dataset.action") == "move":
                 break
@@ -503,6 +504,19 @@ class FileBrowserConventionTests(BrowserTestCase):
         wait_for(lambda: field() is None and self.item("Draft.txt").find_element(By.CSS_SELECTOR, ".name").text == "Draft",
                  message="Escape kept the name")
         self.assertTrue(os.path.exists(os.path.join(folder, "Draft.txt")))
+        # Leaving the folder with the field open cancels the rename, and the next folder lists
+        # (live reloads are not left waiting for a field that is gone).
+        ActionChains(self.driver).send_keys(Keys.F2).perform()
+        wait_for(lambda: field() == "Draft", message="the name field again")
+        ActionChains(self.driver).send_keys("Half").perform()
+        self.driver.execute_script("location.hash = '#/folder/'")
+        wait_for(lambda: "InPlace" in self.items(), message="the library listed after leaving a rename")
+        with open(self.app.path("Arrived.txt"), "w") as handle:
+            handle.write("live")
+        wait_for(lambda: "Arrived.txt" in self.items(), message="live updates still come")
+        self.browse("InPlace")
+        wait_for(lambda: self.items() == ["Draft.txt"], message="the rename was cancelled")
+        self.item("Draft.txt").click()
         # A double-click on the selected item still opens it, though its first click began a rename.
         ActionChains(self.driver).double_click(
             self.item("Draft.txt").find_element(By.CSS_SELECTOR, ".name")).perform()

@@ -100,6 +100,19 @@ class SecurityTests(unittest.TestCase):
             response, _ = self.app.request("POST", "/api/move",
                                            {"path": created["path"], "folder": target})
             self.assertEqual(response.status, 400, f"moving into {target!r}")
+        for target in ["../outside", "link", "/tmp"]:
+            response, _ = self.app.request("POST", "/api/copy",
+                                           {"path": created["path"], "folder": target})
+            self.assertEqual(response.status, 400, f"copying into {target!r}")
+        # The library itself is no item: it is neither renamed, moved, duplicated (into its
+        # parent, outside), copied (into itself) nor trashed.
+        os.makedirs(self.app.path("Inner"), exist_ok=True)
+        for route, body in [("rename", {"path": "", "name": "Other"}), ("move", {"path": "", "folder": "Inner"}),
+                            ("duplicate", {"path": ""}), ("copy", {"path": "", "folder": "Inner"}),
+                            ("copy", {"path": "Inner", "folder": "Inner"}), ("delete", {"path": ""})]:
+            response, _ = self.app.request("POST", f"/api/{route}", body)
+            self.assertEqual(response.status, 400, f"{route} of {body}")
+        self.assertEqual(os.listdir(self.app.path("Inner")), [], "nothing copied into itself")
         for path in ["../outside", "link", "/etc/hostname"]:
             response, _ = self.app.request("GET", "/api/export?" + urllib.parse.urlencode({"path": path}))
             self.assertEqual(response.status, 400, f"exporting {path!r}")

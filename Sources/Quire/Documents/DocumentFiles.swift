@@ -45,8 +45,18 @@ public enum DocumentFiles {
   /// variant), as a Ctrl-drag copies in a file browser. The copy, and every document in a copied
   /// folder, is a new document with an identity of its own.
   @discardableResult
+  ///
+  /// - Throws: ``QuireError/Code-swift.struct/invalidName`` for a folder copied into itself or
+  ///   into a folder inside it.
   public static func copy(_ url: URL, into folder: URL) throws(QuireError) -> URL {
-    try copy(url, into: folder, as: url.lastPathComponent)
+    let source = url.standardizedFileURL.path
+    let target = folder.standardizedFileURL.path
+    guard target != source, !target.hasPrefix(source + "/") else {
+      throw QuireError(
+        .invalidName, "“\(source)” cannot be copied into itself: choose a folder outside it.",
+        path: source)
+    }
+    return try copy(url, into: folder, as: url.lastPathComponent)
   }
 
   private static func copy(_ url: URL, into folder: URL, as name: String) throws(QuireError) -> URL

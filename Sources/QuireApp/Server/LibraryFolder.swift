@@ -54,6 +54,17 @@ struct LibraryFolder: Sendable {
     return path.hasPrefix(root.path + "/") ? String(path.dropFirst(root.path.count + 1)) : path
   }
 
+  /// The item at `relative`, which may not be the library itself: what is renamed, moved,
+  /// duplicated, copied or trashed.
+  func item(_ relative: String) throws(QuireError) -> URL {
+    guard !relative.isEmpty else {
+      throw QuireError(
+        .invalidName,
+        "The library itself cannot be renamed, moved, copied or trashed: name an item in it.")
+    }
+    return try url(relative)
+  }
+
   /// A plain file name from the page (no folders).
   func name(_ name: String) throws(QuireError) -> String {
     try DocumentFiles.validateName(name)

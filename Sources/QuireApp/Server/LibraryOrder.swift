@@ -7,7 +7,7 @@ struct LibraryOrder: Equatable {
   enum Key: String, CaseIterable {
     /// The name, in human order ("Doc 2" before "Doc 10"): the live query's own order.
     case name
-    /// The kind ("album", "folder", "mydoc", "text", …).
+    /// The kind, by the name the page shows ("Album", "File", "Folder", "MyDoc", …).
     case kind
     /// The date modified.
     case date
@@ -74,7 +74,7 @@ struct LibraryOrder: Equatable {
   private func compare(_ left: Entry, _ right: Entry) -> ComparisonResult {
     switch key {
     case .name: return .orderedSame
-    case .kind: return Self.compare(left.kind, right.kind)
+    case .kind: return Self.compare(Self.kindName(left.kind), Self.kindName(right.kind))
     case .date: return Self.compare(left.modified, right.modified)
     case .size:  // a folder has no size (the page shows "—"): smaller than any document
       return Self.compare(left.isFolder ? -1 : left.size, right.isFolder ? -1 : right.size)
@@ -85,6 +85,15 @@ struct LibraryOrder: Equatable {
   private static func compare<Value: Comparable>(_ left: Value, _ right: Value) -> ComparisonResult
   {
     left < right ? .orderedAscending : left > right ? .orderedDescending : .orderedSame
+  }
+
+  /// A kind as the page names it (columns.js), so "A to Z" reads A to Z on screen.
+  private static func kindName(_ kind: String) -> String {
+    let names = [
+      "album": "Album", "folder": "Folder", "mydoc": "MyDoc", "text": "Text",
+      "sicd": "SimpleiCloudDocument",
+    ]
+    return names[kind] ?? "File"
   }
 
   /// How soon an item's sync state wants the user's eye: 0 first.

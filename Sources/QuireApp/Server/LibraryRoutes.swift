@@ -54,7 +54,7 @@ struct LibraryRoutes: Sendable {
     router.post("api/rename") { request, context in
       await api {
         let body = try await request.decode(as: [String: String].self, context: context)
-        let url = try library.url(body["path"] ?? "")
+        let url = try library.item(body["path"] ?? "")
         let renamed = try DocumentFiles.rename(url, to: try library.name(body["name"] ?? ""))
         return APIResponse.json(["path": library.relative(renamed)])
       }
@@ -62,7 +62,7 @@ struct LibraryRoutes: Sendable {
     router.post("api/move") { request, context in
       await api {
         let body = try await request.decode(as: [String: String].self, context: context)
-        let url = try library.url(body["path"] ?? "")
+        let url = try library.item(body["path"] ?? "")
         let moved = try DocumentFiles.move(url, into: try library.url(body["folder"] ?? ""))
         return APIResponse.json(["path": library.relative(moved)])
       }
@@ -70,7 +70,7 @@ struct LibraryRoutes: Sendable {
     router.post("api/copy") { request, context in
       await api {
         let body = try await request.decode(as: [String: String].self, context: context)
-        let url = try library.url(body["path"] ?? "")
+        let url = try library.item(body["path"] ?? "")
         let copy = try DocumentFiles.copy(url, into: try library.url(body["folder"] ?? ""))
         return APIResponse.json(["path": library.relative(copy)])
       }
@@ -78,7 +78,7 @@ struct LibraryRoutes: Sendable {
     router.post("api/duplicate") { request, context in
       await api {
         let body = try await request.decode(as: [String: String].self, context: context)
-        let copy = try DocumentFiles.duplicate(try library.url(body["path"] ?? ""))
+        let copy = try DocumentFiles.duplicate(try library.item(body["path"] ?? ""))
         return APIResponse.json(["path": library.relative(copy)])
       }
     }
@@ -95,10 +95,7 @@ struct LibraryRoutes: Sendable {
     router.post("api/delete") { request, context in
       await api {
         let body = try await request.decode(as: [String: String].self, context: context)
-        let url = try library.url(body["path"] ?? "")
-        guard !(body["path"] ?? "").isEmpty else {
-          throw QuireError(.invalidName, "The library itself cannot be deleted.")
-        }
+        let url = try library.item(body["path"] ?? "")
         let trashed = try Trash.home.trash(url)
         return APIResponse.json(["trashed": trashed.lastPathComponent])
       }

@@ -120,7 +120,7 @@ function listParams(offset, limit = 200) {
 // Loads what is shown again (at least the first page), keeping the elements of items that did
 // not change (so only the difference moves), and animating the new ones in.
 async function reload() {
-  if (state.renaming) return;  // the field would go; renaming reloads when it is done
+  if (state.renaming) return;  // the field would go; the rename reloads when it is done
   state.reloading = true;
   try {
     const listing = await get(`api/list?${listParams(0, Math.min(1000, Math.max(200, state.offset)))}`);
@@ -141,7 +141,7 @@ function restart() {
 }
 
 async function loadMore() {
-  if (state.loading || state.reloading || state.offset === 0 || state.offset >= state.total) return;
+  if (state.loading || state.reloading || state.renaming || state.offset === 0 || state.offset >= state.total) return;
   state.loading = true;
   try {
     const listing = await get(`api/list?${listParams(state.offset)}`);
@@ -201,6 +201,7 @@ async function loadRecents() {
 }
 
 function showBrowser(folder) {
+  state.cancelRename?.();  // a rename left open in the folder before
   closeEditor();
   state.folder = folder;
   loadView(folder);

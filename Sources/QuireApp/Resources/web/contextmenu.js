@@ -33,6 +33,7 @@ function menuEntries(items) {
     ["remove download", "Remove download",
       some && items.every((item) => item.sync === "current" && !item.isFolder)],
     ["versions", "Versions…", Boolean(one) && !one.isFolder],
+    ["resolve", "Resolve Conflict…", Boolean(one) && Boolean(one.conflicts)],
     ["delete", "Move to Trash", some],
   ];
 }
@@ -70,6 +71,7 @@ function runAction(action, items) {
     case "download": each((one) => post("api/download", { path: one.path })); break;
     case "remove download": each((one) => post("api/evict", { path: one.path })); break;
     case "versions": state.afterOpen = "versions"; openItem(item); break;
+    case "resolve": resolveConflict(item); break;
     case "delete": attempt(() => trashItems(items.map((one) => one.path))); break;
   }
 }
@@ -134,10 +136,18 @@ function showSelectionBar() {
     button.disabled = !enabled.get(button.dataset.action);
   }
   $("selection-more").disabled = items.length === 0;
-  const buttons = [...$("selection-bar").querySelectorAll("button:not(:disabled)")];
+  const buttons = barButtons();
   const stop = buttons.includes(document.activeElement) ? document.activeElement : buttons[0];
   for (const button of $("selection-bar").querySelectorAll("button")) button.tabIndex = button === stop ? 0 : -1;
+  // The action made the focused button disabled (nothing left selected): back to the list.
+  if (document.activeElement?.closest?.("#selection-bar") && document.activeElement.disabled && state.anchor) {
+    focusItem(state.anchor);
+  }
 }
+
+// The toolbar's buttons that can take focus: enabled, and shown (a phone shows "Actions…" only).
+const barButtons = () => [...$("selection-bar").querySelectorAll("button:not(:disabled)")]
+  .filter((button) => button.checkVisibility());
 
 for (const button of $("selection-bar").querySelectorAll("button[data-action]")) {
   button.onclick = () => runAction(button.dataset.action, selectedItems());
@@ -147,7 +157,7 @@ $("selection-more").onclick = () => {
   openMenu(box.left, box.bottom + 2);
 };
 $("selection-bar").addEventListener("keydown", (event) => {
-  const buttons = [...$("selection-bar").querySelectorAll("button:not(:disabled)")];
+  const buttons = barButtons();
   const at = buttons.indexOf(document.activeElement);
   const moves = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 };
   if (!(event.key in moves) || buttons.length === 0) return;

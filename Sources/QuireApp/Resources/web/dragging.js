@@ -14,6 +14,9 @@ $("items").addEventListener("dragstart", (event) => {
   event.dataTransfer.effectAllowed = "copyMove";
 });
 
+// Ctrl copies (Option, that is Alt, on a Mac keyboard, where Ctrl-click opens a menu).
+const copies = (event) => event.ctrlKey || event.altKey;
+
 // Where a drag may drop: a folder item of the list, or a link of the path above it.
 function dropTarget(event) {
   if (!event.dataTransfer || !event.dataTransfer.types.includes(dragType)) return null;
@@ -29,7 +32,7 @@ for (const area of [$("items"), $("crumbs")]) {
     const target = dropTarget(event);
     if (!target) return;
     event.preventDefault();
-    event.dataTransfer.dropEffect = event.ctrlKey ? "copy" : "move";
+    event.dataTransfer.dropEffect = copies(event) ? "copy" : "move";
     target.element.classList.add("drop-target");
   });
   area.addEventListener("dragleave", (event) => {
@@ -43,7 +46,7 @@ for (const area of [$("items"), $("crumbs")]) {
     target.element.classList.remove("drop-target");
     const paths = JSON.parse(event.dataTransfer.getData(dragType))
       .filter((path) => path !== target.path && !target.path.startsWith(`${path}/`));
-    if (event.ctrlKey) {  // a copy, even into the folder it is in (a free name: "Note 2.txt")
+    if (copies(event)) {  // a copy, even into the folder it is in (a free name: "Note 2.txt")
       if (paths.length > 0) attempt(() => copyItems(paths, target.path));
       return;
     }

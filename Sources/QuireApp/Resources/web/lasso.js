@@ -4,9 +4,10 @@
 // selection there was); a click on the empty space clears the selection, as in Finder.
 
 function startLasso(event) {
-  if (event.button !== 0 || $("browser").hidden) return;
+  // While renaming, a click outside the field ends the rename (its blur), as in Finder.
+  if (event.button !== 0 || $("browser").hidden || state.renaming) return;
   if (event.target !== event.currentTarget && !event.target.closest("#browser")) return;  // a dialog, a message
-  if (event.target.closest(".item, button, input, select, a, h2, #columns, #recents-section")) return;
+  if (event.target.closest(".item, button, input, select, a, h2, #columns, #folder-bar, #recents-section")) return;
   const adding = event.ctrlKey || event.metaKey || event.shiftKey;
   const before = adding ? new Set(state.selected) : new Set();
   const origin = { x: event.clientX, y: event.clientY + window.scrollY };

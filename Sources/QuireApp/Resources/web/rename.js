@@ -51,20 +51,29 @@ function editName(label, name, isFolder, done, doubleClick) {
   field.addEventListener("blur", () => finish(true));
 }
 
-// Renames the library item in place; live reloads wait until the field is done.
+// Renames the library item in place. Live reloads and further pages wait until the field is
+// done, then the list is loaded again; leaving the folder cancels the rename
+// (`state.cancelRename`).
 function renameInPlace(item) {
   const element = elementOf(item.path);
   const label = element?.querySelector(".name");
-  if (!label) return;
+  if (!label || state.renaming) return;
   state.renaming = true;
   element.draggable = false;
+  let cancelled = false;
+  state.cancelRename = () => { cancelled = true; document.activeElement?.blur?.(); };
   editName(label, item.name, item.isFolder, (name) => {
     state.renaming = false;
+    state.cancelRename = null;
     element.draggable = true;
+    if (cancelled) return;
     focusItem(item.path);
     attempt(async () => {
-      if (name) await renameItem(item.path, name);
-      else await reload();
+      try {
+        if (name) await renameItem(item.path, name);
+      } finally {
+        await reload();
+      }
     });
   }, () => openItem(item));
 }
@@ -72,7 +81,8 @@ function renameInPlace(item) {
 // The editor's title renames the open document (its presenter follows the move).
 $("doc-title").addEventListener("click", () => {
   const doc = state.doc;
-  if (!doc || doc.readOnly || $("doc-title").querySelector("input")) return;
+  // Only a document of the library is renamed here (one `quire open` opened elsewhere is not).
+  if (!doc || doc.readOnly || doc.path.startsWith("/") || $("doc-title").querySelector("input")) return;
   const label = document.createElement("span");
   label.textContent = doc.name;
   $("doc-title").replaceChildren(label);
@@ -83,6 +93,7 @@ $("doc-title").addEventListener("click", () => {
     if (!name) return;
     attempt(async () => {
       const { path } = await post("api/rename", { path: doc.path, name });
+      if (state.doc?.handle !== doc.handle) return;  // the editor was closed meanwhile
       history.replaceState(null, "", `#/doc/${encodeURI(path)}`);
       apply(await get(`api/documents/state?${query({ handle: doc.handle })}`), false);
     });

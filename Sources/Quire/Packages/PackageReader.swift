@@ -133,8 +133,11 @@ struct PackageReader {
       switch entry.mode & S_IFMT {
       case S_IFREG where isInCloud:
         content = .regularFile(nil)
-      case S_IFREG:
+      case S_IFREG where options.contains(.immediate):
         content = .regularFile(try contentsIfImmediate(location.path(of: name)))
+      case S_IFREG:
+        // A lazy open makes no path per member: building it walks the folder's parents.
+        content = .regularFile(nil)
       case S_IFDIR:
         let childFd = try Sys.open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, relativeTo: fd)
         defer { Sys.close(childFd) }

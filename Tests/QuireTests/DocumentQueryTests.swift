@@ -1,4 +1,5 @@
 import Foundation
+import QuireSyncSimulation
 import Testing
 
 @testable import Quire
@@ -70,6 +71,31 @@ struct DocumentQueryTests {
       DocumentQuery.precedes($0, $1, by: [.init(.size, ascending: false), .init(.name)])
     }
     #expect(bySize.map(\.name) == ["Doc 1", "doc 2", "Doc 10"])
+  }
+
+  @Test("the gather's keyed sort orders as the item comparison does, on generated items")
+  func keyedSortMatchesComparison() {
+    var random = SeededGenerator(seed: 30)
+    let names = ["Doc 1", "doc 2", "Doc 10", "Doc 01", "Ärger", "a", "A", "b 9", "b 10", ""]
+    for _ in 0..<300 {
+      let items = (0..<Int.random(in: 0...40, using: &random)).map { index in
+        DocumentQuery.Item(
+          path: "/\(Int.random(in: 0...2, using: &random))/" + names.randomElement(using: &random)!,
+          contentType: ["public.data", "public.text"].randomElement(using: &random)!,
+          isFolder: false, size: Int64.random(in: 0...3, using: &random),
+          creationDate: Date(timeIntervalSince1970: Double.random(in: 0...3, using: &random)),
+          modificationDate: Date(
+            timeIntervalSince1970: Double(Int.random(in: 0...3, using: &random))),
+          tags: Bool.random(using: &random) ? [] : [["red", "blue"].randomElement(using: &random)!])
+      }
+      let descriptors = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+        DocumentQuery.SortDescriptor(
+          DocumentQuery.SortKey.allCases.randomElement(using: &random)!,
+          ascending: Bool.random(using: &random))
+      }
+      let expected = items.sorted { DocumentQuery.precedes($0, $1, by: descriptors) }
+      #expect(DocumentQuery.order(of: items, by: descriptors).map { items[$0] } == expected)
+    }
   }
 
   @Test("the gather lists documents and folders, packages as single items, then live updates")

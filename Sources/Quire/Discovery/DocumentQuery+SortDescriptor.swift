@@ -103,4 +103,43 @@ extension DocumentQuery {
     }
     return a.path < b.path
   }
+
+  /// The positions of `items` in the order of `descriptors`: the same order as sorting with
+  /// ``precedes(_:_:by:)``, about twice as fast on 100 000 items. The first descriptor's key is
+  /// read out of each item once, so most comparisons touch one key, not two whole items (whose
+  /// copies, a dozen fields each, were half a gather's sort); only ties compare the items.
+  static func order(of items: [Item], by descriptors: [SortDescriptor]) -> [Int] {
+    var order = Array(items.indices)
+    guard let first = descriptors.first else {
+      order.sort { items[$0].path < items[$1].path }
+      return order
+    }
+    func sort<Key>(_ key: (Item) -> Key, _ compare: (Key, Key) -> ComparisonResult) {
+      let keys = items.map(key)
+      items.withUnsafeBufferPointer { items in
+        keys.withUnsafeBufferPointer { keys in
+          order.sort { a, b in
+            switch compare(keys[a], keys[b]) {
+            case .orderedAscending: return first.ascending
+            case .orderedDescending: return !first.ascending
+            case .orderedSame: return precedes(items[a], items[b], by: descriptors)
+            }
+          }
+        }
+      }
+    }
+    switch first.key {
+    case .name: sort(\.name, SortDescriptor.naturalOrder)
+    case .modificationDate: sort(\.modificationDate, Self.compare)
+    case .creationDate: sort(\.creationDate, Self.compare)
+    case .size: sort(\.size, Self.compare)
+    case .contentType: sort(\.contentType, Self.compare)
+    case .tags: sort({ $0.tags.first ?? "\u{10FFFF}" }, Self.compare)
+    }
+    return order
+  }
+
+  private static func compare<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+    a < b ? .orderedAscending : (a > b ? .orderedDescending : .orderedSame)
+  }
 }

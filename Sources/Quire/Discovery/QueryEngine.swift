@@ -32,31 +32,38 @@ actor QueryEngine {
     }
   }
 
-  /// The initial gather: the indexed items if every scope is in the index (then a reconcile with
-  /// the disk), else every scope walked; then one sorted report. `present` starts watching the
-  /// scopes: before the walk, so that nothing happening during it is missed (watching a big tree
-  /// takes a while, so a warm start reports first and watches before it reconciles).
+  /// The initial gather: the indexed items if every scope is in the index, else every scope
+  /// walked; then one sorted report. Watching a big tree takes about as long as walking it, so
+  /// the gather reports first, then `present` starts watching the scopes, then a reconcile with
+  /// the disk (about one `fstatat` per entry) reports what changed between the walk or the
+  /// index and the watch: nothing is missed, and the first results do not wait for the watch.
   func gather(present: () -> Void) async {
+    var loaded: [DocumentQuery.Item] = []
+    var warm = query.index != nil
     if let index = query.index {
-      var loaded: [DocumentQuery.Item] = []
-      var warm = true
       for scope in query.scopePaths {
         guard let items = await index.items(under: scope) else {
           warm = false
           break
         }
-        loaded += ubiquityPrefix == nil ? items : items.map(decorated)
-      }
-      if warm {
-        report(loaded)
-        present()
-        all.reserveCapacity(loaded.count)
-        for item in loaded { all[item.path] = item }
-        rescan()
-        return
+        let shown = ubiquityPrefix == nil ? items : items.map(decorated)
+        if loaded.isEmpty { loaded = shown } else { loaded += shown }
       }
     }
+    if !warm {
+      loaded = walk()
+      guard !Task.isCancelled else { return }
+    }
+    report(loaded)
     present()
+    all.reserveCapacity(loaded.count)
+    for item in loaded { all[item.path] = item }
+    rescan()
+  }
+
+  /// Every scope walked (the gather without an index), in walk order: neighbours in memory are
+  /// often neighbours in the sort, which sorts faster. The index is told what was found.
+  private func walk() -> [DocumentQuery.Item] {
     var found: [DocumentQuery.Item] = []
     var lastReport = 0
     for scope in query.scopePaths {
@@ -67,7 +74,7 @@ actor QueryEngine {
         }
       }
     }
-    guard !Task.isCancelled else { return }
+    guard !Task.isCancelled else { return [] }
     if query.scopePaths.count > 1 {  // scopes may overlap
       var seen = Set<String>()
       found.removeAll { !seen.insert($0.path).inserted }
@@ -76,23 +83,15 @@ actor QueryEngine {
       index.enqueue(DocumentIndex.Change(upserts: found))
       for scope in query.scopePaths { index.enqueue(DocumentIndex.Change(gatheredScope: scope)) }
     }
-    if ubiquityPrefix != nil { found = found.map(decorated) }
-    // In walk order, neighbours in memory are often neighbours in the sort: that sorts faster.
-    report(found)
-    all.reserveCapacity(found.count)
-    for item in found { all[item.path] = item }
+    return ubiquityPrefix == nil ? found : found.map(decorated)
   }
 
-  /// Reports the gather: the items that match, sorted. The sort moves indices, not items, which
-  /// are large enough that moving them costs more than comparing them.
+  /// Reports the gather: the items that match, sorted (by positions, each item's first sort key
+  /// read once: see ``DocumentQuery/order(of:by:)``).
   private func report(_ items: [DocumentQuery.Item]) {
-    let matching = items.filter(matches)
-    let descriptors = query.sortDescriptors
-    var order = Array(0..<matching.count)
-    matching.withUnsafeBufferPointer { items in
-      order.sort { DocumentQuery.precedes(items[$0], items[$1], by: descriptors) }
-    }
-    sorted = order.map { matching[$0] }
+    let matching: [DocumentQuery.Item]
+    if case .all = query.predicate { matching = items } else { matching = items.filter(matches) }
+    sorted = DocumentQuery.order(of: matching, by: query.sortDescriptors).map { matching[$0] }
     gathered = true
     continuation.yield(results(.gathered))
   }

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// The page itself: the HTML, CSS and JavaScript in the package's `Resources/web`, read once and
-/// served from memory (only these names: nothing else of the disk is reachable).
+/// served from memory (only these names: nothing else of the disk is reachable). The page's
+/// scripts are served as one ``ScriptBundle``; each stays reachable under its own name too.
 struct WebAssets: Sendable {
   private let files: [String: (type: String, data: Data)]
 
@@ -22,6 +23,13 @@ struct WebAssets: Sendable {
         files[name] = (type, data)
       }
     }
+    if let page = files["index.html"] {
+      let bundle = ScriptBundle(html: String(decoding: page.1, as: UTF8.self)) { name in
+        files[name].map { String(decoding: $0.1, as: UTF8.self) }
+      }
+      files["index.html"] = (page.0, Data(bundle.html.utf8))
+      files[ScriptBundle.name] = (types["js"]!, Data(bundle.script.utf8))
+    }
     self.files = files
   }
 
@@ -29,6 +37,9 @@ struct WebAssets: Sendable {
     router.get("/") { _, _ in serve("index.html") }
     router.get("/:asset") { _, context in serve(context.parameters.get("asset") ?? "") }
   }
+
+  /// The bytes served under `name`, if any.
+  func asset(_ name: String) -> Data? { files[name]?.data }
 
   private func serve(_ name: String) -> Response {
     guard let file = files[name] else {

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import QuireApp
+
+@Suite("The page's scripts served as one")
+struct ScriptBundleTests {
+  @Test("The deferred script lines become one tag, and the bundle holds them in the page's order")
+  func bundlesInOrder() {
+    let html = """
+      <head>
+        <link rel="stylesheet" href="style.css">
+        <script src="a.js" defer></script>
+        <script src="b.js" defer></script>
+        <script src="c.js" defer></script>
+      </head>
+      """
+    let sources = ["a.js": "\"use strict\";\nlet a = 1;", "b.js": "let b = a;", "c.js": "c(b);"]
+    let bundle = ScriptBundle(html: html) { sources[$0] }
+    #expect(
+      bundle.html == """
+        <head>
+          <link rel="stylesheet" href="style.css">
+          <script src="bundle.js" defer></script>
+        </head>
+        """)
+    #expect(
+      bundle.script
+        == "// a.js\n\"use strict\";\nlet a = 1;\n;\n// b.js\nlet b = a;\n;\n// c.js\nc(b);")
+  }
+
+  @Test("A script that is missing, inline, remote or not deferred keeps its own tag")
+  func leavesOtherScripts() {
+    let html = """
+      <script src="gone.js" defer></script>
+      <script src="a.js"></script>
+      <script src="../a.js" defer></script>
+      <script>inline()</script>
+      <script src="a.js" defer></script>
+      """
+    let bundle = ScriptBundle(html: html) { $0 == "a.js" ? "a();" : nil }
+    #expect(
+      bundle.html == """
+        <script src="gone.js" defer></script>
+        <script src="a.js"></script>
+        <script src="../a.js" defer></script>
+        <script>inline()</script>
+        <script src="bundle.js" defer></script>
+        """)
+    #expect(bundle.script == "// a.js\na();")
+  }
+
+  @Test("The app's own page bundles every script it names")
+  func bundlesTheApp() throws {
+    let assets = WebAssets()
+    let page = String(decoding: try #require(assets.asset("index.html")), as: UTF8.self)
+    let bundle = String(decoding: try #require(assets.asset("bundle.js")), as: UTF8.self)
+    #expect(page.components(separatedBy: "<script").count == 2)
+    for name in ["api.js", "browser.js", "rename.js", "app.js"] {
+      let own = String(decoding: try #require(assets.asset(name)), as: UTF8.self)
+      #expect(bundle.contains("// \(name)\n" + own))
+    }
+  }
+}

@@ -32,15 +32,14 @@ actor QueryEngine {
     }
   }
 
-  /// The initial gather: the indexed items if every scope is in the index, else every scope
-  /// walked; then one sorted report. Watching a big tree takes about as long as walking it, so
-  /// the gather reports first, then `present` starts watching the scopes, then a reconcile with
-  /// the disk (about one `fstatat` per entry) reports what changed between the walk or the
-  /// index and the watch: nothing is missed, and the first results do not wait for the watch.
+  /// The initial gather: the indexed items if every scope is in the index (then a reconcile with
+  /// the disk), else every scope walked; then one sorted report. `present` starts watching the
+  /// scopes: before the walk, so that nothing happening during it is missed (watching a big tree
+  /// takes a while, so a warm start reports first and watches before it reconciles).
   func gather(present: () -> Void) async {
-    var loaded: [DocumentQuery.Item] = []
-    var warm = query.index != nil
     if let index = query.index {
+      var loaded: [DocumentQuery.Item] = []
+      var warm = true
       for scope in query.scopePaths {
         guard let items = await index.items(under: scope) else {
           warm = false
@@ -49,16 +48,21 @@ actor QueryEngine {
         let shown = ubiquityPrefix == nil ? items : items.map(decorated)
         if loaded.isEmpty { loaded = shown } else { loaded += shown }
       }
+      if warm {
+        report(loaded)
+        present()
+        all.reserveCapacity(loaded.count)
+        for item in loaded { all[item.path] = item }
+        rescan()
+        return
+      }
     }
-    if !warm {
-      loaded = walk()
-      guard !Task.isCancelled else { return }
-    }
-    report(loaded)
     present()
-    all.reserveCapacity(loaded.count)
-    for item in loaded { all[item.path] = item }
-    rescan()
+    let found = walk()
+    guard !Task.isCancelled else { return }
+    report(found)
+    all.reserveCapacity(found.count)
+    for item in found { all[item.path] = item }
   }
 
   /// Every scope walked (the gather without an index), in walk order: neighbours in memory are

@@ -585,5 +585,40 @@ class FileBrowserConventionTests(BrowserTestCase):
         actions.perform()
         wait_for(lambda: selected() == [], message="a click on the empty space cleared it")
 
+    def test_12_a_long_folder_keeps_its_place_while_pages_load_and_changes_arrive(self):
+        folder = self.app.path("Long")
+        os.makedirs(folder)
+        for index in range(500):
+            with open(os.path.join(folder, f"Note {index:03}.txt"), "w") as handle:
+                handle.write(f"note {index}")
+        wait_for(lambda: self.app.api("GET", "/api/list?folder=Long&limit=1")["total"] == 500,
+                 seconds=60, message="the app to list the 500 new notes")
+        self.browse("Long")
+        wait_for(lambda: len(self.items()) == 200, message="the first page")
+        self.item("Note 000.txt").click()
+        wait_for(lambda: self.driver.execute_script(
+            "return document.activeElement.dataset.name") == "Note 000.txt", message="the first focused")
+        first_out_of_view = lambda: self.driver.execute_script(
+            "return document.querySelector('#items .item').getBoundingClientRect().bottom < 0")
+        # Scrolled to the end of what is loaded, the next page comes in below: the view stays
+        # there and does not jump back to the focused item at the top.
+        for expected in (400, 500):
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            wait_for(lambda: len(self.items()) == expected, message=f"{expected} items after scrolling")
+            self.assertTrue(first_out_of_view(), f"the view stayed down once {expected} were shown")
+        # A change made meanwhile by another program reloads the list where it is shown.
+        place = self.driver.execute_script("return window.scrollY")
+        with open(os.path.join(folder, "Note 250b.txt"), "w") as handle:
+            handle.write("new")
+        wait_for(lambda: "Note 250b.txt" in self.items(), message="the new note listed live")
+        self.assertTrue(first_out_of_view(), "the live reload left the view where it was")
+        self.assertLess(abs(self.driver.execute_script("return window.scrollY") - place), 400)
+        self.assertEqual(self.driver.execute_script("return document.activeElement.dataset.name"),
+                         "Note 000.txt", "the focus stays on the focused item")
+        # The keyboard goes on from the focused item, and brings the selection into view.
+        ActionChains(self.driver).send_keys(Keys.END).perform()
+        ActionChains(self.driver).send_keys(Keys.HOME).perform()
+        wait_for(lambda: not first_out_of_view(), message="Home showed the first item")
+
 if __name__ == "__main__":
     unittest.main()

@@ -87,7 +87,8 @@ extension DocumentQuery {
       byte >= 65 && byte <= 90 ? byte + 32 : byte
     }
 
-    private static func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+    /// The order of two values: one function for every key but the name.
+    static func order<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
       a < b ? .orderedAscending : (a > b ? .orderedDescending : .orderedSame)
     }
   }
@@ -130,16 +131,12 @@ extension DocumentQuery {
     }
     switch first.key {
     case .name: sort(\.name, SortDescriptor.naturalOrder)
-    case .modificationDate: sort(\.modificationDate, Self.compare)
-    case .creationDate: sort(\.creationDate, Self.compare)
-    case .size: sort(\.size, Self.compare)
-    case .contentType: sort(\.contentType, Self.compare)
-    case .tags: sort({ $0.tags.first ?? "\u{10FFFF}" }, Self.compare)
+    case .modificationDate: sort(\.modificationDate, SortDescriptor.order)
+    case .creationDate: sort(\.creationDate, SortDescriptor.order)
+    case .size: sort(\.size, SortDescriptor.order)
+    case .contentType: sort(\.contentType, SortDescriptor.order)
+    case .tags: sort({ $0.tags.first ?? "\u{10FFFF}" }, SortDescriptor.order)
     }
     return order
-  }
-
-  private static func compare<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
-    a < b ? .orderedAscending : (a > b ? .orderedDescending : .orderedSame)
   }
 }

@@ -163,12 +163,13 @@ async function fillViewport() {
 function render(items, append) {
   const list = $("items");
   const active = document.activeElement?.closest?.("#items .item");
-  const focus = { path: state.refocus || active?.dataset.path, index: [...list.children].indexOf(active) };
+  const focus = { path: state.refocus || active?.dataset.path, index: active ? (state.position.get(active.dataset.path) ?? -1) : -1 };
   if (!append) state.byPath = new Map();
   for (const item of items) state.byPath.set(item.path, item);
   const previous = state.shown;
   const next = append ? state.shown : new Map();
   const fragment = document.createDocumentFragment();
+  const elements = [];
   for (const item of items) {
     const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}|${Math.round(item.percent ?? 100)}|${item.shared}|${state.layout}|${state.showExtensions}`;
     let element = previous.get(key);
@@ -181,11 +182,15 @@ function render(items, append) {
       }
     }
     next.set(key, element);
+    elements.push(element);
     fragment.appendChild(element);
   }
   if (!append) list.replaceChildren(fragment); else list.appendChild(fragment);
   state.shown = next;
-  keepSelection(focus);
+  indexShown(elements, append);
+  // A page added below changes no mark (its items were made with theirs); a reload keeps the
+  // selection and the focus on what is still shown.
+  if (append) showSelection(); else keepSelection(focus);
   // The frame that first shows the folder's items, for `quire-bench app-ui`.
   if (list.children.length > 0 && performance.getEntriesByName("quire:first-items").length === 0) {
     requestAnimationFrame(() => performance.mark("quire:first-items"));
@@ -226,6 +231,7 @@ function showBrowser(folder) {
   state.selected = new Set();
   state.anchor = null;
   $("items").replaceChildren();
+  indexShown([], false);
   attempt(restart);
 }
 

@@ -36,7 +36,7 @@ function quickLook() {
 // The next (`step` 1) or previous (-1) item to show.
 function quickLookStep(step) {
   const current = $("quicklook").dataset.path;
-  const listed = libraryItems().map((element) => element.dataset.path);
+  const listed = state.paths;
   const stepping = state.selected.size > 1 ? listed.filter((path) => state.selected.has(path)) : listed;
   const at = stepping.indexOf(current);
   const next = stepping[Math.min(Math.max(at + step, 0), stepping.length - 1)];

@@ -15,24 +15,55 @@ state.rangeStart = null;  // where Shift+click and Shift+arrow ranges start
 state.byPath = new Map();
 state.typed = { text: "", at: 0 };
 
-const libraryItems = () => [...$("items").querySelectorAll(".item[role=option]")];
-const elementOf = (path) => libraryItems().find((element) => element.dataset.path === path);
+// The shown items in order, where each stands and its element, kept by `render` (browser.js):
+// moving the selection costs the same in a folder of ten items as in one of ten thousand.
+state.paths = [];
+state.position = new Map();
+state.elements = new Map();
+state.marked = new Set();  // the paths whose elements show as selected
+state.tabStop = null;  // the path whose element is the list's tab stop
+
+const libraryItems = () => state.paths.map((path) => state.elements.get(path));
+const elementOf = (path) => state.elements.get(path);
+
+// Records what `render` showed: `elements` after the ones shown (`append`), or instead of them.
+function indexShown(elements, append) {
+  if (!append) {
+    state.paths = [];
+    state.position = new Map();
+    state.elements = new Map();
+    state.marked = new Set();
+    state.tabStop = null;
+  }
+  for (const element of elements) {
+    const path = element.dataset.path;
+    state.position.set(path, state.paths.length);
+    state.paths.push(path);
+    state.elements.set(path, element);
+  }
+}
 
 function openItem(item) {
   location.hash = item.isFolder ? `#/folder/${encodeURI(item.path)}` : `#/doc/${encodeURI(item.path)}`;
 }
 
 // Marks the selected items and keeps one tab stop in the list: the focused or anchor item.
-function showSelection() {
-  const elements = libraryItems();
-  const stop = elements.find((element) => element.dataset.path === state.anchor) || elements[0];
-  // Only what changed is written: a folder of thousands re-styles two items, not all.
-  for (const element of elements) {
-    const selected = String(state.selected.has(element.dataset.path));
+// Only the items whose marks change are visited (all of them with `everything`, after a reload
+// made the elements again): a folder of thousands re-styles two items, not all.
+function showSelection(everything = false) {
+  const stop = state.elements.has(state.anchor) ? state.anchor : (state.paths[0] ?? null);
+  const visit = everything ? state.paths
+    : new Set([...state.marked, ...state.selected, state.tabStop, stop]);
+  for (const path of visit) {
+    const element = state.elements.get(path);
+    if (!element) continue;
+    const selected = String(state.selected.has(path));
     if (element.getAttribute("aria-selected") !== selected) element.setAttribute("aria-selected", selected);
-    const tabIndex = element === stop ? 0 : -1;
+    const tabIndex = path === stop ? 0 : -1;
     if (element.tabIndex !== tabIndex) element.tabIndex = tabIndex;
   }
+  state.marked = new Set([...state.selected].filter((path) => state.elements.has(path)));
+  state.tabStop = stop;
   showSelectionBar();
 }
 
@@ -45,19 +76,22 @@ function select(paths, anchor) {
 
 // Selects from the range's start to `path` (added to the selection with `adding`), focusing it.
 function extendTo(path, adding) {
-  const paths = libraryItems().map((element) => element.dataset.path);
-  const origin = paths.includes(state.rangeStart) ? state.rangeStart : path;
-  const [from, to] = [paths.indexOf(origin), paths.indexOf(path)].sort((a, b) => a - b);
-  const range = paths.slice(from, to + 1);
+  const origin = state.position.has(state.rangeStart) ? state.rangeStart : path;
+  const [from, to] = [state.position.get(origin), state.position.get(path)].sort((a, b) => a - b);
+  const range = state.paths.slice(from, to + 1);
   state.selected = new Set(adding ? [...state.selected, ...range] : range);
   state.rangeStart = origin;
   state.anchor = path;
   showSelection();
 }
 
-function focusItem(path) {
+// Focuses the item, scrolling it into view unless `scroll` is false (a live reload, which keeps
+// the view where the user left it).
+function focusItem(path, scroll = true) {
   const element = elementOf(path);
-  if (element) { element.focus(); element.scrollIntoView({ block: "nearest" }); }
+  if (!element) return;
+  element.focus({ preventScroll: true });
+  if (scroll) element.scrollIntoView({ block: "nearest" });
 }
 
 function clickItem(item, event) {
@@ -83,17 +117,18 @@ function clickItem(item, event) {
 // on its item (or the one `state.refocus` names, a renamed item), else where it was, if it was
 // in the list (`focus.index`), so the keyboard can go on after a move or a deletion.
 function keepSelection(focus) {
-  const elements = libraryItems();
-  const shown = new Set(elements.map((element) => element.dataset.path));
+  const shown = state.elements;
   state.selected = new Set([...state.selected].filter((path) => shown.has(path)));
   if (state.anchor && !shown.has(state.anchor)) state.anchor = null;
   if (state.rangeStart && !shown.has(state.rangeStart)) state.rangeStart = state.anchor;
-  showSelection();
+  showSelection(true);
   if (focus.path && shown.has(focus.path)) {
-    if (state.refocus === focus.path) state.refocus = null;
-    focusItem(focus.path);
-  } else if (focus.index >= 0 && elements.length > 0 && !state.refocus) {
-    const next = elements[Math.min(focus.index, elements.length - 1)].dataset.path;
+    // A renamed item may have moved in the order, so it is shown; any other stays where it is.
+    const renamed = state.refocus === focus.path;
+    if (renamed) state.refocus = null;
+    focusItem(focus.path, renamed);
+  } else if (focus.index >= 0 && state.paths.length > 0 && !state.refocus) {
+    const next = state.paths[Math.min(focus.index, state.paths.length - 1)];
     state.anchor = next;
     showSelection();
     focusItem(next);
@@ -107,9 +142,9 @@ function columns() {
 }
 
 function moveSelection(event) {
-  const paths = libraryItems().map((element) => element.dataset.path);
+  const paths = state.paths;
   if (paths.length === 0) return false;
-  const current = Math.max(paths.indexOf(state.anchor), 0);
+  const current = state.position.get(state.anchor) ?? 0;
   const steps = {
     ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns(), ArrowUp: -columns(),
     Home: -paths.length, End: paths.length,
@@ -118,7 +153,7 @@ function moveSelection(event) {
   if (state.layout !== "grid" && (event.key === "ArrowRight" || event.key === "ArrowLeft")) return false;
   const target = Math.min(Math.max(current + steps[event.key], 0), paths.length - 1);
   if (event.shiftKey) {
-    if (!paths.includes(state.rangeStart)) state.rangeStart = paths[current];
+    if (!state.position.has(state.rangeStart)) state.rangeStart = paths[current];
     extendTo(paths[target], false);
   } else {
     select([paths[target]]);
@@ -151,7 +186,7 @@ $("items").addEventListener("keydown", (event) => {
   } else if (event.key === "i" && (event.ctrlKey || event.metaKey) && selection.length === 1) {
     showInfo(selection[0]);
   } else if (event.key === "a" && (event.ctrlKey || event.metaKey)) {
-    select(libraryItems().map((element) => element.dataset.path), state.anchor);
+    select(state.paths, state.anchor);
   } else if (event.key === "F2" && selection.length === 1) {
     runAction("rename", selection);
   } else if (event.key === "Delete") {

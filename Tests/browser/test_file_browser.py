@@ -529,6 +529,15 @@ class FileBrowserConventionTests(BrowserTestCase):
         wait_for(lambda: os.path.exists(os.path.join(folder, "Draft final.txt"))
                  and self.find("#doc-title").text == "Draft final", message="renamed from the title")
         self.assertIn("Draft%20final.txt", self.driver.current_url)
+        # The title is a button in a heading: the keyboard reaches it, and Escape keeps the name.
+        self.assertEqual(self.driver.execute_script(
+            "const t = document.getElementById('doc-title'); return [t.tagName, t.parentElement.tagName]"),
+            ["BUTTON", "H2"])
+        self.find("#doc-title").send_keys(Keys.ENTER)
+        wait_for(lambda: field() == "Draft final", message="the title's field from Enter")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        wait_for(lambda: self.driver.execute_script("return document.activeElement.id") == "doc-title"
+                 and self.find("#doc-title").text == "Draft final", message="the title back, focused")
         self.find("#text").send_keys(" and more")
         self.wait_saved()
         with open(os.path.join(folder, "Draft final.txt")) as handle:

@@ -124,6 +124,7 @@ async function reload() {
   state.reloading = true;
   try {
     const listing = await get(`api/list?${listParams(0, Math.min(1000, Math.max(200, state.offset)))}`);
+    state.generation += 1;  // a page still being added belongs to the list this replaces
     state.total = listing.total;
     state.offset = listing.items.length;
     render(listing.items, false);
@@ -143,14 +144,24 @@ function restart() {
 async function loadMore() {
   if (state.loading || state.reloading || state.renaming || state.offset === 0 || state.offset >= state.total) return;
   state.loading = true;
+  const generation = state.generation;
   try {
     const listing = await get(`api/list?${listParams(state.offset)}`);
+    if (generation !== state.generation) return;  // a reload answered first, and holds this page
     state.offset += listing.items.length;
     state.total = listing.total;
-    render(listing.items, true);
+    // A page is drawn a slice per frame, so a scroll never waits for a whole page to be made.
+    for (let at = 0; at < listing.items.length; at += pageSlice) {
+      if (at > 0) await new Promise((resolve) => requestAnimationFrame(resolve));
+      if (generation !== state.generation) return;
+      render(listing.items.slice(at, at + pageSlice), true);
+    }
   } finally { state.loading = false; }
   await fillViewport();
 }
+// Items made in one frame: about 0.2 ms each, so a slice stays well within a 16 ms frame.
+const pageSlice = 40;
+state.generation = 0;
 
 // Still at the bottom (a short page, a fast scroll, a scroll during a reload): the observer
 // will not fire again by itself.

@@ -9,7 +9,7 @@ async function showEditor(path, handle) {
   $("editor").hidden = false;
   $("crumbs").replaceChildren();
   for (const id of ["mydoc-editor", "album-editor", "text", "conflict"]) $(id).hidden = true;
-  $("doc-title").textContent = path ? path.split("/").pop() : "";
+  docTitle.textContent = path ? path.split("/").pop() : "";
   const opening = $("opening");
   opening.removeAttribute("value");  // indeterminate, unless a download shows how far it is
   opening.hidden = false;
@@ -50,7 +50,10 @@ function apply(doc, force) {
   if (!state.doc || doc.handle !== state.doc.handle) return;
   const imageChanged = force || doc.version !== state.doc.version;
   state.doc = doc;
-  if (!$("doc-title").querySelector("input")) $("doc-title").textContent = doc.name;  // not while renamed
+  docTitle.textContent = doc.name;  // the button, in the page or not while renamed
+  // Only a writable document of the library is renamed from its title.
+  docTitle.disabled = doc.readOnly || doc.path.startsWith("/");
+  docTitle.title = docTitle.disabled ? "" : "Rename (click, Enter or F2)";
   $("lock").hidden = !doc.readOnly;
   $("undo").disabled = !doc.canUndo || doc.readOnly;
   $("redo").disabled = !doc.canRedo || doc.readOnly;

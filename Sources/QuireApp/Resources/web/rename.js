@@ -78,18 +78,17 @@ function renameInPlace(item) {
   }, () => openItem(item));
 }
 
-// The editor's title renames the open document (its presenter follows the move).
-$("doc-title").addEventListener("click", () => {
+// The editor's title is a button that renames the open document (its presenter follows the
+// move): a click, Enter, Space or F2 puts the field in its place, and the button comes back.
+const docTitle = $("doc-title");  // held here: while renamed, the field takes its place
+docTitle.addEventListener("click", () => {
   const doc = state.doc;
   // Only a document of the library is renamed here (one `quire open` opened elsewhere is not).
-  if (!doc || doc.readOnly || doc.path.startsWith("/") || $("doc-title").querySelector("input")) return;
-  const label = document.createElement("span");
-  label.textContent = doc.name;
-  $("doc-title").replaceChildren(label);
+  if (!doc || doc.readOnly || doc.path.startsWith("/") || !docTitle.isConnected) return;
   // The file's name (the title is the localized name, which hides the extension).
-  editName(label, doc.path.split("/").pop(), false, (name) => {
-    $("doc-title").textContent = doc.name;
-    $("doc-title").focus();
+  editName(docTitle, doc.path.split("/").pop(), false, (name) => {
+    docTitle.textContent = doc.name;
+    docTitle.focus();
     if (!name) return;
     attempt(async () => {
       const { path } = await post("api/rename", { path: doc.path, name });
@@ -99,9 +98,9 @@ $("doc-title").addEventListener("click", () => {
     });
   });
 });
-$("doc-title").addEventListener("keydown", (event) => {
-  if ((event.key === "Enter" || event.key === "F2") && event.target === $("doc-title")) {
+docTitle.addEventListener("keydown", (event) => {
+  if (event.key === "F2") {
     event.preventDefault();
-    $("doc-title").click();
+    docTitle.click();
   }
 });

@@ -124,10 +124,13 @@ async function reload() {
   state.reloading = true;
   try {
     const listing = await get(`api/list?${listParams(0, Math.min(1000, Math.max(200, state.offset)))}`);
-    state.generation += 1;  // a page still being added belongs to the list this replaces
+    const generation = ++state.generation;  // a page still being drawn belongs to the list this replaces
     state.total = listing.total;
     state.offset = listing.items.length;
-    render(listing.items, false);
+    // A new list is drawn a slice per frame, its first slice at once; a live reload of a list
+    // already shown is drawn whole, since its elements are kept and only the difference moves.
+    if (state.shown.size === 0) await drawInSlices(listing.items, false, generation);
+    else render(listing.items, false);
   } finally { state.reloading = false; }
   loadRecents();
   attempt(loadPlaces);
@@ -136,6 +139,7 @@ async function reload() {
 
 // A new folder, search, filter or order: from the first page.
 function restart() {
+  state.generation += 1;  // what is still being drawn of the list before is dropped
   state.offset = 0;
   state.total = 0;
   return reload();
@@ -150,14 +154,21 @@ async function loadMore() {
     if (generation !== state.generation) return;  // a reload answered first, and holds this page
     state.offset += listing.items.length;
     state.total = listing.total;
-    // A page is drawn a slice per frame, so a scroll never waits for a whole page to be made.
-    for (let at = 0; at < listing.items.length; at += pageSlice) {
-      if (at > 0) await new Promise((resolve) => requestAnimationFrame(resolve));
-      if (generation !== state.generation) return;
-      render(listing.items.slice(at, at + pageSlice), true);
-    }
+    if (!await drawInSlices(listing.items, true, generation)) return;
   } finally { state.loading = false; }
   await fillViewport();
+}
+
+// Draws `items` a slice per frame, after what is shown (`append`) or in its place, so a scroll
+// or an opening folder never waits for a whole page to be made. False when a reload replaced the
+// list meanwhile (`state.generation` moved on), and the rest is dropped.
+async function drawInSlices(items, append, generation) {
+  for (let at = 0; at === 0 || at < items.length; at += pageSlice) {
+    if (at > 0) await new Promise((resolve) => requestAnimationFrame(resolve));
+    if (generation !== state.generation) return false;
+    render(items.slice(at, at + pageSlice), append || at > 0);
+  }
+  return true;
 }
 // Items made in one frame: about 0.2 ms each, so a slice stays well within a 16 ms frame.
 const pageSlice = 40;

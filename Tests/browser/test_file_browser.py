@@ -604,6 +604,12 @@ class FileBrowserConventionTests(BrowserTestCase):
                  seconds=60, message="the app to list the 500 new notes")
         self.browse("Long")
         wait_for(lambda: len(self.items()) == 200, message="the first page")
+        # A note's thumbnail is its first lines, drawn by the page (no image per note).
+        wait_for(lambda: self.driver.execute_script(
+            "const l = document.querySelector('#items .item[data-name=\"Note 000.txt\"] .thumb .lines');"
+            "return l && !l.hidden ? l.textContent : null") == "note 0", message="the note's first lines")
+        self.assertEqual(self.driver.execute_script(
+            "return document.querySelectorAll('#items .thumb img').length"), 0)
         self.item("Note 000.txt").click()
         wait_for(lambda: self.driver.execute_script(
             "return document.activeElement.dataset.name") == "Note 000.txt", message="the first focused")

@@ -14,7 +14,18 @@ function thumb(item) {
   glyph.textContent = icons[item.kind] || icons.other;  // the placeholder, at once
   glyph.className = `glyph ${item.kind}`;
   box.appendChild(glyph);
-  if (!item.isFolder && item.kind !== "other") {
+  if (item.kind === "text" && state.layout === "grid") {
+    // A text's first lines, drawn by the page. As an <img>, each SVG preview was a document of
+    // its own to Chromium, about 17 ms of the main thread apiece: scrolling a folder of notes
+    // stalled on them. The lines are fetched once the thumbnail comes near the view.
+    const lines = document.createElement("div");
+    lines.className = "lines";
+    lines.setAttribute("aria-hidden", "true");  // the item's name names it
+    lines.dataset.path = item.path;
+    lines.hidden = true;
+    box.appendChild(lines);
+    textPreviews.observe(box);  // not the lines: hidden, they never come into view
+  } else if (!item.isFolder && item.kind !== "other") {
     const image = document.createElement("img");
     image.loading = "lazy";  // only what scrolls into view is fetched
     image.alt = "";
@@ -26,6 +37,21 @@ function thumb(item) {
   }
   return box;
 }
+
+const textPreviews = new IntersectionObserver((entries) => {
+  for (const { target: box, isIntersecting } of entries) {
+    if (!isIntersecting) continue;
+    textPreviews.unobserve(box);
+    const lines = box.querySelector(".lines");
+    get(`api/preview?${query({ path: lines.dataset.path })}`).then((preview) => {
+      const text = preview.text.split("\n").slice(0, 12).join("\n");
+      if (!text.trim()) return;  // an empty note keeps its glyph
+      lines.textContent = text;
+      lines.hidden = false;
+      lines.previousElementSibling?.remove();  // the glyph
+    }, () => {});  // a note gone meanwhile keeps its glyph
+  }
+}, { rootMargin: "400px 0px" });
 
 // Extensions of the document types the app knows are hidden, as Apple's browser hides them
 // (the View menu's "Show extensions" shows them); a long name is cut in the middle, so its start

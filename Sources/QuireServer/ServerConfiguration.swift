@@ -34,6 +34,12 @@ public struct ServerConfiguration: Sendable {
   /// that trickles in a byte at a time (slowloris) is closed at the timeout all the same. Longer than the clients' own pool timeout (60 s), so a device
   /// closes its idle connections first; an event stream being answered is never idle.
   public var idleTimeout: Duration = .seconds(75)
+  /// How long a request's body may keep the server waiting before it must keep up with
+  /// ``minimumBodyRate``; a body sent a byte at a time, which the idle timeout never ends, is
+  /// closed then (Apache's `mod_reqtimeout` defaults: 20 s and 500 bytes a second).
+  public var bodyGrace: Duration = .seconds(20)
+  /// Bytes a second: each such many bytes of a request's body extend ``bodyGrace`` by a second.
+  public var minimumBodyRate = 500
   /// The most connections served at once; further ones wait in the listen queue until one
   /// closes. Never more than the process's file limit allows (which the server raises to its
   /// hard limit at start), less what the database and blobs need.

@@ -136,8 +136,10 @@ public final class SyncServer: Sendable {
       idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
     let connections = ConnectionGuard(
       perAddress: max(1, configuration.maximumConnectionsPerAddress))
+    let pace = BodyPace(grace: configuration.bodyGrace, minimumRate: configuration.minimumBodyRate)
     let http1 = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [connections.handler()], idleTimeout: timeout)
+      additionalChannelHandlers: [connections.handler(), BodyPaceHandler(pace: pace)],
+      idleTimeout: timeout)
     guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else {
       if configuration.tlsCertificate != nil || configuration.tlsKey != nil {
         throw SyncError(

@@ -83,6 +83,12 @@ struct RunServer: QuireDocumentSubcommand {
       counts as idle).
       """)
   var idleTimeout = 75.0
+  @Option(
+    help: """
+      Seconds a request's body may keep the server waiting, plus one for each 500 bytes that \
+      arrive; a slower body has its connection closed.
+      """)
+  var bodyGrace = 20.0
   @Option(help: "The most connections one address may hold open at once (loopback: no limit).")
   var connectionsPerAddress = 512
   @Option(
@@ -106,6 +112,10 @@ struct RunServer: QuireDocumentSubcommand {
       throw SyncError(.malformed, "--idle-timeout takes 0.1 to 86400 seconds, not \(idleTimeout).")
     }
     configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000))
+    guard bodyGrace.isFinite, (0.1...86_400).contains(bodyGrace) else {
+      throw SyncError(.malformed, "--body-grace takes 0.1 to 86400 seconds, not \(bodyGrace).")
+    }
+    configuration.bodyGrace = .milliseconds(Int(bodyGrace * 1000))
     guard connectionsPerAddress >= 1 else {
       throw SyncError(
         .malformed, "--connections-per-address takes 1 or more, not \(connectionsPerAddress).")

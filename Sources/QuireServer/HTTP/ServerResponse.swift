@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import QuireSyncProtocol
 
 /// JSON answers, and errors as `{"error": {"code": …, "message": …}}` with their status.
@@ -50,6 +51,10 @@ enum ServerResponse {
     if let error = error as? SyncError { return error }
     if error is NIOTooManyBytesError {
       return SyncError(.tooLarge, "The request body is larger than the server accepts.")
+    }
+    if error is HTTPParserError {  // the client's bytes, or its connection, ended mid-request
+      return SyncError(
+        .malformed, "The request could not be read: it was not HTTP, or it ended early.")
     }
     if let error = error as? HTTPError {
       switch error.status {

@@ -52,32 +52,48 @@ struct ConnectionGuardTests {
   @Test("a real server closes a slowloris connection whose head never ends")
   func slowloris() async throws {
     let server = try SyncServerProcess(arguments: ["--idle-timeout", "2"])
+    let fd = try Self.connect(to: server.url)
+    defer { close(fd) }
+    _ = "GET /v1/health HTTP/1.1\r\nHost: x\r\n".withCString { write(fd, $0, strlen($0)) }
+    // A header byte every half second (faster than the idle timeout): a timeout that counted
+    // bytes would keep this connection for good.
+    let closed = await Self.trickleUntilClosed(fd, every: 500)
+    #expect(closed, "the server kept a head that never ended open for 60 s")
+    // The server itself answers others as before.
+    let health = try await SyncTestSupport.raw(
+      .GET, server.url.appendingPathComponent("v1/health").absoluteString)
+    #expect(health.status == 200)
+  }
+
+  /// A TCP connection to `url`'s port on loopback.
+  static func connect(to url: URL) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #expect(fd >= 0)
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(try #require(server.url.port)).bigEndian
+    address.sin_port = UInt16(try #require(url.port)).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
     #expect(connected == 0)
-    _ = "GET /v1/health HTTP/1.1\r\nHost: x\r\n".withCString { write(fd, $0, strlen($0)) }
-    // A header byte every half second (faster than the idle timeout), until the server closes
-    // the connection: poll's timeout is the attacker's pace, the close is the event. A timeout
-    // that counted bytes would keep this connection for good.
-    // On a thread of its own: the loop blocks in poll, and must not hold a cooperative thread.
-    let closed = await withCheckedContinuation { continuation in
+    return fd
+  }
+
+  /// Sends one byte every `milliseconds` until the server closes `fd`, for at most 60 s; true if
+  /// it closed. poll's timeout is the attacker's pace, the close is the event waited for. On a
+  /// thread of its own: the loop blocks in poll, and must not hold a cooperative thread.
+  static func trickleUntilClosed(_ fd: Int32, every milliseconds: Int32) async -> Bool {
+    await withCheckedContinuation { continuation in
       Thread {
         let started = ContinuousClock.now
         var closed = false
         while !closed, ContinuousClock.now - started < .seconds(60) {
           _ = "X".withCString { send(fd, $0, 1, Int32(MSG_NOSIGNAL)) }
           var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-          if Glibc.poll(&poll, 1, 500) > 0 {
+          if Glibc.poll(&poll, 1, milliseconds) > 0 {
             var byte: UInt8 = 0
             closed = recv(fd, &byte, 1, 0) <= 0
           }
@@ -85,10 +101,5 @@ struct ConnectionGuardTests {
         continuation.resume(returning: closed)
       }.start()
     }
-    #expect(closed, "the server kept a head that never ended open for 60 s")
-    // The server itself answers others as before.
-    let health = try await SyncTestSupport.raw(
-      .GET, server.url.appendingPathComponent("v1/health").absoluteString)
-    #expect(health.status == 200)
   }
 }

@@ -1,0 +1,95 @@
+import NIOCore
+import NIOHTTPTypes
+
+/// Closes a connection whose request body arrives slower than its ``BodyPace`` allows.
+///
+/// It counts only the time a read is outstanding: from the moment the pipeline asks for more
+/// bytes (`read`) to the moment a part arrives. When the server holds reads back (its handler has
+/// not taken what came), that time is not the client's. One scheduled check per connection is
+/// enough: the deadline it was set for is never later than the real one, and it sets itself
+/// again for what is left when it fires early.
+final class BodyPaceHandler: ChannelDuplexHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPRequestPart
+  typealias InboundOut = HTTPRequestPart
+  typealias OutboundIn = HTTPResponsePart
+  typealias OutboundOut = HTTPResponsePart
+
+  private let pace: BodyPace
+  /// Whether a request's head arrived and its end has not.
+  private var inBody = false
+  private var received = 0
+  /// The time the server waited on the client for this body, before the current wait.
+  private var waited: Duration = .zero
+  /// When the outstanding read was asked for, if one is.
+  private var waitingSince: NIODeadline?
+  private var check: Scheduled<Void>?
+
+  init(pace: BodyPace) { self.pace = pace }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head:
+      inBody = true
+      received = 0
+      waited = .zero
+      waitingSince = nil
+    case .body(let bytes):
+      received += bytes.readableBytes
+      stopWaiting(now: context.eventLoop.now)
+    case .end:
+      inBody = false
+      waitingSince = nil
+    }
+    context.fireChannelRead(data)
+  }
+
+  func read(context: ChannelHandlerContext) {
+    if inBody, waitingSince == nil {
+      waitingSince = context.eventLoop.now
+      if check == nil { schedule(context: context) }
+    }
+    context.read()
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    check?.cancel()
+    check = nil
+  }
+
+  private func stopWaiting(now: NIODeadline) {
+    guard let since = waitingSince else { return }
+    waited += Self.duration(now - since)
+    waitingSince = nil
+  }
+
+  /// The time the server has waited on the client for this body, the current wait included.
+  private func totalWaited(now: NIODeadline) -> Duration {
+    waited + (waitingSince.map { Self.duration(now - $0) } ?? .zero)
+  }
+
+  /// Checks again when the allowance would run out if the current wait went on.
+  private func schedule(context: ChannelHandlerContext) {
+    let now = context.eventLoop.now
+    let left = pace.allowance(received: received) - totalWaited(now: now)
+    let delay = TimeAmount.nanoseconds(Self.nanoseconds(max(left, .zero)) + 1)
+    check = context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
+      check = nil
+      guard inBody, waitingSince != nil else { return }  // the next wait checks again
+      if pace.isTooSlow(received: received, waited: totalWaited(now: context.eventLoop.now)) {
+        context.close(promise: nil)
+      } else {
+        schedule(context: context)
+      }
+    }
+  }
+
+  private static func duration(_ amount: TimeAmount) -> Duration {
+    .nanoseconds(amount.nanoseconds)
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Int64 {
+    let parts = duration.components
+    let seconds = min(parts.seconds, Int64.max / 1_000_000_000 - 1)
+    return seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
+  }
+}

@@ -635,5 +635,46 @@ class FileBrowserConventionTests(BrowserTestCase):
         ActionChains(self.driver).send_keys(Keys.HOME).perform()
         wait_for(lambda: not first_out_of_view(), message="Home showed the first item")
 
+    def test_13_the_grid_keeps_whole_rows_and_the_focus_when_the_window_is_resized(self):
+        # The items are laid out in chunks of whole rows; a window that makes rows longer or
+        # shorter has them made again, and the arrows still go to the item below.
+        folder = self.app.path("Wide")
+        os.makedirs(folder)
+        for index in range(300):
+            with open(os.path.join(folder, f"Note {index:03}.txt"), "w") as handle:
+                handle.write(f"note {index}")
+        wait_for(lambda: self.app.api("GET", "/api/list?folder=Wide&limit=1")["total"] == 300,
+                 seconds=60, message="the app to list the 300 new notes")
+        self.browse("Wide")
+        wait_for(lambda: len(self.items()) == 200, message="the first page")
+        geometry = lambda: self.driver.execute_script("""
+            const items = [...document.querySelectorAll("#items .item")];
+            const lefts = items.map((item) => Math.round(item.getBoundingClientRect().left));
+            const columns = lefts.indexOf(lefts[0], 1);
+            return { columns, ragged: lefts.findIndex((left, i) => left !== lefts[i % columns]),
+                     names: items.map((item) => item.dataset.name) };""")
+        self.item("Note 100.txt").click()
+        wait_for(lambda: self.driver.execute_script(
+            "return document.activeElement.dataset.name") == "Note 100.txt", message="Note 100 focused")
+        size = self.driver.get_window_size()
+        try:
+            seen = {geometry()["columns"]}
+            for width in (900, 1700):
+                self.driver.set_window_size(width, size["height"])
+                wait_for(lambda: geometry()["columns"] not in seen, message=f"other rows at {width} px")
+                shown = geometry()
+                seen.add(shown["columns"])
+                self.assertEqual(shown["ragged"], -1, f"every row whole at {width} px: {shown}")
+                self.assertEqual(self.driver.execute_script("return document.activeElement.dataset.name"),
+                                 "Note 100.txt", f"the focus kept at {width} px")
+                ActionChains(self.driver).send_keys(Keys.ARROW_DOWN).perform()
+                below = shown["names"][100 + shown["columns"]]
+                wait_for(lambda: self.driver.execute_script(
+                    "return document.activeElement.dataset.name") == below, message=f"{below} below at {width} px")
+                ActionChains(self.driver).send_keys(Keys.ARROW_UP).perform()
+            self.assertGreaterEqual(len(seen), 3, f"three widths, three row lengths: {seen}")
+        finally:
+            self.driver.set_window_size(size["width"], size["height"])
+
 if __name__ == "__main__":
     unittest.main()

@@ -216,7 +216,6 @@ function render(items, append) {
   for (const item of items) state.byPath.set(item.path, item);
   const previous = state.shown;
   const next = append ? state.shown : new Map();
-  const fragment = document.createDocumentFragment();
   const elements = [];
   for (const item of items) {
     const key = `${item.path}|${item.modified}|${item.tags.join(",")}|${item.size}|${item.sync}|${item.conflicts}|${item.syncError}|${Math.round(item.percent ?? 100)}|${item.shared}|${state.layout}|${state.showExtensions}`;
@@ -231,19 +230,18 @@ function render(items, append) {
     }
     next.set(key, element);
     elements.push(element);
-    fragment.appendChild(element);
   }
-  if (!append) list.replaceChildren(fragment); else list.appendChild(fragment);
+  placeItems(list, elements, append);
   state.shown = next;
   indexShown(elements, append);
   // A page added below changes no mark (its items were made with theirs); a reload keeps the
   // selection and the focus on what is still shown.
   if (append) showSelection(); else keepSelection(focus);
   // The frame that first shows the folder's items, for `quire-bench app-ui`.
-  if (list.children.length > 0 && performance.getEntriesByName("quire:first-items").length === 0) {
+  if (state.paths.length > 0 && performance.getEntriesByName("quire:first-items").length === 0) {
     requestAnimationFrame(() => performance.mark("quire:first-items"));
   }
-  $("empty").hidden = list.children.length > 0;
+  $("empty").hidden = state.paths.length > 0;
 }
 
 async function loadRecents() {
@@ -279,6 +277,7 @@ function showBrowser(folder) {
   state.selected = new Set();
   state.anchor = null;
   $("items").replaceChildren();
+  textPreviews.disconnect();  // the notes of the folder before, gone before they came into view
   indexShown([], false);
   attempt(restart);
 }

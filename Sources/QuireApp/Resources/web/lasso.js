@@ -26,11 +26,16 @@ function startLasso(event) {
       left: `${left}px`, top: `${top - window.scrollY}px`, width: `${right - left}px`, height: `${bottom - top}px`,
     });
     box.hidden = false;
-    const touched = libraryItems().filter((element) => {
+    const meets = (element) => {
       const rect = element.getBoundingClientRect();
       return rect.left < right && rect.right > left
         && rect.top + window.scrollY < bottom && rect.bottom + window.scrollY > top;
-    }).map((element) => element.dataset.path);
+    };
+    // Only the chunks the rectangle meets are looked into: a folder of thousands is not laid
+    // out whole on every move of the mouse.
+    const touched = [...$("items").children].filter(meets)
+      .flatMap((chunk) => [...chunk.children].filter(meets))
+      .map((element) => element.dataset.path);
     state.selected = new Set([...before, ...touched]);
     state.anchor = touched[touched.length - 1] ?? state.anchor;
     state.rangeStart = state.anchor;

@@ -83,8 +83,9 @@ function renameInPlace(item) {
 const docTitle = $("doc-title");  // held here: while renamed, the field takes its place
 docTitle.addEventListener("click", () => {
   const doc = state.doc;
-  // Only a document of the library is renamed here (one `quire open` opened elsewhere is not).
-  if (!doc || doc.readOnly || doc.path.startsWith("/") || !docTitle.isConnected) return;
+  // editor.js disables the title of a document that is not renamed here (read-only, or one
+  // `quire open` opened from outside the library); F2's click() does nothing on it either.
+  if (!doc || docTitle.disabled || !docTitle.isConnected) return;
   // The file's name (the title is the localized name, which hides the extension).
   editName(docTitle, doc.path.split("/").pop(), false, (name) => {
     docTitle.textContent = doc.name;

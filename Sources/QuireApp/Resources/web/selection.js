@@ -137,8 +137,7 @@ function keepSelection(focus) {
 
 // How many items one row of the grid holds (1 in the list).
 function columns() {
-  if (state.layout !== "grid") return 1;
-  return getComputedStyle($("items")).gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+  return state.layout === "grid" ? state.columns : 1;
 }
 
 function moveSelection(event) {

@@ -7,7 +7,8 @@ import Synchronization
 #endif
 
 /// The hostile side of `server-abuse`, on loopback only: connections that never send a request,
-/// slowloris connections that send a request's head one byte at a time and never finish it, and
+/// slowloris connections that send a request's head, or a request's body, one byte at a time and
+/// never finish it, and
 /// one device token that keeps reopening event streams as fast as the server ends them.
 final class AbusiveClients: Sendable {
   private let port: UInt16
@@ -20,7 +21,8 @@ final class AbusiveClients: Sendable {
   /// How many streams the abusive token opened in all.
   var streamsOpened: Int { reopened.load(ordering: .relaxed) }
 
-  /// Opens `idle` connections that send nothing and `slowloris` that begin a request.
+  /// Opens `idle` connections that send nothing and `slowloris` that begin a request: half of
+  /// them its head, half a whole head and then a body that never ends.
   func connect(idle: Int, slowloris: Int) throws {
     for index in 0..<(idle + slowloris) {
       let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -40,9 +42,11 @@ final class AbusiveClients: Sendable {
       }
       sockets.withLock { $0.append(fd) }
       if index >= idle {
-        _ = "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n".withCString {
-          write(fd, $0, strlen($0))
-        }
+        let head =
+          index % 2 == 0
+          ? "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+          : "POST /v1/sign-in HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n"
+        _ = head.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         slow.withLock { $0.append(fd) }
       }
     }
@@ -53,7 +57,9 @@ final class AbusiveClients: Sendable {
   func trickle(every: Duration) async {
     while !Task.isCancelled {
       try? await Task.sleep(for: every)  // the attacker's own pace, not a wait for an event
-      for fd in slow.withLock({ $0 }) { _ = "X".withCString { write(fd, $0, 1) } }
+      for fd in slow.withLock({ $0 }) {
+        _ = "X".withCString { send(fd, $0, 1, Int32(MSG_NOSIGNAL)) }  // closed by the server: EPIPE
+      }
     }
   }
 

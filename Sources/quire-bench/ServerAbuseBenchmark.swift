@@ -5,7 +5,7 @@ import QuireServer
 
 /// How well a server keeps serving its devices while it is attacked, on loopback: `--idle`
 /// connections that never send a request, `--slowloris` connections that send a request's head
-/// a byte at a time and never finish, and one device token reopening `--streams` event streams
+/// (half of them) or its body (the other half) a byte at a time and never finish, and one device token reopening `--streams` event streams
 /// as the server ends them (after `--retry`, the stream's own reconnection delay), while `--devices` devices commit at `--rate` and hear each
 /// other's commits. The legitimate figure is the p99 from a commit to its arrival at the other
 /// devices of its account, as in `server-load`.

@@ -676,5 +676,50 @@ class FileBrowserConventionTests(BrowserTestCase):
         finally:
             self.driver.set_window_size(size["width"], size["height"])
 
+    def test_14_moving_many_items_shows_progress_and_cancel_stops_before_the_next(self):
+        folder = self.app.path("Many")
+        os.makedirs(os.path.join(folder, "Box"))
+        names = [f"Item {index}.txt" for index in range(6)]
+        for name in names:
+            with open(os.path.join(folder, name), "w") as handle:
+                handle.write(name)
+        self.browse("Many")
+        wait_for(lambda: len(self.items()) == 7, message="the folder listed")
+        # The page's third move waits until the test lets it go: the job is seen mid-way,
+        # whatever the machine's speed.
+        self.driver.execute_script("""
+            window.heldMoves = 0;
+            const fetchBefore = window.fetch;
+            window.fetch = (path, options) => {
+              if (String(path).startsWith("api/move") && ++window.heldMoves === 3) {
+                return new Promise((go) => { window.releaseMove = go; }).then(() => fetchBefore(path, options));
+              }
+              return fetchBefore(path, options);
+            };""")
+        self.item(names[0]).click()
+        ActionChains(self.driver).key_down(Keys.SHIFT).click(self.item(names[-1])).key_up(Keys.SHIFT).perform()
+        self.assertEqual(self.driver.execute_script("return state.selected.size"), 6)
+        self.driver.execute_script("moveItems([...state.selected], 'Many/Box')")
+        wait_for(lambda: self.driver.execute_script("return typeof window.releaseMove === 'function'"),
+                 message="the third move on its way")
+        job = self.find("#work .job")
+        self.assertTrue(job.is_displayed())
+        self.assertIn("Moving 3 of 6", job.text)
+        self.assertEqual(self.driver.execute_script("return document.querySelector('#work progress').value"), 2)
+        from axe_selenium_python import Axe
+        axe = Axe(self.driver)
+        axe.inject()
+        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core with the job shown")
+        job.find_element(By.CSS_SELECTOR, "button").click()
+        self.driver.execute_script("window.releaseMove()")
+        wait_for(lambda: not self.find("#work").is_displayed(), message="the job gone once stopped")
+        moved = sorted(os.listdir(os.path.join(folder, "Box")))
+        self.assertEqual(len(moved), 3, f"the move in flight finished, and none after it: {moved}")
+        self.assertEqual(len([n for n in os.listdir(folder) if n.endswith(".txt")]), 3)
+        # Ctrl+Z takes back what was moved.
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: os.listdir(os.path.join(folder, "Box")) == [], message="Ctrl+Z moved the three back")
+        self.assertEqual(sorted(n for n in os.listdir(folder) if n.endswith(".txt")), sorted(names))
+
 if __name__ == "__main__":
     unittest.main()

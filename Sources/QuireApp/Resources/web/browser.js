@@ -314,12 +314,10 @@ $("new-folder").onclick = () => attempt(async () => {
   if (name) await post("api/folder", { name, folder: state.folder });
 });
 
-async function importFile(file) {
-  await post(`api/import?${query({ folder: state.folder, name: file.name })}`, undefined, file);
-}
 $("import").onchange = () => attempt(async () => {
-  for (const file of $("import").files) await importFile(file);
+  const files = [...$("import").files];
   $("import").value = "";
+  await importFiles(files);
 });
 // Files from the desktop, not items dragged within the page (dragging.js).
 const bringsFiles = (event) => event.dataTransfer && [...event.dataTransfer.types].includes("Files");
@@ -331,7 +329,8 @@ document.addEventListener("drop", (event) => {
   if ($("browser").hidden || !bringsFiles(event)) return;
   event.preventDefault();
   $("drop").hidden = true;
-  attempt(async () => { for (const file of event.dataTransfer.files) await importFile(file); });
+  const files = [...event.dataTransfer.files];  // the drop's files go with its event
+  attempt(() => importFiles(files));
 });
 
 $("trash-button").onclick = () => attempt(async () => {

@@ -24,30 +24,31 @@ async function renameOperation(path, name) {
   return () => renameOperation(renamed.path, oldName);
 }
 
-// Moves each `{path, folder}`.
+// Moves each `{path, folder}` (those done, when cancelled on the way: progress.js).
 async function moveOperation(moves) {
-  const back = [];
-  for (const { path, folder } of moves) {
+  const back = await eachWithProgress("Moving", moves, async ({ path, folder }) => {
     const moved = await post("api/move", { path, folder });
-    back.push({ path: moved.path, folder: path.split("/").slice(0, -1).join("/") });
-  }
+    return { path: moved.path, folder: path.split("/").slice(0, -1).join("/") };
+  });
   return () => moveOperation(back.reverse());
 }
 
 async function trashOperation(paths) {
-  const trashed = [];
-  for (const path of paths) trashed.push((await post("api/delete", { path })).trashed);
+  const trashed = await eachWithProgress("Moving to the Trash", paths,
+    async (path) => (await post("api/delete", { path })).trashed);
+  const done = paths.slice(0, trashed.length);
   return async () => {
-    for (const name of trashed.reverse()) await post("api/restore", { trashed: name });
-    return () => trashOperation(paths);
+    const back = await eachWithProgress("Putting back", trashed.reverse(),
+      (name) => post("api/restore", { trashed: name }));
+    return () => trashOperation(done.slice(done.length - back.length));
   };
 }
 
 // Copies each item into `folder` (a Ctrl-drag); undoing moves the copies to the Trash, and
 // redoing brings them back from it.
 async function copyOperation(paths, folder) {
-  const copies = [];
-  for (const path of paths) copies.push((await post("api/copy", { path, folder })).path);
+  const copies = await eachWithProgress("Copying", paths,
+    async (path) => (await post("api/copy", { path, folder })).path);
   select(copies);
   return () => trashOperation(copies);
 }

@@ -673,6 +673,17 @@ class FileBrowserConventionTests(BrowserTestCase):
                     "return document.activeElement.dataset.name") == below, message=f"{below} below at {width} px")
                 ActionChains(self.driver).send_keys(Keys.ARROW_UP).perform()
             self.assertGreaterEqual(len(seen), 3, f"three widths, three row lengths: {seen}")
+            # A resize while a name is edited leaves the field editing; the rows are made whole
+            # once the rename ends.
+            ActionChains(self.driver).send_keys(Keys.F2).perform()
+            wait_for(lambda: self.driver.execute_script("return document.activeElement.tagName") == "INPUT",
+                     message="the rename field")
+            self.driver.set_window_size(900, size["height"])
+            wait_for(lambda: self.driver.execute_script("return window.innerWidth") < 1000, message="the narrower window")
+            self.assertEqual(self.driver.execute_script("return document.activeElement.tagName"), "INPUT",
+                             "the rename field kept its focus through the resize")
+            ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+            wait_for(lambda: geometry()["ragged"] == -1, message="whole rows once the rename ended")
         finally:
             self.driver.set_window_size(size["width"], size["height"])
 
@@ -685,40 +696,58 @@ class FileBrowserConventionTests(BrowserTestCase):
                 handle.write(name)
         self.browse("Many")
         wait_for(lambda: len(self.items()) == 7, message="the folder listed")
-        # The page's third move waits until the test lets it go: the job is seen mid-way,
-        # whatever the machine's speed.
+        # The page's move number `holdAt` waits until the test lets it go: the job is seen
+        # mid-way, whatever the machine's speed.
         self.driver.execute_script("""
-            window.heldMoves = 0;
+            window.movesSeen = 0;
             const fetchBefore = window.fetch;
             window.fetch = (path, options) => {
-              if (String(path).startsWith("api/move") && ++window.heldMoves === 3) {
+              if (String(path).startsWith("api/move") && ++window.movesSeen === window.holdAt) {
                 return new Promise((go) => { window.releaseMove = go; }).then(() => fetchBefore(path, options));
               }
               return fetchBefore(path, options);
             };""")
+        box = lambda: sorted(os.listdir(os.path.join(folder, "Box")))
+
+        def cancel_at(number, label):
+            self.driver.execute_script("window.movesSeen = 0; window.releaseMove = null; window.holdAt = arguments[0]", number)
+            yield  # the caller starts the work here
+            wait_for(lambda: self.driver.execute_script("return typeof window.releaseMove === 'function'"),
+                     message=f"move {number} on its way")
+            job = self.find("#work .job")
+            self.assertTrue(job.is_displayed())
+            self.assertIn(label, job.text)
+            self.assertEqual(self.driver.execute_script("return document.querySelector('#work progress').value"), number - 1)
+            yield  # the caller looks at the job here
+            job.find_element(By.CSS_SELECTOR, "button").click()
+            self.driver.execute_script("window.releaseMove()")
+            wait_for(lambda: not self.find("#work").is_displayed(), message="the job gone once stopped")
+
         self.item(names[0]).click()
         ActionChains(self.driver).key_down(Keys.SHIFT).click(self.item(names[-1])).key_up(Keys.SHIFT).perform()
         self.assertEqual(self.driver.execute_script("return state.selected.size"), 6)
+        steps = cancel_at(3, "Moving 3 of 6")
+        next(steps)
         self.driver.execute_script("moveItems([...state.selected], 'Many/Box')")
-        wait_for(lambda: self.driver.execute_script("return typeof window.releaseMove === 'function'"),
-                 message="the third move on its way")
-        job = self.find("#work .job")
-        self.assertTrue(job.is_displayed())
-        self.assertIn("Moving 3 of 6", job.text)
-        self.assertEqual(self.driver.execute_script("return document.querySelector('#work progress').value"), 2)
+        next(steps)
         from axe_selenium_python import Axe
         axe = Axe(self.driver)
         axe.inject()
         self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core with the job shown")
-        job.find_element(By.CSS_SELECTOR, "button").click()
-        self.driver.execute_script("window.releaseMove()")
-        wait_for(lambda: not self.find("#work").is_displayed(), message="the job gone once stopped")
-        moved = sorted(os.listdir(os.path.join(folder, "Box")))
-        self.assertEqual(len(moved), 3, f"the move in flight finished, and none after it: {moved}")
+        next(steps, None)
+        self.assertEqual(len(box()), 3, f"the move in flight finished, and none after it: {box()}")
         self.assertEqual(len([n for n in os.listdir(folder) if n.endswith(".txt")]), 3)
-        # Ctrl+Z takes back what was moved.
-        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
-        wait_for(lambda: os.listdir(os.path.join(folder, "Box")) == [], message="Ctrl+Z moved the three back")
+        # Ctrl+Z takes back what was moved; cancelled on the way, it leaves the rest to undo next.
+        undo = lambda: ActionChains(self.driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        steps = cancel_at(2, "Moving 2 of 3")
+        next(steps)
+        undo()
+        next(steps)
+        next(steps, None)
+        self.assertEqual(len(box()), 1, f"one move back finished before Cancel, one after: {box()}")
+        self.driver.execute_script("window.holdAt = 0")
+        undo()
+        wait_for(lambda: box() == [], message="the next Ctrl+Z moved the last one back")
         self.assertEqual(sorted(n for n in os.listdir(folder) if n.endswith(".txt")), sorted(names))
 
 if __name__ == "__main__":

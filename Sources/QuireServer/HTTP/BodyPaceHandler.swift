@@ -5,9 +5,10 @@ import NIOHTTPTypes
 ///
 /// It counts only the time a read is outstanding: from the moment the pipeline asks for more
 /// bytes (`read`) to the moment a part arrives. When the server holds reads back (its handler has
-/// not taken what came), that time is not the client's. One scheduled check per connection is
-/// enough: the deadline it was set for is never later than the real one, and it sets itself
-/// again for what is left when it fires early.
+/// not taken what came), that time is not the client's. One scheduled check per body is
+/// enough: the deadline it was set for is never later than the real one (within a body, the
+/// allowance left only shrinks by the time waited), and it sets itself again for what is left
+/// when it fires early. A new request's head cancels the check of the body before.
 final class BodyPaceHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
@@ -33,12 +34,14 @@ final class BodyPaceHandler: ChannelDuplexHandler, RemovableChannelHandler {
       received = 0
       waited = .zero
       waitingSince = nil
+      cancelCheck()  // one set for a body before may be far off: this body's wait sets its own
     case .body(let bytes):
       received += bytes.readableBytes
       stopWaiting(now: context.eventLoop.now)
     case .end:
       inBody = false
       waitingSince = nil
+      cancelCheck()
     }
     context.fireChannelRead(data)
   }
@@ -51,7 +54,9 @@ final class BodyPaceHandler: ChannelDuplexHandler, RemovableChannelHandler {
     context.read()
   }
 
-  func handlerRemoved(context: ChannelHandlerContext) {
+  func handlerRemoved(context: ChannelHandlerContext) { cancelCheck() }
+
+  private func cancelCheck() {
     check?.cancel()
     check = nil
   }

@@ -121,6 +121,29 @@ struct BodyPaceTests {
     #expect(done.isActive)
   }
 
+  @Test("a fast body does not buy the next request on its connection a slow one")
+  func nextRequest() throws {
+    let (channel, loop) = try Self.connection(pace)
+    // A fast body of 5 MB over 30 s: its check is set far off (an allowance of 10 000 s).
+    for _ in 0..<30 {
+      channel.read()
+      loop.advanceTime(by: .seconds(1))
+      try channel.writeInbound(Self.body(166_667))
+    }
+    try channel.writeInbound(HTTPRequestPart.end(nil))
+    let head = HTTPRequest(method: .post, scheme: "http", authority: "x", path: "/v1/chunks")
+    try channel.writeInbound(HTTPRequestPart.head(head))
+    var elapsed = 0
+    while channel.isActive, elapsed < 600 {
+      channel.read()
+      loop.advanceTime(by: .seconds(10))
+      elapsed += 10
+      if channel.isActive { try channel.writeInbound(Self.body(1)) }
+    }
+    #expect(!channel.isActive, "the next body, a byte every 10 s, is closed")
+    #expect(elapsed <= 30, "closed \(elapsed) s in, by its own allowance, not the body's before")
+  }
+
   @Test("a real server closes a connection whose body trickles in, and answers others")
   func realServer() async throws {
     let server = try SyncServerProcess(arguments: ["--body-grace", "1"])

@@ -48,15 +48,23 @@ function placeItems(list, elements, append) {
   }
   if (append) list.append(...chunks);
   else list.replaceChildren(...chunks);
-  if (!append && chunks.length > 1) chunkSizes.observe(chunks[0]);
+  for (const chunk of chunks) chunkSizes.observe(chunk);
 }
 
-// A chunk out of view that was never shown takes the height of a whole one that was: the first
-// chunk's, as it is laid out, so the scroll bar is right before the rest is seen.
+// A chunk out of view that was never shown takes the height of a whole one that was drawn, in
+// the layout shown (`--chunk-height-grid` or `-list`), so the scroll bar is right before the rest
+// is seen. A chunk stops being watched once measured, or once it is gone.
 const chunkSizes = new ResizeObserver((entries) => {
+  const list = $("items");
+  const whole = state.columns * chunkRows;
   for (const { target, contentRect } of entries) {
     if (!target.isConnected) { chunkSizes.unobserve(target); continue; }
-    if (contentRect.height > 0) $("items").style.setProperty("--chunk-height", `${contentRect.height}px`);
+    // Skipped (out of view), a chunk reports the guess it was given, not a height of its own.
+    const drawn = target.firstElementChild?.checkVisibility({ contentVisibilityAuto: true });
+    if (!drawn || target.childElementCount !== whole || contentRect.height === 0) continue;
+    const layout = list.classList.contains("grid") ? "grid" : "list";
+    list.style.setProperty(`--chunk-height-${layout}`, `${contentRect.height}px`);
+    chunkSizes.unobserve(target);
   }
 });
 
@@ -64,7 +72,8 @@ const chunkSizes = new ResizeObserver((entries) => {
 // again with the same elements, in the same order.
 new ResizeObserver(() => {
   const list = $("items");
-  if (!list.classList.contains("grid") || state.paths.length === 0) return;
+  // A rename's field would lose its focus, and end the rename; the reload after it re-chunks.
+  if (state.renaming || !list.classList.contains("grid") || state.paths.length === 0) return;
   if (measureColumns(list) === state.columns) return;
   const focused = list.contains(document.activeElement) ? document.activeElement : null;
   placeItems(list, state.paths.map((path) => state.elements.get(path)), false);

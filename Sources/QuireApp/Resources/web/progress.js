@@ -42,26 +42,34 @@ function startJob(verb, total, shown) {
 }
 
 // Runs `each(item)` on the items in order, showing "VERB 3 of 120" when there is more than one,
-// and stops before the next item once cancelled. Answers what `each` answered for those done.
+// and stops before the next item once cancelled, or at the first that fails. Answers what `each`
+// answered for the items done (`done`), the items not done (`rest`, the failed one first), and
+// the error if one failed: never throws, so what was done can still be undone.
 async function eachWithProgress(verb, items, each) {
   const job = startJob(verb, items.length, items.length > 1);
-  const results = [];
+  const done = [];
+  let error = null;
   try {
     for (const item of items) {
       if (job.cancelled) break;
-      job.step(results.length, `${verb} ${results.length + 1} of ${items.length}`);
-      results.push(await each(item));
+      job.step(done.length, `${verb} ${done.length + 1} of ${items.length}`);
+      try {
+        done.push(await each(item));
+      } catch (failure) {
+        error = failure;
+        break;
+      }
     }
   } finally { job.end(); }
-  return results;
+  return { done, rest: items.slice(done.length), error };
 }
 
 // Sends `file` to the app's import, reporting the bytes sent through `sent`; answers false if
 // the job was cancelled on the way.
-function uploadFile(file, job, sent) {
+function uploadFile(file, folder, job, sent) {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open("POST", `api/import?${query({ folder: state.folder, name: file.name })}`);
+    request.open("POST", `api/import?${query({ folder, name: file.name })}`);
     request.upload.onprogress = (event) => sent(event.loaded);
     request.onload = () => {
       if (request.status < 300) { resolve(true); return; }
@@ -79,6 +87,7 @@ function uploadFile(file, job, sent) {
 // Imports `files` into the folder shown, one after another; a job shows the bytes sent when
 // there are several files or one over a MiB.
 async function importFiles(files) {
+  const folder = state.folder;  // the folder shown when they were dropped, whatever is shown next
   const list = [...files];
   const total = list.reduce((sum, file) => sum + file.size, 0);
   const job = startJob("Importing", Math.max(total, 1), list.length > 1 || total > (1 << 20));
@@ -88,7 +97,7 @@ async function importFiles(files) {
       if (job.cancelled) break;
       const label = list.length > 1 ? `Importing ${index + 1} of ${list.length}` : `Importing “${file.name}”`;
       job.step(before, label);
-      if (!await uploadFile(file, job, (loaded) => job.step(before + loaded, label))) break;
+      if (!await uploadFile(file, folder, job, (loaded) => job.step(before + loaded, label))) break;
       before += file.size;
     }
   } finally { job.end(); }

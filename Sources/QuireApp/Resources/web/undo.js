@@ -16,48 +16,67 @@ function queued(body) {
   return run;
 }
 
+// What an operation leaves: its `inverse` for the other stack (null if nothing was done), the
+// operation for the items it did not reach (`rest`: it was cancelled, or failed on one), and the
+// error it failed with.
+const step = (inverse, rest = null, error = null) => ({ inverse, rest, error });
+
+// A step over many items (progress.js): the inverse of those done, the rest of those not.
+function batchStep({ done, rest, error }, inverse, again) {
+  return step(done.length > 0 ? () => inverse(done) : null, rest.length > 0 ? () => again(rest) : null, error);
+}
+
 async function renameOperation(path, name) {
   const oldName = path.split("/").pop();
   const renamed = await post("api/rename", { path, name });
   select([renamed.path]);  // the renamed item stays selected, and focused, once listed
   state.refocus = renamed.path;
-  return () => renameOperation(renamed.path, oldName);
+  return step(() => renameOperation(renamed.path, oldName));
 }
 
-// Moves each `{path, folder}` (those done, when cancelled on the way: progress.js).
+// Moves each `{path, folder}`.
 async function moveOperation(moves) {
-  const back = await eachWithProgress("Moving", moves, async ({ path, folder }) => {
+  const batch = await eachWithProgress("Moving", moves, async ({ path, folder }) => {
     const moved = await post("api/move", { path, folder });
     return { path: moved.path, folder: path.split("/").slice(0, -1).join("/") };
   });
-  return () => moveOperation(back.reverse());
+  return batchStep(batch, (back) => moveOperation(back.reverse()), moveOperation);
 }
 
 async function trashOperation(paths) {
-  const trashed = await eachWithProgress("Moving to the Trash", paths,
-    async (path) => (await post("api/delete", { path })).trashed);
-  const done = paths.slice(0, trashed.length);
-  return async () => {
-    const back = await eachWithProgress("Putting back", trashed.reverse(),
-      (name) => post("api/restore", { trashed: name }));
-    return () => trashOperation(done.slice(done.length - back.length));
-  };
+  const batch = await eachWithProgress("Moving to the Trash", paths,
+    async (path) => ({ path, trashed: (await post("api/delete", { path })).trashed }));
+  return batchStep(batch, (entries) => restoreOperation(entries.reverse()), trashOperation);
+}
+
+// Puts back each `{path, trashed}` from the Trash; redoing trashes them again.
+async function restoreOperation(entries) {
+  const batch = await eachWithProgress("Putting back", entries, async (entry) => {
+    await post("api/restore", { trashed: entry.trashed });
+    return entry.path;
+  });
+  return batchStep(batch, (paths) => trashOperation(paths.reverse()), restoreOperation);
 }
 
 // Copies each item into `folder` (a Ctrl-drag); undoing moves the copies to the Trash, and
 // redoing brings them back from it.
 async function copyOperation(paths, folder) {
-  const copies = await eachWithProgress("Copying", paths,
+  const batch = await eachWithProgress("Copying", paths,
     async (path) => (await post("api/copy", { path, folder })).path);
-  select(copies);
-  return () => trashOperation(copies);
+  select(batch.done);
+  return batchStep(batch, trashOperation, (rest) => copyOperation(rest, folder));
 }
 
-// Carries out an operation the user asked for, and keeps its inverse for Undo.
+// Carries out an operation the user asked for, and keeps its inverse for Undo (for the items
+// done, when it was cancelled or failed on the way: the rest of it is not wanted).
 function perform(operation) {
   return queued(async () => {
-    state.undoSteps.push(await operation());
-    state.redoSteps = [];
+    const { inverse, error } = await operation();
+    if (inverse) {
+      state.undoSteps.push(inverse);
+      state.redoSteps = [];
+    }
+    if (error) throw error;
   });
 }
 
@@ -67,11 +86,17 @@ const trashItems = (paths) => perform(() => trashOperation(paths));
 const copyItems = (paths, folder) => perform(() => copyOperation(paths, folder));
 
 // Undoes the last step (or redoes the last undone one); its inverse goes on the other stack.
+// An undo cancelled part-way leaves the rest of it to undo next; one that failed is dropped,
+// with the server's message (what it reached is on the other stack).
 function undoStep(redo) {
   return queued(async () => {
     const [from, to] = redo ? [state.redoSteps, state.undoSteps] : [state.undoSteps, state.redoSteps];
-    const inverse = from.pop();
-    if (inverse) to.push(await inverse());
+    const next = from.pop();
+    if (!next) return;
+    const { inverse, rest, error } = await next();
+    if (inverse) to.push(inverse);
+    if (rest && !error) from.push(rest);
+    if (error) throw error;
   });
 }
 

@@ -594,16 +594,22 @@ class FileBrowserConventionTests(BrowserTestCase):
         actions.perform()
         wait_for(lambda: selected() == [], message="a click on the empty space cleared it")
 
-    def test_12_a_long_folder_keeps_its_place_while_pages_load_and_changes_arrive(self):
-        folder = self.app.path("Long")
+    def browse_notes(self, name, count):
+        """Makes a folder of `count` notes ("Note 000.txt" holding "note 0"), browses it once the
+        app lists them all, and waits for its first page; answers the folder's path."""
+        folder = self.app.path(name)
         os.makedirs(folder)
-        for index in range(500):
+        for index in range(count):
             with open(os.path.join(folder, f"Note {index:03}.txt"), "w") as handle:
                 handle.write(f"note {index}")
-        wait_for(lambda: self.app.api("GET", "/api/list?folder=Long&limit=1")["total"] == 500,
-                 seconds=60, message="the app to list the 500 new notes")
-        self.browse("Long")
+        wait_for(lambda: self.app.api("GET", f"/api/list?folder={name}&limit=1")["total"] == count,
+                 seconds=60, message=f"the app to list the {count} new notes")
+        self.browse(name)
         wait_for(lambda: len(self.items()) == 200, message="the first page")
+        return folder
+
+    def test_12_a_long_folder_keeps_its_place_while_pages_load_and_changes_arrive(self):
+        folder = self.browse_notes("Long", 500)
         # A note's thumbnail is its first lines, drawn by the page (no image per note).
         wait_for(lambda: self.driver.execute_script(
             "const l = document.querySelector('#items .item[data-name=\"Note 000.txt\"] .thumb .lines');"
@@ -638,15 +644,7 @@ class FileBrowserConventionTests(BrowserTestCase):
     def test_13_the_grid_keeps_whole_rows_and_the_focus_when_the_window_is_resized(self):
         # The items are laid out in chunks of whole rows; a window that makes rows longer or
         # shorter has them made again, and the arrows still go to the item below.
-        folder = self.app.path("Wide")
-        os.makedirs(folder)
-        for index in range(300):
-            with open(os.path.join(folder, f"Note {index:03}.txt"), "w") as handle:
-                handle.write(f"note {index}")
-        wait_for(lambda: self.app.api("GET", "/api/list?folder=Wide&limit=1")["total"] == 300,
-                 seconds=60, message="the app to list the 300 new notes")
-        self.browse("Wide")
-        wait_for(lambda: len(self.items()) == 200, message="the first page")
+        self.browse_notes("Wide", 300)
         geometry = lambda: self.driver.execute_script("""
             const items = [...document.querySelectorAll("#items .item")];
             const lefts = items.map((item) => Math.round(item.getBoundingClientRect().left));

@@ -74,6 +74,21 @@ struct BodyPaceTests {
     .body(ByteBuffer(repeating: 0x58, count: count))
   }
 
+  /// Sends `channel` a byte of body every 10 s of `loop`'s time until it closes, for at most
+  /// ten minutes; answers the seconds that took.
+  static func trickleUntilClosed(_ channel: EmbeddedChannel, _ loop: EmbeddedEventLoop) throws
+    -> Int
+  {
+    var elapsed = 0
+    while channel.isActive, elapsed < 600 {
+      channel.read()
+      loop.advanceTime(by: .seconds(10))
+      elapsed += 10
+      if channel.isActive { try channel.writeInbound(Self.body(1)) }
+    }
+    return elapsed
+  }
+
   @Test("a body that never comes is closed at the grace; one a byte at a time soon after")
   func slowBody() throws {
     let (silent, silentLoop) = try Self.connection(pace)
@@ -84,13 +99,7 @@ struct BodyPaceTests {
     #expect(!silent.isActive, "a body that never came past its grace")
 
     let (trickle, loop) = try Self.connection(pace)
-    var elapsed = 0
-    while trickle.isActive, elapsed < 600 {
-      trickle.read()
-      loop.advanceTime(by: .seconds(10))
-      elapsed += 10
-      if trickle.isActive { try trickle.writeInbound(Self.body(1)) }
-    }
+    let elapsed = try Self.trickleUntilClosed(trickle, loop)
     #expect(!trickle.isActive, "a byte every 10 s is closed")
     #expect(elapsed <= 30, "closed \(elapsed) s in, not soon after the 20 s grace")
   }
@@ -133,13 +142,7 @@ struct BodyPaceTests {
     try channel.writeInbound(HTTPRequestPart.end(nil))
     let head = HTTPRequest(method: .post, scheme: "http", authority: "x", path: "/v1/chunks")
     try channel.writeInbound(HTTPRequestPart.head(head))
-    var elapsed = 0
-    while channel.isActive, elapsed < 600 {
-      channel.read()
-      loop.advanceTime(by: .seconds(10))
-      elapsed += 10
-      if channel.isActive { try channel.writeInbound(Self.body(1)) }
-    }
+    let elapsed = try Self.trickleUntilClosed(channel, loop)
     #expect(!channel.isActive, "the next body, a byte every 10 s, is closed")
     #expect(elapsed <= 30, "closed \(elapsed) s in, by its own allowance, not the body's before")
   }

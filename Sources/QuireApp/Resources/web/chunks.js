@@ -3,7 +3,7 @@
 // is laid out again whole whenever a page of the listing is added (Chromium sizes and places
 // every item of a grid each time): a scroll through 7 600 items spent 150 ms a frame on it. In
 // chunks of `chunkRows` rows, each a grid of its own with the same columns, an added page lays
-// out the last chunk, and a chunk out of view is skipped (`content-visibility`).
+// out the last chunk (an item out of view is not drawn: `content-visibility` in style.css).
 
 // Rows per chunk: small enough to lay out within a frame, large enough to keep chunks few.
 const chunkRows = 12;
@@ -48,25 +48,7 @@ function placeItems(list, elements, append) {
   }
   if (append) list.append(...chunks);
   else list.replaceChildren(...chunks);
-  for (const chunk of chunks) chunkSizes.observe(chunk);
 }
-
-// A chunk out of view that was never shown takes the height of a whole one that was drawn, in
-// the layout shown (`--chunk-height-grid` or `-list`), so the scroll bar is right before the rest
-// is seen. A chunk stops being watched once measured, or once it is gone.
-const chunkSizes = new ResizeObserver((entries) => {
-  const list = $("items");
-  const whole = state.columns * chunkRows;
-  for (const { target, contentRect } of entries) {
-    if (!target.isConnected) { chunkSizes.unobserve(target); continue; }
-    // Skipped (out of view), a chunk reports the guess it was given, not a height of its own.
-    const drawn = target.firstElementChild?.checkVisibility({ contentVisibilityAuto: true });
-    if (!drawn || target.childElementCount !== whole || contentRect.height === 0) continue;
-    const layout = list.classList.contains("grid") ? "grid" : "list";
-    list.style.setProperty(`--chunk-height-${layout}`, `${contentRect.height}px`);
-    chunkSizes.unobserve(target);
-  }
-});
 
 // The window was resized and the grid's rows hold another number of items: the chunks are made
 // again with the same elements, in the same order.

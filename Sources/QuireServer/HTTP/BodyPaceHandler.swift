@@ -9,13 +9,19 @@ import NIOHTTPTypes
 /// enough: the deadline it was set for is never later than the real one (within a body, the
 /// allowance left only shrinks by the time waited), and it sets itself again for what is left
 /// when it fires early. A new request's head cancels the check of the body before.
+///
+/// When the server stops (NIO's quiesce event), a body still arriving may keep it waiting one
+/// second more in all, whatever came before: a stopping server waits for the requests in flight,
+/// and a client sending a body slowly, or not at all, would hold its exit for the whole grace.
 final class BodyPaceHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
   typealias OutboundIn = HTTPResponsePart
   typealias OutboundOut = HTTPResponsePart
 
-  private let pace: BodyPace
+  private var pace: BodyPace
+  /// The pace once the server is stopping.
+  static let stopping = BodyPace(grace: .seconds(1), minimumRate: 1 << 30)
   /// Whether a request's head arrived and its end has not.
   private var inBody = false
   private var received = 0
@@ -52,6 +58,20 @@ final class BodyPaceHandler: ChannelDuplexHandler, RemovableChannelHandler {
       if check == nil { schedule(context: context) }
     }
     context.read()
+  }
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if event is ChannelShouldQuiesceEvent, pace != Self.stopping {
+      pace = Self.stopping
+      received = 0
+      waited = .zero
+      cancelCheck()
+      if waitingSince != nil {
+        waitingSince = context.eventLoop.now
+        schedule(context: context)
+      }
+    }
+    context.fireUserInboundEventTriggered(event)
   }
 
   func handlerRemoved(context: ChannelHandlerContext) { cancelCheck() }

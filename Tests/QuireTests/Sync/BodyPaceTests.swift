@@ -147,6 +147,37 @@ struct BodyPaceTests {
     #expect(elapsed <= 30, "closed \(elapsed) s in, by its own allowance, not the body's before")
   }
 
+  @Test("a stopping server waits at most a second more for a body")
+  func stopping() throws {
+    let (channel, loop) = try Self.connection(pace)
+    channel.read()
+    loop.advanceTime(by: .seconds(5))
+    channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+    loop.advanceTime(by: .milliseconds(900))
+    #expect(channel.isActive, "a second more")
+    loop.advanceTime(by: .milliseconds(200))
+    #expect(!channel.isActive, "closed a second after the server began to stop, not at the grace")
+  }
+
+  @Test("a real server stops within seconds with a body half sent")
+  func realServerStops() async throws {
+    let server = try SyncServerProcess(arguments: [])
+    let fd = try ConnectionGuardTests.connect(to: server.url)
+    defer { close(fd) }
+    let head = "POST /v1/sign-in HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\n\r\nab"
+    _ = head.withCString { write(fd, $0, strlen($0)) }
+    // The server has the head once it answers another request on another connection.
+    let health = try await SyncTestSupport.raw(
+      .GET, server.url.appendingPathComponent("v1/health").absoluteString)
+    #expect(health.status == 200)
+    let started = ContinuousClock.now
+    kill(server.process.process.processIdentifier, SIGTERM)
+    let status = server.process.wait()
+    let took = ContinuousClock.now - started
+    #expect(status == 0, "a clean exit")
+    #expect(took < .seconds(10), "stopped in \(took), waiting on a body that never came")
+  }
+
   @Test("a real server closes a connection whose body trickles in, and answers others")
   func realServer() async throws {
     let server = try SyncServerProcess(arguments: ["--body-grace", "1"])

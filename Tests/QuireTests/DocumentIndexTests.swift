@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import Quire
@@ -21,12 +22,13 @@ struct DocumentIndexTests {
     return (gathered, iterator, query)
   }
 
-  /// Runs one query of `scope` on a new index at `url` and waits until the index is written,
-  /// as a program that ran before would have left it.
+  /// Runs one query of `scope` on a new index at `url` in another process, which exits once the
+  /// index is written: as a program that ran before would have left it, with nothing of its
+  /// query still writing.
   static func writeIndex(of scope: URL, to url: URL) async throws {
-    let index = try DocumentIndex(url: url)
-    _ = try await gather(scope, index: index)
-    await index.flush()
+    let before = try HelperProcess(["index-once", scope.path, url.path])
+    #expect(before.lines.nextLine() == "indexed")
+    #expect(before.wait() == 0)
   }
 
   /// The names of what is in `folder` (not hidden), as a sorted list.
@@ -43,12 +45,7 @@ struct DocumentIndexTests {
     try Disk.write("b", to: folder.file("Old/b.txt"))
     try Disk.write("t", to: folder.file("Doc.mydoc/text.txt"))
     let indexURL = state.file("index.sqlite")
-    do {
-      let index = try DocumentIndex(url: indexURL)
-      let (first, _, _) = try await Self.gather(folder.url, index: index)
-      #expect(first.items.map(\.name) == ["a.txt", "b.txt", "Doc.mydoc", "Old"])
-      await index.flush()
-    }
+    try await Self.writeIndex(of: folder.url, to: indexURL)
     // While no query runs: one file goes, one comes, one changes, one is tagged (which changes
     // neither its size nor its modification time).
     try FileManager.default.removeItem(at: folder.file("Old"))
@@ -190,5 +187,33 @@ struct DocumentIndexTests {
         .sorted() ?? []
     }
     #expect(names == onDisk)
+  }
+
+  @Test("an index another program keeps busy is waited for, then reported, never set aside")
+  func busyIndexIsKept() async throws {
+    let folder = try TemporaryDirectory()
+    let state = try TemporaryDirectory()
+    try Disk.write("a", to: folder.file("a.txt"))
+    let indexURL = state.file("index.sqlite")
+    try await Self.writeIndex(of: folder.url, to: indexURL)
+    // Another connection holds the write lock for the whole test, as a busy writer would. With
+    // the log checkpointed, opening the index must write (GRDB starts the log), so must wait.
+    var unsafe = Configuration()
+    unsafe.allowsUnsafeTransactions = true
+    let writer = try DatabaseQueue(path: indexURL.path, configuration: unsafe)
+    try await writer.writeWithoutTransaction { db in
+      try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+      try db.execute(sql: "BEGIN IMMEDIATE")
+    }
+    let error = #expect(throws: QuireError.self) {
+      try DocumentIndex(url: indexURL, busyTimeout: 0.2)
+    }
+    #expect(error?.code == .timedOut && error?.message.contains(indexURL.path) == true)
+    #expect(!FileManager.default.fileExists(atPath: indexURL.path + ".damaged"))
+    try await writer.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+    // Once the writer is done, the index opens as it was: nothing was lost to the wait.
+    let index = try DocumentIndex(url: indexURL, busyTimeout: 0.2)
+    let scope = CoordinationRuntime.canonicalPath(folder.url)
+    #expect(await index.items(under: scope)?.map(\.name) == ["a.txt"])
   }
 }

@@ -22,6 +22,8 @@
 //   quire-test-helper index-churn DIR INDEX        run a query of DIR on the index file INDEX and
 //                                                  create and delete files in DIR forever,
 //                                                  printing "indexed N" as updates arrive
+//   quire-test-helper index-once DIR INDEX         gather DIR (with the sample types) into the
+//                                                  index file INDEX, print "indexed", and exit
 import Foundation
 import Quire
 import QuireApp
@@ -217,6 +219,14 @@ case "index-churn":
       next += 1
     }
   }
+case "index-once":
+  let index = try DocumentIndex(url: URL(fileURLWithPath: arguments[3]))
+  let registry = TypeRegistry()
+  try registry.register(SampleTypes.declarations)
+  let query = DocumentQuery(scopes: [package], registry: registry, index: index)
+  for await results in query.results() where results.phase == .gathered { break }
+  await index.flush()
+  say("indexed")
 case "write-when-staged":
   try UncoordinatedWriter(watching: package, file: URL(fileURLWithPath: arguments[3])).run()
 default:

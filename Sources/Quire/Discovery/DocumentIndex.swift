@@ -17,6 +17,8 @@ import Synchronization
 public final class DocumentIndex: Sendable {
   /// Where the database is.
   public let url: URL
+  /// How long to wait for another writer of the database (another process's query, say).
+  private let busyTimeout: TimeInterval
   private let state: Mutex<State>
 
   private struct State {
@@ -39,14 +41,21 @@ public final class DocumentIndex: Sendable {
     uncheckedURL: XDGDirectory.data.appendingPathComponent("index.sqlite"))
 
   /// Opens (or creates) the index at `url`; its folder is created if needed.
-  public init(url: URL) throws(QuireError) {
+  public convenience init(url: URL) throws(QuireError) {
+    try self.init(url: url, busyTimeout: 10)
+  }
+
+  /// Opens the index at `url`, waiting at most `busyTimeout` seconds for another writer.
+  init(url: URL, busyTimeout: TimeInterval) throws(QuireError) {
     self.url = url.standardizedFileURL
+    self.busyTimeout = busyTimeout
     state = Mutex(State())
     _ = try database()
   }
 
   private init(uncheckedURL url: URL) {
     self.url = url
+    busyTimeout = 10
     state = Mutex(State())
   }
 
@@ -158,12 +167,23 @@ public final class DocumentIndex: Sendable {
 
   private func open() throws(QuireError) -> DatabasePool {
     do {
-      return try IndexRows.openPool(at: url)
+      return try IndexRows.openPool(at: url, busyTimeout: busyTimeout)
     } catch {
-      // Damaged beyond opening: set it aside and start again.
+      // Damaged beyond opening: set it aside and start again. One that is only busy (another
+      // writer held it past the timeout) or unreadable is sound, and is kept.
+      guard Self.isDamage(error) else {
+        let busy = (error as? DatabaseError).map {
+          [.SQLITE_BUSY, .SQLITE_LOCKED].contains($0.resultCode)
+        }
+        throw QuireError(
+          busy == true ? .timedOut : .ioError,
+          "Could not open the document index at \(url.path). Check that it and its folder are "
+            + "writable, and try again: another program may have kept it busy.",
+          path: url.path, cause: error)
+      }
       setAside()
       do {
-        return try IndexRows.openPool(at: url)
+        return try IndexRows.openPool(at: url, busyTimeout: busyTimeout)
       } catch {
         throw QuireError(
           .ioError,
@@ -176,20 +196,22 @@ public final class DocumentIndex: Sendable {
   /// After an error from the database: if it is damaged (or gone), set it aside so the next use
   /// starts a new one.
   private func recover(from error: any Error) {
-    let damaged: Bool
-    if let error = error as? DatabaseError {
-      damaged = [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_IOERR, .SQLITE_READONLY].contains(
-        error.resultCode)
-    } else {
-      damaged = error is QuireError
-    }
-    guard damaged else { return }
+    guard Self.isDamage(error) else { return }
     let pool = state.withLock { state -> DatabasePool? in
       defer { state.pool = nil }
       return state.pool
     }
     try? pool?.close()
     setAside()
+  }
+
+  /// Whether `error` says the database itself is damaged (or gone), rather than busy.
+  private static func isDamage(_ error: any Error) -> Bool {
+    if let error = error as? DatabaseError {
+      return [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_IOERR, .SQLITE_READONLY].contains(
+        error.resultCode)
+    }
+    return error is QuireError
   }
 
   private func setAside() {

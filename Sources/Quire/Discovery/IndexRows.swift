@@ -7,18 +7,22 @@ import GRDB
 /// range of the primary key (`scope/` up to `scope0`: `0` follows `/`). `scope` lists the scopes
 /// whose gather completed.
 enum IndexRows {
-  static func openPool(at url: URL) throws -> DatabasePool {
+  static func openPool(at url: URL, busyTimeout: TimeInterval) throws -> DatabasePool {
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     var configuration = Configuration()
     configuration.label = "quire.index"
+    // Another process (or query) may be writing: wait on SQLite's lock for it to finish, as long
+    // as one write could reasonably take, rather than fail at once.
+    configuration.busyMode = .timeout(busyTimeout)
     configuration.prepareDatabase { db in
       // WAL keeps every commit atomic across crashes; NORMAL is durable enough for an index that
       // can always be rebuilt from the disk.
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
     }
     let pool = try DatabasePool(path: url.path, configuration: configuration)
-    try migrator.migrate(pool)
+    // An index made before needs no write to open, so another writer does not hold the open up.
+    if try !pool.read(migrator.hasCompletedMigrations) { try migrator.migrate(pool) }
     return pool
   }
 

@@ -55,10 +55,25 @@ struct ScriptBundleTests {
     let assets = WebAssets()
     let page = String(decoding: try #require(assets.asset("index.html")), as: UTF8.self)
     let bundle = String(decoding: try #require(assets.asset("bundle.js")), as: UTF8.self)
-    #expect(page.components(separatedBy: "<script").count == 2)
+    // early.js runs first, on its own (it asks for the folder's listing before the rest loads).
+    #expect(page.components(separatedBy: "<script").count == 3)
+    #expect(page.contains("<script src=\"early.js\"></script>\n  <link rel=\"stylesheet\""))
     for name in ["api.js", "browser.js", "rename.js", "app.js"] {
       let own = String(decoding: try #require(assets.asset(name)), as: UTF8.self)
       #expect(bundle.contains("// \(name)\n" + own))
     }
+  }
+
+  @Test("A page file is answered by its tag: If-None-Match with it, or *, is not modified")
+  func entityTags() {
+    let tag = "\"0123abcd\""
+    #expect(WebAssets.matches(tag, tag))
+    #expect(WebAssets.matches("W/\"0123abcd\"", tag))
+    #expect(WebAssets.matches("\"other\", \"0123abcd\"", tag))
+    #expect(WebAssets.matches("*", tag))
+    #expect(!WebAssets.matches(nil, tag))
+    #expect(!WebAssets.matches("\"0123abce\"", tag))
+    #expect(!WebAssets.matches("0123abcd", tag))
+    #expect(!WebAssets.matches("", tag))
   }
 }

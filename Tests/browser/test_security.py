@@ -76,6 +76,21 @@ class SecurityTests(unittest.TestCase):
             self.assertIn("frame-ancestors 'none'", policy, path)
             self.assertEqual(response.getheader("X-Content-Type-Options"), "nosniff")
 
+    def test_the_page_is_asked_again_each_time_and_answered_by_its_tag(self):
+        for path in ("/", "/early.js", "/bundle.js", "/style.css"):
+            response, body = self.app.request("GET", path)
+            self.assertEqual(response.status, 200, path)
+            self.assertEqual(response.getheader("Cache-Control"), "no-cache", path)
+            tag = response.getheader("ETag")
+            self.assertRegex(tag or "", r'^"[0-9a-f]{32}"$', path)
+            self.assertGreater(len(body), 0)
+            response, body = self.app.request("GET", path, headers={"If-None-Match": tag})
+            self.assertEqual((response.status, body), (304, b""), path)
+            self.assertEqual(response.getheader("ETag"), tag)
+            response, body = self.app.request("GET", path, headers={"If-None-Match": '"0"'})
+            self.assertEqual(response.status, 200, "another tag is answered with the file")
+            self.assertGreater(len(body), 0)
+
     def test_paths_cannot_escape_the_library(self):
         os.symlink(self.outside, self.app.path("link"))
         hostile = ["../outside", "/etc", "link", "link/x.txt", "a/../../outside", "a\x00b",

@@ -434,6 +434,16 @@ class FileBrowserConventionTests(BrowserTestCase):
                  and self.items() == ["Zebra", "cherry.txt", "Banana.mydoc", "apple.txt"],
                  message="Columns remembered as a list, Z to A")
         self.assertEqual(self.find("#sort").get_attribute("value"), "name")
+        # Opened at its address, the folder's first page is asked for before the page's scripts
+        # load (early.js), in the remembered order: one request, and the order as left.
+        self.driver.refresh()
+        wait_for(lambda: self.items() == ["Zebra", "cherry.txt", "Banana.mydoc", "apple.txt"],
+                 message="Columns at its address, Z to A")
+        lists = self.driver.execute_script(
+            "return performance.getEntriesByType('resource')"
+            ".filter((e) => e.name.includes('/api/list?')).map((e) => e.name)")
+        self.assertEqual(len(lists), 1, lists)
+        self.assertIn("folder=Columns&sort=name&order=desc", lists[0])
 
     def test_9_the_toolbar_acts_on_the_selection(self):
         folder = self.app.path("Toolbar")

@@ -14,7 +14,11 @@ async function call(method, path, body, raw) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  return answer(await fetch(path, options));
+}
+
+// The JSON of a server's answer, or its error as an Error.
+async function answer(response) {
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json() : null;
   if (!response.ok) {
@@ -22,11 +26,9 @@ async function call(method, path, body, raw) {
   }
   return data;
 }
-const get = (path) => call("GET", path);
+// A GET: the page's early request if it asked for the same path (early.js), else a new one.
+const get = (path) => takeEarly(path)?.then(answer) ?? call("GET", path);
 const post = (path, body, raw) => call("POST", path, body, raw);
-// Spaces as %20, not the form encoding's "+", which the server's query parsing keeps as "+"
-// (a literal "+" is %2B here, so nothing else changes).
-const query = (params) => new URLSearchParams(params).toString().replace(/\+/g, "%20");
 
 function showError(error) {
   $("message-text").textContent = error.message || String(error);

@@ -12,7 +12,7 @@ function route() {
   } else if (hash.startsWith("/handle/")) {
     closeEditor().then(() => showEditor(null, hash.slice(8)));
   } else {
-    showBrowser(hash.startsWith("/folder/") ? hash.slice(8) : "");
+    showBrowser(folderOfRoute(hash) ?? "");
   }
 }
 window.addEventListener("hashchange", route);

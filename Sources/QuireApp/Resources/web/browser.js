@@ -32,10 +32,24 @@ function thumb(item) {
     image.className = "pending";
     image.onload = () => { glyph.remove(); image.className = ""; };
     image.onerror = () => image.remove();
-    image.src = `api/thumbnail?${query({ path: item.path, v: item.modified })}`;
+    askForThumbnail(image, `api/thumbnail?${query({ path: item.path, v: item.modified })}`);
     box.appendChild(image);
   }
   return box;
+}
+
+// Thumbnails are asked for once the frame that shows their items is drawn: each request costs
+// Chromium's main thread most of a millisecond, and a folder's names and icons should not wait
+// for forty of them. An image no longer in the page (another folder opened meanwhile) is not
+// asked for at all.
+const thumbnailsToAsk = [];
+function askForThumbnail(image, source) {
+  if (thumbnailsToAsk.push([image, source]) > 1) return;
+  requestAnimationFrame(() => setTimeout(() => {
+    for (const [waiting, url] of thumbnailsToAsk.splice(0)) {
+      if (waiting.isConnected) waiting.src = url;
+    }
+  }));
 }
 
 const textPreviews = new IntersectionObserver((entries) => {
@@ -136,8 +150,8 @@ function itemElement(item, inLibrary) {
   return li;
 }
 
-function listParams(offset, limit = 200) {
-  return query({
+function listAt(offset, limit = 200) {
+  return listPath({
     folder: state.folder, sort: state.sort, order: state.order, q: $("search").value.trim(),
     kind: $("kind").value, tag: $("tag-filter").value.trim(), offset, limit,
   });
@@ -149,7 +163,7 @@ async function reload() {
   if (state.renaming) return;  // the field would go; the rename reloads when it is done
   state.reloading = true;
   try {
-    const listing = await get(`api/list?${listParams(0, Math.min(1000, Math.max(200, state.offset)))}`);
+    const listing = await get(listAt(0, Math.min(1000, Math.max(200, state.offset))));
     const generation = ++state.generation;  // a page still being drawn belongs to the list this replaces
     state.total = listing.total;
     state.offset = listing.items.length;
@@ -176,7 +190,7 @@ async function loadMore() {
   state.loading = true;
   const generation = state.generation;
   try {
-    const listing = await get(`api/list?${listParams(state.offset)}`);
+    const listing = await get(listAt(state.offset));
     if (generation !== state.generation) return;  // a reload answered first, and holds this page
     state.offset += listing.items.length;
     state.total = listing.total;

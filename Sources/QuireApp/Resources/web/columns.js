@@ -4,21 +4,12 @@
 // or list) and order, remembered in this browser.
 
 const columnLabels = { name: "Name", kind: "Kind", date: "Date Modified", size: "Size", sync: "Sync state" };
-// A first click sorts names and kinds A to Z, dates and sizes newest and largest first, and sync
-// states what needs attention first (LibraryOrder.swift decides the same).
-const naturalOrder = (key) => (key === "date" || key === "size" ? "desc" : "asc");
 const kindNames = { mydoc: "MyDoc", text: "Text", album: "Album", sicd: "SimpleiCloudDocument", folder: "Folder" };
 const kindName = (item) => kindNames[item.kind] || "File";
 
-const viewKey = (folder) => `quire.view:${folder}`;
-
 // The folder's remembered view and order, or the grid by name.
 function loadView(folder) {
-  let saved = {};
-  try { saved = JSON.parse(localStorage.getItem(viewKey(folder))) || {}; } catch { saved = {}; }
-  state.layout = saved.layout === "list" ? "list" : "grid";
-  state.sort = saved.sort in columnLabels ? saved.sort : "name";
-  state.order = saved.order === "asc" || saved.order === "desc" ? saved.order : naturalOrder(state.sort);
+  Object.assign(state, savedView(folder));
   showView();
 }
 

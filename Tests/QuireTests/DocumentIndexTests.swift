@@ -31,6 +31,17 @@ struct DocumentIndexTests {
     #expect(before.wait() == 0)
   }
 
+  /// Writes `a.txt` into `folder` and indexes it into `state`'s index.sqlite (in a program that
+  /// has exited); returns the index's location.
+  static func indexedFolder(_ folder: TemporaryDirectory, _ state: TemporaryDirectory)
+    async throws -> URL
+  {
+    try Disk.write("a", to: folder.file("a.txt"))
+    let indexURL = state.file("index.sqlite")
+    try await writeIndex(of: folder.url, to: indexURL)
+    return indexURL
+  }
+
   /// The names of what is in `folder` (not hidden), as a sorted list.
   static func namesOnDisk(_ folder: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -124,11 +135,8 @@ struct DocumentIndexTests {
 
   @Test("a deleted index is made again from the disk")
   func deletedIndexIsRebuilt() async throws {
-    let folder = try TemporaryDirectory()
-    let state = try TemporaryDirectory()
-    try Disk.write("a", to: folder.file("a.txt"))
-    let indexURL = state.file("index.sqlite")
-    try await Self.writeIndex(of: folder.url, to: indexURL)
+    let (folder, state) = (try TemporaryDirectory(), try TemporaryDirectory())
+    let indexURL = try await Self.indexedFolder(folder, state)
     for suffix in ["", "-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: indexURL.path + suffix)
     }
@@ -143,11 +151,8 @@ struct DocumentIndexTests {
 
   @Test("a damaged index is set aside and rebuilt, and the query still finds everything")
   func damagedIndexIsRebuilt() async throws {
-    let folder = try TemporaryDirectory()
-    let state = try TemporaryDirectory()
-    try Disk.write("a", to: folder.file("a.txt"))
-    let indexURL = state.file("index.sqlite")
-    try await Self.writeIndex(of: folder.url, to: indexURL)
+    let (folder, state) = (try TemporaryDirectory(), try TemporaryDirectory())
+    let indexURL = try await Self.indexedFolder(folder, state)
     for suffix in ["-wal", "-shm"] {
       try? FileManager.default.removeItem(atPath: indexURL.path + suffix)
     }
@@ -191,11 +196,8 @@ struct DocumentIndexTests {
 
   @Test("an index another program keeps busy is waited for, then reported, never set aside")
   func busyIndexIsKept() async throws {
-    let folder = try TemporaryDirectory()
-    let state = try TemporaryDirectory()
-    try Disk.write("a", to: folder.file("a.txt"))
-    let indexURL = state.file("index.sqlite")
-    try await Self.writeIndex(of: folder.url, to: indexURL)
+    let (folder, state) = (try TemporaryDirectory(), try TemporaryDirectory())
+    let indexURL = try await Self.indexedFolder(folder, state)
     // Another connection holds the write lock for the whole test, as a busy writer would. With
     // the log checkpointed, opening the index must write (GRDB starts the log), so must wait.
     var unsafe = Configuration()

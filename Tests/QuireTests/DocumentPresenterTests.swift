@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Quire
@@ -129,6 +130,41 @@ struct DocumentPresenterTests {
     }
     #expect(try Disk.read(otherVersion) == "theirs")
     #expect(document.otherVersionURLs.count == 1, "no empty version kept aside")
+    #expect(document.text == "mine")
+  }
+
+  @Test("a writer that finishes while its change is judged is kept aside once, whole")
+  func writerFinishingMidJudgement() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("notes.txt")
+    try Disk.write("first", to: file)
+    let document = TextDocument(fileURL: file, clock: ManualClock())
+    try await document.open()
+    defer { Task { try? await document.close() } }
+    // Only this test's calls judge the file: the kernel's events would race them.
+    FileCoordinator.removeFilePresenter(document)
+    document.setText("mine")
+    document.undoManager.endEvent()
+    // cp's first step, the truncation, is seen; its write and close come exactly between the
+    // document's first look at the file and its check for writers (that check's open).
+    let writer = Mutex<Int32?>(open(file.path, O_WRONLY | O_TRUNC | O_CLOEXEC))
+    let finish = FaultHook { call in
+      if call == "open",
+        let fd = writer.withLock({ fd in
+          defer { fd = nil }
+          return fd
+        })
+      {
+        _ = "theirs".withCString { write(fd, $0, 6) }
+        close(fd)
+      }
+      return nil
+    }
+    await Sys.$faults.withValue(finish) { await document.presentedItemDidChange() }
+    #expect(writer.withLock { $0 } == nil, "the writer was not finished mid-judgement")
+    await document.presentedItemDidChange()  // the writer's close, heard
+    #expect(document.otherVersionURLs.count == 1, "its close kept a second version")
+    #expect(try document.otherVersionURLs.map { try Disk.read($0) } == ["theirs"])
     #expect(document.text == "mine")
   }
 

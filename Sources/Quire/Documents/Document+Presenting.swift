@@ -27,15 +27,21 @@ extension Document: FilePresenter {
   /// document made itself (its file still matches what it last read or wrote) is ignored.
   public func presentedItemDidChange() async {
     let url = fileURL
-    guard let current = await judgeAfterSaves({ { FileSignature.of(url.path) } }) ?? nil,
-      current != fileSignature
-    else { return }
+    let signature = { @Sendable in FileSignature.of(url.path) }
+    guard let seen = await judgeAfterSaves({ signature }) ?? nil, seen != fileSignature else {
+      return
+    }
     // A writer that has not closed the file may be half way (cp truncates, then writes): its
     // close brings this call again, and the change is judged whole then.
     if (try? await performAsynchronousFileAccess({ Self.hasOtherWriters(url.path) })) == true {
       emit(.otherWriterOpen)
       return
     }
+    // Looked at again now that no writer has it open: a writer that finished between the first
+    // look and the check (cp's truncation seen, then its write and close) changed it, and the
+    // version kept must be recorded as what it wrote, or its close would be kept a second time.
+    guard let current = await judgeAfterSaves({ signature }) ?? nil, current != fileSignature
+    else { return }
     await respondToOutsideChange(current)
   }
 

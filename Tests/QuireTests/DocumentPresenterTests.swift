@@ -19,6 +19,15 @@ func runHelper(_ arguments: [String]) async throws {
 @Suite("Documents as file presenters", .serialized, .timeLimit(.minutes(2)))
 @MainActor
 struct DocumentPresenterTests {
+  /// `notes.txt` in `folder`, holding "first", open as a text document that never autosaves.
+  static func openNotes(in folder: TemporaryDirectory) async throws -> (URL, TextDocument) {
+    let file = folder.file("notes.txt")
+    try Disk.write("first", to: file)
+    let document = TextDocument(fileURL: file, clock: ManualClock())
+    try await document.open()
+    return (file, document)
+  }
+
   @Test("a document without unsaved changes reloads when another process writes it")
   func reloads() async throws {
     let folder = try TemporaryDirectory()
@@ -66,10 +75,7 @@ struct DocumentPresenterTests {
   @Test("a change on disk while edits are unsaved keeps both and puts the document in conflict")
   func conflictKeepsBoth() async throws {
     let folder = try TemporaryDirectory()
-    let file = folder.file("notes.txt")
-    try Disk.write("first", to: file)
-    let document = TextDocument(fileURL: file, clock: ManualClock())
-    try await document.open()
+    let (file, document) = try await Self.openNotes(in: folder)
     defer { Task { try? await document.close() } }
     let events = document.events()
     document.setText("mine")
@@ -98,10 +104,7 @@ struct DocumentPresenterTests {
   )
   func waitsForAnOpenWriter() async throws {
     let folder = try TemporaryDirectory()
-    let file = folder.file("notes.txt")
-    try Disk.write("first", to: file)
-    let document = TextDocument(fileURL: file, clock: ManualClock())
-    try await document.open()
+    let (file, document) = try await Self.openNotes(in: folder)
     defer { Task { try? await document.close() } }
     let events = document.events()
     document.setText("mine")
@@ -136,10 +139,7 @@ struct DocumentPresenterTests {
   @Test("a writer that finishes while its change is judged is kept aside once, whole")
   func writerFinishingMidJudgement() async throws {
     let folder = try TemporaryDirectory()
-    let file = folder.file("notes.txt")
-    try Disk.write("first", to: file)
-    let document = TextDocument(fileURL: file, clock: ManualClock())
-    try await document.open()
+    let (file, document) = try await Self.openNotes(in: folder)
     defer { Task { try? await document.close() } }
     // Only this test's calls judge the file: the kernel's events would race them.
     FileCoordinator.removeFilePresenter(document)

@@ -504,7 +504,8 @@ class ConflictTests(BrowserTestCase):
         with open(self.app.path("Other.txt"), "w") as handle:
             handle.write("base")
         self.driver.get(self.app.base + "#/doc/Other.txt")
-        text = wait_for(lambda: self.find("#text") if self.find("#text").get_attribute("value") == "base" else None,
+        text = wait_for(lambda: self.find("#text") if self.find("#text").is_displayed()
+                        and self.find("#text").get_attribute("value") == "base" else None,
                         message="the editor")
         text.send_keys(" with my edit")
         wait_for(lambda: self.find("#undo").is_enabled(), message="the edit to reach the document")

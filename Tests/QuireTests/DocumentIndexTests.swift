@@ -211,11 +211,16 @@ struct DocumentIndexTests {
       try DocumentIndex(url: indexURL, busyTimeout: 0.2)
     }
     #expect(error?.code == .timedOut && error?.message.contains(indexURL.path) == true)
+    // An index opened at its first use (as the shared one is) finds it busy the same way: not
+    // there for now, and kept.
+    let lazy = DocumentIndex(unopenedAt: indexURL, busyTimeout: 0.2)
+    let scope = CoordinationRuntime.canonicalPath(folder.url)
+    #expect(await lazy.items(under: scope) == nil)
     #expect(!FileManager.default.fileExists(atPath: indexURL.path + ".damaged"))
     try await writer.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+    #expect(await lazy.items(under: scope)?.map(\.name) == ["a.txt"])
     // Once the writer is done, the index opens as it was: nothing was lost to the wait.
     let index = try DocumentIndex(url: indexURL, busyTimeout: 0.2)
-    let scope = CoordinationRuntime.canonicalPath(folder.url)
     #expect(await index.items(under: scope)?.map(\.name) == ["a.txt"])
   }
 }

@@ -444,6 +444,10 @@ class FileBrowserConventionTests(BrowserTestCase):
             ".filter((e) => e.name.includes('/api/list?')).map((e) => e.name)")
         self.assertEqual(len(lists), 1, lists)
         self.assertIn("folder=Columns&sort=name&order=desc", lists[0])
+        # An address with a malformed escape, typed in, shows the library, without a script error.
+        self.driver.get(self.app.base + "#/folder/100%")
+        self.driver.refresh()
+        wait_for(lambda: "Columns" in self.items(), message="the library at a malformed address")
 
     def test_9_the_toolbar_acts_on_the_selection(self):
         folder = self.app.path("Toolbar")

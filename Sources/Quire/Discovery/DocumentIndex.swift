@@ -38,7 +38,7 @@ public final class DocumentIndex: Sendable {
 
   /// The index every query uses unless told otherwise: `$XDG_DATA_HOME/quire/index.sqlite`.
   public static let shared = DocumentIndex(
-    uncheckedURL: XDGDirectory.data.appendingPathComponent("index.sqlite"))
+    unopenedAt: XDGDirectory.data.appendingPathComponent("index.sqlite"))
 
   /// Opens (or creates) the index at `url`; its folder is created if needed.
   public convenience init(url: URL) throws(QuireError) {
@@ -53,9 +53,10 @@ public final class DocumentIndex: Sendable {
     _ = try database()
   }
 
-  private init(uncheckedURL url: URL) {
+  /// The index at `url`, opened at its first use (as ``shared`` is).
+  init(unopenedAt url: URL, busyTimeout: TimeInterval = 10) {
     self.url = url
-    busyTimeout = 10
+    self.busyTimeout = busyTimeout
     state = Mutex(State())
   }
 
@@ -205,13 +206,15 @@ public final class DocumentIndex: Sendable {
     setAside()
   }
 
-  /// Whether `error` says the database itself is damaged (or gone), rather than busy.
+  /// Whether `error` says the database itself is damaged (or gone), rather than busy. A failed
+  /// open (``open()``'s own error) is not: it set a damaged file aside already, or found the
+  /// file busy or out of reach, which a later use tries again.
   private static func isDamage(_ error: any Error) -> Bool {
     if let error = error as? DatabaseError {
       return [.SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_IOERR, .SQLITE_READONLY].contains(
         error.resultCode)
     }
-    return error is QuireError
+    return (error as? QuireError)?.code == .corruptPackage
   }
 
   private func setAside() {

@@ -3,7 +3,7 @@
 // server's event stream that keeps both live.
 
 function route() {
-  const hash = decodeURI(location.hash.slice(1));
+  const hash = currentRoute();
   $("simple").hidden = true;
   if (hash === "/sicd") {
     closeEditor().then(() => showSimple());
@@ -18,6 +18,13 @@ function route() {
 window.addEventListener("hashchange", route);
 
 const events = new EventSource("api/events");
+// The stream's first word is the library's version as it starts. The first listing is asked for
+// before the scripts load (early.js), so a change between the two would be heard by neither:
+// the page reloads if the library moved on meanwhile (see reload, for the other order).
+events.addEventListener("hello", (event) => {
+  state.streamVersion = JSON.parse(event.data).version;
+  if (state.listedVersion < state.streamVersion && !$("browser").hidden) attempt(reload);
+});
 events.addEventListener("library", () => {
   if ($("browser").hidden) return;
   clearTimeout(state.reloadTimer);

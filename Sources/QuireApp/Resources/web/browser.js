@@ -165,6 +165,7 @@ async function reload() {
   try {
     const listing = await get(listAt(0, Math.min(1000, Math.max(200, state.offset))));
     const generation = ++state.generation;  // a page still being drawn belongs to the list this replaces
+    state.listedVersion = listing.version;
     state.total = listing.total;
     state.offset = listing.items.length;
     // A new list is drawn a slice per frame, its first slice at once; a live reload of a list
@@ -172,6 +173,8 @@ async function reload() {
     if (state.shown.size === 0) await drawInSlices(listing.items, false, generation);
     else render(listing.items, false);
   } finally { state.reloading = false; }
+  // The event stream started after this listing was made, and the library changed in between.
+  if (state.listedVersion < state.streamVersion) { attempt(reload); return; }
   loadRecents();
   attempt(loadPlaces);
   await fillViewport();

@@ -8,6 +8,11 @@
 // (a literal "+" is %2B here, so nothing else changes).
 const query = (params) => new URLSearchParams(params).toString().replace(/\+/g, "%20");
 
+// The address's fragment, decoded; the library's ("") if it holds a malformed escape (typed in).
+function currentRoute() {
+  try { return decodeURI(location.hash.slice(1)); } catch { return ""; }
+}
+
 // The folder an address's fragment names ("#/folder/PATH", or the library for "#/" and none),
 // or null for the editors' addresses.
 function folderOfRoute(hash) {
@@ -38,19 +43,23 @@ function listPath({ folder, sort, order, q = "", kind = "", tag = "", offset = 0
   return `api/list?${query({ folder, sort, order, q, kind, tag, offset, limit })}`;
 }
 
-// The first page of the folder in the address, asked for now; taken once, by the same path.
+// The first page of the folder in the address, asked for now. A failure is the business of the
+// request that takes it (a copy is marked handled, so one nobody takes is no page error).
 const early = (() => {
-  const folder = folderOfRoute(decodeURI(location.hash.slice(1)));
+  const folder = folderOfRoute(currentRoute());
   if (folder === null) return null;
   const { sort, order } = savedView(folder);
   const path = listPath({ folder, sort, order });
-  return { path, response: fetch(path) };
+  const response = fetch(path);
+  response.catch(() => {});
+  return { path, response };
 })();
 
-// The early answer for `path`, once, or null.
+// The early answer, to the page's first listing request if it asks for the same path, else null.
+// Either way that first request ends it: an answer kept for later would be stale by then.
 function takeEarly(path) {
-  if (!early || early.path !== path || !early.response) return null;
+  if (!early?.response || !path.startsWith("api/list?")) return null;
   const { response } = early;
   early.response = null;
-  return response;
+  return early.path === path ? response : null;
 }

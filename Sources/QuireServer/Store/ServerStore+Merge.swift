@@ -57,7 +57,13 @@ extension ServerStore {
       try db.value(String.self, "SELECT path FROM revisions WHERE id = ?", [$0])
     }
     let currentPath: String = try currentRow["path"]
-    let path = request.path != basePath && currentPath == basePath ? request.path : currentPath
+    // A rename on one side wins over a path left as it was. A change to an item deleted
+    // meanwhile brings it back where the device has it, at a free name: the deletion's path
+    // may be in a folder the item has left (moved out of a shared folder), or taken since.
+    let path =
+      theirsDeleted
+      ? try freePath(db, container: container, request.path, for: request.item)
+      : request.path != basePath && currentPath == basePath ? request.path : currentPath
     if let theirs, merge.members == theirs, path == currentPath {
       // Nothing of this commit changes the current revision: it stays, and the commit is kept
       // aside (a conflict version if some of it lost; else hidden, only to answer a retry).

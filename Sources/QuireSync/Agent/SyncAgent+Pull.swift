@@ -132,6 +132,14 @@ extension SyncAgent {
     }
     if entry.deleted {
       if let local {
+        guard known != nil else {
+          // No record of the item here: nothing says the file carrying its identity is what
+          // was deleted. This device's own scan may have missed it mid-move and uploaded the
+          // deletion (a rename between two folders' listings). The file stays, and the next
+          // push brings the item back where it is: a deletion no one made loses nothing.
+          needsPush = true
+          return
+        }
         _ = try trash.trash(url(local.path))  // a coordinated deletion of its own
       }
       try state.forget(entry.item)

@@ -66,10 +66,13 @@ extension SyncAgent {
       changed = []
     }
     // Deletions first: a new document at a deleted one's path (a copy made over it, a file
-    // that lost its identity) then takes that name, not "Name 2".
-    for (id, known) in synced where !seen.contains(id) {
-      // In the cloud only: there while its placeholder is (deleting that deletes the item).
-      if known.isPlaceholder && placeholderExists(known) { continue }
+    // that lost its identity) then takes that name, not "Name 2". An item in the cloud only is
+    // there while its placeholder is (deleting that deletes the item).
+    let unseen = synced.filter { id, known in
+      !seen.contains(id) && !(known.isPlaceholder && placeholderExists(known))
+    }
+    let movedMeanwhile = stillHere(Array(unseen.keys))
+    for (id, known) in unseen where !movedMeanwhile.contains(id) {
       if let share, !(share.isFolder && share.role == .write) {
         // A participant does not delete the owner's item: it comes back (unsharing is the
         // owner's). In a read-write shared folder, deleting a document is the participant's
@@ -91,6 +94,18 @@ extension SyncAgent {
     for start in stride(from: 0, to: edited.count, by: Self.batchSize) {
       try await uploadBatch(Array(edited[start..<min(start + Self.batchSize, edited.count)]))
     }
+  }
+
+  /// Which of the synced items `unseen` by the scan a second scan finds. A scan lists one
+  /// folder after another, so a document renamed from a folder not yet listed into one already
+  /// listed is in neither listing: it is not deleted, and the next push uploads its move. (The
+  /// second scan narrows that window; a deletion uploaded all the same is undone by ``pull()``,
+  /// which keeps a file whose deletion this device has no record of.)
+  func stillHere(_ unseen: [String]) -> Set<String> {
+    guard !unseen.isEmpty else { return [] }
+    let found = Set(scan().map(\.id)).intersection(unseen)
+    if !found.isEmpty { needsPush = true }
+    return found
   }
 
   /// Whether `item` differs from its synced record only by its path (renamed or moved).

@@ -249,6 +249,15 @@ extension SyncAgent {
         try MemberSnapshot(
           path: path, file: path.isEmpty ? url.path : url.appendingPathComponent(path).path)
       }
+      // The scan named a file that a copier had made and not yet marked: `cp -a` writes the
+      // original's identity once the bytes are in, while it still holds the file open. Read
+      // here, with no writer left (the snapshots' check), the identity is the file's own.
+      guard (try? ItemIdentity.of(url, creating: false)) == item.id else {
+        throw SyncError(
+          .changedWhileSyncing,
+          "“\(url.path)” took another identity while it was read to upload it; the next scan reads it again."
+        )
+      }
       return (current, snapshots)
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireSyncProtocol
 import Testing
 
@@ -48,6 +49,31 @@ struct TornUploadTests {
       prepared.request.change.upserted.map(\.path).sorted() == [
         "added.txt", "left.txt", "right.txt",
       ])
+  }
+
+  /// Found by chance (`MovedShareTests`, under load): `cp -a` of a shared document made the
+  /// copy, the scan gave the unmarked file an identity of its own, then cp wrote the original's
+  /// identity over it. The item was committed under the scan's identity while the file carried
+  /// the other, and after a restart the copy was uploaded again as "Trip copy 2.txt".
+  @Test(
+    "a file whose identity changed between the scan and the read is not uploaded under the scan's")
+  func identityChangedBeforeTheRead() async throws {
+    let home = try TemporaryDirectory()
+    let folder = home.url.appendingPathComponent("Documents")
+    let copy = folder.appendingPathComponent("Trip copy.txt")
+    try Disk.write("plans\n", to: copy)  // cp's new file, its bytes in, not yet marked
+    let scanned = try #require(LocalScanner.item(at: "Trip copy.txt", root: folder))
+    let original = UUID().uuidString
+    try ItemIdentity.assign(original, to: copy)  // cp copies the extended attributes
+    let agent = try SyncAgent(
+      settings: SyncSettings(
+        server: URL(string: "http://127.0.0.1:9")!, user: "bob", device: "test",
+        token: "unused", container: "iCloud.net.gacha.mydoc"),
+      folder: folder, stateFile: home.url.appendingPathComponent("state.sqlite"))
+    await #expect(throws: SyncError.self) { try await agent.prepare(scanned, base: nil) }
+    var marked = scanned
+    marked.id = original
+    #expect(try await agent.prepare(marked, base: nil).request.item == original)
   }
 
   @Test("a package removed between the scan and the read is not uploaded as an empty package")

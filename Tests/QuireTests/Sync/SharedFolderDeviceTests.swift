@@ -99,7 +99,20 @@ struct SharedFolderDeviceTests {
     #expect(stopped.status == 0, "\(stopped.stderr)")
     #expect(await eventually { !b.exists(renamed) }, "the folder left bob's device")
     #expect(a.text("Work 2026/Plan.txt") == "the plan\nrevised by bob\n", "the owner keeps it all")
-    #expect(a.text("New.txt") == "for bob\n")
+    if a.text("New.txt") != "for bob\n" {
+      // What happened to it, for the failure's message: alice's folder and the journal.
+      let owner = try await server.client(
+        "alice", device: "journal", container: "iCloud.net.gacha.quire")
+      let journal = (try? await owner.changes(since: 0))?.entries.map {
+        "\($0.sequence) \($0.item.prefix(8)) r\($0.revision) base \($0.base ?? 0) \($0.path)"
+          + "\($0.deleted ? " deleted" : "")\($0.conflict ? " conflict" : "") by \($0.device)"
+      }
+      Issue.record(
+        """
+        New.txt left alice's drive: \(FileManager.default.subpaths(atPath: a.folder.path) ?? [])
+        \(journal?.joined(separator: "\n") ?? "no journal")
+        """)
+    }
   }
 
   @Test(

@@ -46,7 +46,7 @@ struct TextMergeTests {
   /// The same three inputs through `git merge-file`: where git merges cleanly, the result must
   /// be git's byte for byte; where it conflicts, the same conflicts. Inputs are drawn from a
   /// small vocabulary (repeated lines, blank lines, braces) so the diffs have real ambiguity.
-  @Test("Agrees with git merge-file on random edits", .timeLimit(.minutes(2)))
+  @Test("Agrees with git merge-file on random edits", .timeLimit(.minutes(4)))
   func agreesWithGit() throws {
     let clean = try compareWithGit(rounds: 400, lines: 30, edits: 4, seed: 0x5157_1E55)
     // Enough of the rounds merge cleanly for the comparison to mean something.

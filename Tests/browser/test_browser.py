@@ -3,6 +3,7 @@
 
 import base64
 import os
+import pathlib
 import shutil
 import subprocess
 import tempfile
@@ -402,7 +403,7 @@ class BrowserTests(BrowserTestCase):
                         message="the editor")
         text.send_keys(" brown fox")
         self.driver.get("about:blank")  # at once: well within the pause that ends an edit
-        wait_for(lambda: open(self.app.path("Quick.txt")).read() == "quick brown fox",
+        wait_for(lambda: pathlib.Path(self.app.path("Quick.txt")).read_text() == "quick brown fox",
                  message="the last keystrokes saved")
         self.driver.get(self.app.base)
 
@@ -412,7 +413,7 @@ class BrowserTests(BrowserTestCase):
         for words in ["one", "two", "three"]:
             text.send_keys(Keys.CONTROL, "a")
             text.send_keys(words)
-            wait_for(lambda: open(self.app.path("History.txt")).read() == words, message=f"“{words}” saved")
+            wait_for(lambda: pathlib.Path(self.app.path("History.txt")).read_text() == words, message=f"“{words}” saved")
             self.wait_saved()
         self.find("#versions-button").click()
         wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")) >= 3,
@@ -497,7 +498,7 @@ class ConflictTests(BrowserTestCase):
             self.assertEqual(handle.read(), "theirs")
         self.assertEqual(text.get_attribute("value"), "original plus mine")
         self.find("#done").click()  # closing saves the edits
-        wait_for(lambda: open(self.app.path("Shared.txt")).read() == "original plus mine",
+        wait_for(lambda: pathlib.Path(self.app.path("Shared.txt")).read_text() == "original plus mine",
                  message="mine saved on close")
 
     def test_keep_the_other_version(self):

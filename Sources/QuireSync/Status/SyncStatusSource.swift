@@ -40,11 +40,11 @@ public final class SyncStatusSource: UbiquityStatusSource {
   public func statuses() async -> [String: UbiquityStatus]? {
     guard FileManager.default.fileExists(atPath: settingsFile.path) else { return nil }
     var result: [String: UbiquityStatus] = [:]
-    if let database = open(stateFile) {
+    if let database = stateDatabase(stateFile) {
       result = (try? await database.read { db in try Self.statuses(db, owner: true) }) ?? [:]
     }
     for file in SyncAgent.shareStateFiles(of: stateFile) {
-      guard let database = open(file),
+      guard let database = stateDatabase(file),
         let (root, shared) = try? await database.read({ db in
           let root = try String.fetchOne(
             db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [SyncAgent.shareRootKey])
@@ -193,8 +193,9 @@ public final class SyncStatusSource: UbiquityStatusSource {
     return stream
   }
 
-  /// An agent's state, opened read-only once it exists (and kept open while it does).
-  private func open(_ file: URL) -> DatabaseQueue? {
+  /// An agent's state, opened read-only through SQLite (as the agent's own ``SyncState`` is)
+  /// once it exists, and kept open while it does.
+  private func stateDatabase(_ file: URL) -> DatabaseQueue? {
     databases.withLock { databases in
       guard FileManager.default.fileExists(atPath: file.path) else {
         databases[file.path] = nil

@@ -132,11 +132,11 @@ extension SyncAgent {
     }
     if entry.deleted {
       if let local {
-        guard known != nil else {
-          // No record of the item here: nothing says the file carrying its identity is what
-          // was deleted. This device's own scan may have missed it mid-move and uploaded the
-          // deletion (a rename between two folders' listings). The file stays, and the next
-          // push brings the item back where it is: a deletion no one made loses nothing.
+        guard known != nil || entry.device != settings.device else {
+          // This device's own deletion of an item it no longer has a record of, yet a file
+          // here carries its identity: the scan missed the file mid-move (a rename between two
+          // folders' listings) and uploaded a deletion no one made. The file stays, and the
+          // next push brings the item back where it is. Another device's deletion applies.
           needsPush = true
           return
         }

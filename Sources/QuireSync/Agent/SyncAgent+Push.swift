@@ -249,13 +249,14 @@ extension SyncAgent {
         try MemberSnapshot(
           path: path, file: path.isEmpty ? url.path : url.appendingPathComponent(path).path)
       }
-      // The scan named a file that a copier had made and not yet marked: `cp -a` writes the
-      // original's identity once the bytes are in, while it still holds the file open. Read
-      // here, with no writer left (the snapshots' check), the identity is the file's own.
+      // The scan may have named a file a copier had made and not yet marked: `cp -a` writes
+      // the original's identity once the bytes are in, while it still holds the file open.
+      // Read here, with no writer left (the snapshots' check), a flat file's identity is its
+      // own. (A package folder has no writer to wait for: a copy still being made can pass.)
       guard (try? ItemIdentity.of(url, creating: false)) == item.id else {
         throw SyncError(
           .changedWhileSyncing,
-          "“\(url.path)” took another identity while it was read to upload it; the next scan reads it again."
+          "“\(url.path)” took another identity, or went away, while it was read to upload it; the next scan reads it again."
         )
       }
       return (current, snapshots)

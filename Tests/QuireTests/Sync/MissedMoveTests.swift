@@ -28,7 +28,7 @@ struct MissedMoveTests {
       server: server.url, user: "alice", password: "alice-password", device: "A")
     let agent = try SyncAgent(
       settings: SyncSettings(
-        server: server.url, user: "alice", device: "A", token: signedIn.token,
+        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
         container: container),
       folder: folder, stateFile: home.url.appendingPathComponent("state.sqlite"),
       trash: Trash(folder: trashFolder))

@@ -37,11 +37,7 @@ struct TornUploadTests {
     try Disk.write("round 1 (right)", to: right)
     try Disk.write("new", to: package.appendingPathComponent("added.txt"))
 
-    let agent = try SyncAgent(
-      settings: SyncSettings(
-        server: URL(string: "http://127.0.0.1:9")!, user: "alice", device: "test",
-        token: "unused", container: "iCloud.net.gacha.mydoc"),
-      folder: folder, stateFile: home.url.appendingPathComponent("state.sqlite"))
+    let agent = try Self.agent(of: folder, in: home)
     let prepared = try await agent.prepare(scanned, base: base)
     #expect(prepared.snapshots.map(\.path) == ["added.txt", "left.txt", "right.txt"])
     #expect(prepared.item.members.keys.sorted() == ["added.txt", "left.txt", "right.txt"])
@@ -65,11 +61,7 @@ struct TornUploadTests {
     let scanned = try #require(LocalScanner.item(at: "Trip copy.txt", root: folder))
     let original = UUID().uuidString
     try ItemIdentity.assign(original, to: copy)  // cp copies the extended attributes
-    let agent = try SyncAgent(
-      settings: SyncSettings(
-        server: URL(string: "http://127.0.0.1:9")!, user: "bob", device: "test",
-        token: "unused", container: "iCloud.net.gacha.mydoc"),
-      folder: folder, stateFile: home.url.appendingPathComponent("state.sqlite"))
+    let agent = try Self.agent(of: folder, in: home)
     await #expect(throws: SyncError.self) { try await agent.prepare(scanned, base: nil) }
     var marked = scanned
     marked.id = original
@@ -84,11 +76,16 @@ struct TornUploadTests {
     try Disk.write("text", to: package.appendingPathComponent("text.txt"))
     let scanned = try #require(LocalScanner.item(at: "Gone.mydoc", root: folder))
     try FileManager.default.removeItem(at: package)
-    let agent = try SyncAgent(
+    let agent = try Self.agent(of: folder, in: home)
+    await #expect(throws: SyncError.self) { try await agent.prepare(scanned, base: nil) }
+  }
+
+  /// An agent of `folder` whose server is never reached: these tests only prepare uploads.
+  static func agent(of folder: URL, in home: TemporaryDirectory) throws -> SyncAgent {
+    try SyncAgent(
       settings: SyncSettings(
         server: URL(string: "http://127.0.0.1:9")!, user: "alice", device: "test",
         token: "unused", container: "iCloud.net.gacha.mydoc"),
       folder: folder, stateFile: home.url.appendingPathComponent("state.sqlite"))
-    await #expect(throws: SyncError.self) { try await agent.prepare(scanned, base: nil) }
   }
 }

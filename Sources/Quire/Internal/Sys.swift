@@ -201,7 +201,7 @@ package enum Sys {
   }
 
   /// `lstat` (by default) or `stat` of a path; nil when it does not exist.
-  static func status(
+  package static func status(
     _ path: String, relativeTo dir: Int32 = AT_FDCWD, followLinks: Bool = false
   ) throws(SystemCallError) -> stat? {
     try check("stat")

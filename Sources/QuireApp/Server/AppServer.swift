@@ -58,10 +58,12 @@ public final class AppServer: Sendable {
       RequestGuard<BasicRequestContext>(token: configuration.token) { [self] in
         boundPort.withLock { $0 }
       })
+    let undo = await BrowserUndo(library: library)
     LibraryRoutes(
       feed: feed, library: library, recents: recents,
-      maxUploadBytes: configuration.maxUploadBytes
+      maxUploadBytes: configuration.maxUploadBytes, undo: undo
     ).add(to: router)
+    UndoRoutes(undo: undo).add(to: router)
     PreviewRoutes(feed: feed, library: library).add(to: router)
     PlacesRoutes(feed: feed, library: library).add(to: router)
     EditorRoutes(

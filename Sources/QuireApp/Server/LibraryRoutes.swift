@@ -11,6 +11,7 @@ struct LibraryRoutes: Sendable {
   let library: LibraryFolder
   let recents: RecentDocuments
   let maxUploadBytes: Int
+  let undo: BrowserUndo
   let generated = GeneratedThumbnails()
 
   struct Listing: Encodable {
@@ -56,6 +57,7 @@ struct LibraryRoutes: Sendable {
         let body = try await request.decode(as: [String: String].self, context: context)
         let url = try library.item(body["path"] ?? "")
         let renamed = try DocumentFiles.rename(url, to: try library.name(body["name"] ?? ""))
+        await record(body, "Rename", .rename(renamed, to: url.lastPathComponent))
         return APIResponse.json(["path": library.relative(renamed)])
       }
     }
@@ -64,6 +66,7 @@ struct LibraryRoutes: Sendable {
         let body = try await request.decode(as: [String: String].self, context: context)
         let url = try library.item(body["path"] ?? "")
         let moved = try DocumentFiles.move(url, into: try library.url(body["folder"] ?? ""))
+        await record(body, "Move", .move(moved, into: url.deletingLastPathComponent()))
         return APIResponse.json(["path": library.relative(moved)])
       }
     }
@@ -72,6 +75,7 @@ struct LibraryRoutes: Sendable {
         let body = try await request.decode(as: [String: String].self, context: context)
         let url = try library.item(body["path"] ?? "")
         let copy = try DocumentFiles.copy(url, into: try library.url(body["folder"] ?? ""))
+        await record(body, "Copy", .trash(copy))
         return APIResponse.json(["path": library.relative(copy)])
       }
     }
@@ -97,6 +101,7 @@ struct LibraryRoutes: Sendable {
         let body = try await request.decode(as: [String: String].self, context: context)
         let url = try library.item(body["path"] ?? "")
         let trashed = try Trash.home.trash(url)
+        await record(body, "Move to Trash", .restore(trashedName: trashed.lastPathComponent))
         return APIResponse.json(["trashed": trashed.lastPathComponent])
       }
     }
@@ -104,18 +109,20 @@ struct LibraryRoutes: Sendable {
       await api {
         let body = try await request.decode(as: [String: String].self, context: context)
         let name = try library.name(body["trashed"] ?? "")
-        guard
-          let entry = Trash.home.items(from: library.root).first(where: {
-            $0.trashed.lastPathComponent == name
-          })
-        else {
-          throw QuireError(.notFound, "“\(name)” is not in the Trash (or was not in this library).")
-        }
-        let restored = try Trash.home.restore(entry.trashed)
+        let restored = try Trash.home.restore(try Trash.home.entry(named: name, from: library))
+        await record(body, "Put Back", .trash(restored))
         return APIResponse.json(["path": library.relative(restored)])
       }
     }
     router.post("api/import") { request, _ in await api { try await importUpload(request) } }
+  }
+
+  /// Files `inverse` for Undo when the request names the page's operation (its `step`).
+  private func record(_ body: [String: String], _ name: String, _ inverse: BrowserUndo.Inverse)
+    async
+  {
+    guard let step = body["step"], !step.isEmpty else { return }
+    await undo.record(inverse, step: step, actionName: name)
   }
 
   struct TagRequest: Decodable {

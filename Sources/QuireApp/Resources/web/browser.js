@@ -359,7 +359,7 @@ $("trash-button").onclick = () => attempt(async () => {
     const restore = document.createElement("button");
     restore.type = "button";
     restore.textContent = "Restore";
-    restore.onclick = () => attempt(async () => { await post("api/restore", { trashed: entry.trashed }); li.remove(); });
+    restore.onclick = () => attempt(async () => { await putBack(entry.trashed); li.remove(); });
     li.append(label, restore);
     return li;
   }));

@@ -1,12 +1,11 @@
 "use strict";
 // The Quire app's page, part 7: Undo and Redo in the browser (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y),
-// as Finder undoes a rename, a move or a move to the Trash. Each operation answers its inverse,
-// built from what the server answered (the new path, the name in the Trash), so undoing goes
-// back exactly; a step that no longer applies (the item went elsewhere since) fails with the
-// server's message and is dropped. The steps live in the page: they end with it.
+// as Finder undoes a rename, a move, a copy or a move to the Trash. The app keeps the steps, in
+// an UndoManager (BrowserUndo.swift): each operation here is one `step`, named in every request
+// it makes (one per item), and the app files the inverse of what each request did under it. So
+// Ctrl+Z takes back the whole operation (the items it reached, when it was cancelled or failed
+// on the way), and the steps outlive the page: a reload, or a second window, undoes them too.
 
-state.undoSteps = [];
-state.redoSteps = [];
 // Operations, undos and redos run one after another: Ctrl+Z pressed while a move is still on
 // its way undoes that move, not the one before.
 state.undoQueue = Promise.resolve();
@@ -16,87 +15,57 @@ function queued(body) {
   return run;
 }
 
-// What an operation leaves: its `inverse` for the other stack (null if nothing was done), the
-// operation for the items it did not reach (`rest`: it was cancelled, or failed on one), and the
-// error it failed with.
-const step = (inverse, rest = null, error = null) => ({ inverse, rest, error });
+// Steps are named uniquely across pages, as the app hears from every window.
+const stepPrefix = Math.random().toString(36).slice(2);
+let stepCount = 0;
 
-// A step over many items (progress.js): the inverse of those done, the rest of those not.
-function batchStep({ done, rest, error }, inverse, again) {
-  return step(done.length > 0 ? () => inverse(done) : null, rest.length > 0 ? () => again(rest) : null, error);
-}
-
-async function renameOperation(path, name) {
-  const oldName = path.split("/").pop();
-  const renamed = await post("api/rename", { path, name });
+async function renameOperation(path, name, step) {
+  const renamed = await post("api/rename", { path, name, step });
   select([renamed.path]);  // the renamed item stays selected, and focused, once listed
   state.refocus = renamed.path;
-  return step(() => renameOperation(renamed.path, oldName));
 }
 
-// Moves each `{path, folder}`.
-async function moveOperation(moves) {
-  const batch = await eachWithProgress("Moving", moves, async ({ path, folder }) => {
-    const moved = await post("api/move", { path, folder });
-    return { path: moved.path, folder: path.split("/").slice(0, -1).join("/") };
-  });
-  return batchStep(batch, (back) => moveOperation(back.reverse()), moveOperation);
+// Runs `each` on the items with progress (progress.js), and throws what stopped it, if anything
+// did: what was done is already filed for Undo.
+async function eachItem(verb, items, each) {
+  const { done, error } = await eachWithProgress(verb, items, each);
+  if (error) throw error;
+  return done;
 }
 
-async function trashOperation(paths) {
-  const batch = await eachWithProgress("Moving to the Trash", paths,
-    async (path) => ({ path, trashed: (await post("api/delete", { path })).trashed }));
-  return batchStep(batch, (entries) => restoreOperation(entries.reverse()), trashOperation);
-}
+const moveOperation = (paths, folder, step) =>
+  eachItem("Moving", paths, (path) => post("api/move", { path, folder, step }));
 
-// Puts back each `{path, trashed}` from the Trash; redoing trashes them again.
-async function restoreOperation(entries) {
-  const batch = await eachWithProgress("Putting back", entries, async (entry) => {
-    await post("api/restore", { trashed: entry.trashed });
-    return entry.path;
-  });
-  return batchStep(batch, (paths) => trashOperation(paths.reverse()), restoreOperation);
-}
+const trashOperation = (paths, step) =>
+  eachItem("Moving to the Trash", paths, (path) => post("api/delete", { path, step }));
 
 // Copies each item into `folder` (a Ctrl-drag); undoing moves the copies to the Trash, and
 // redoing brings them back from it.
-async function copyOperation(paths, folder) {
-  const batch = await eachWithProgress("Copying", paths,
-    async (path) => (await post("api/copy", { path, folder })).path);
-  select(batch.done);
-  return batchStep(batch, trashOperation, (rest) => copyOperation(rest, folder));
+async function copyOperation(paths, folder, step) {
+  const { done, error } = await eachWithProgress("Copying", paths,
+    async (path) => (await post("api/copy", { path, folder, step })).path);
+  select(done);
+  if (error) throw error;
 }
 
-// Carries out an operation the user asked for, and keeps its inverse for Undo (for the items
-// done, when it was cancelled or failed on the way: the rest of it is not wanted).
+// Carries out an operation the user asked for, as one step for Undo.
 function perform(operation) {
-  return queued(async () => {
-    const { inverse, error } = await operation();
-    if (inverse) {
-      state.undoSteps.push(inverse);
-      state.redoSteps = [];
-    }
-    if (error) throw error;
-  });
+  return queued(() => operation(`${stepPrefix}-${++stepCount}`));
 }
 
-const renameItem = (path, name) => perform(() => renameOperation(path, name));
-const moveItems = (paths, folder) => perform(() => moveOperation(paths.map((path) => ({ path, folder }))));
-const trashItems = (paths) => perform(() => trashOperation(paths));
-const copyItems = (paths, folder) => perform(() => copyOperation(paths, folder));
+const renameItem = (path, name) => perform((step) => renameOperation(path, name, step));
+const moveItems = (paths, folder) => perform((step) => moveOperation(paths, folder, step));
+const trashItems = (paths) => perform((step) => trashOperation(paths, step));
+const copyItems = (paths, folder) => perform((step) => copyOperation(paths, folder, step));
+const putBack = (trashed) => perform((step) => post("api/restore", { trashed, step }));
 
-// Undoes the last step (or redoes the last undone one); its inverse goes on the other stack.
-// An undo cancelled part-way leaves the rest of it to undo next; one that failed is dropped,
-// with the server's message (what it reached is on the other stack).
+// Undoes the last step (or redoes the last undone one), in the app, and selects the items where
+// it left them. A step that no longer applies in part fails with the app's message; the rest of
+// it is done.
 function undoStep(redo) {
   return queued(async () => {
-    const [from, to] = redo ? [state.redoSteps, state.undoSteps] : [state.undoSteps, state.redoSteps];
-    const next = from.pop();
-    if (!next) return;
-    const { inverse, rest, error } = await next();
-    if (inverse) to.push(inverse);
-    if (rest && !error) from.push(rest);
-    if (error) throw error;
+    const { paths } = await post(redo ? "api/redo" : "api/undo", {});
+    if (paths.length > 0) select(paths);
   });
 }
 

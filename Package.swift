@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v15)],
   products: [
     .library(name: "Quire", targets: ["Quire"]),
+    .library(name: "QuireCore", targets: ["QuireCore"]),
     .library(name: "QuireApp", targets: ["QuireApp"]),
     .library(name: "QuireSyncProtocol", targets: ["QuireSyncProtocol"]),
     .library(name: "QuireServer", targets: ["QuireServer"]),
@@ -42,20 +43,24 @@ let package = Package(
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
     ),
     .target(
+      name: "QuireCore",
+      dependencies: ["CQuireShims", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+    ),
+    .target(
       name: "Quire",
       dependencies: [
-        "CQuireShims", "CQuireImaging", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        "QuireCore", "CQuireShims", "CQuireImaging", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .target(
       name: "QuireSyncProtocol",
-      dependencies: ["Quire", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["QuireCore", .product(name: "Crypto", package: "swift-crypto")]
     ),
     .target(
       name: "QuireServer",
       dependencies: [
-        "Quire", "QuireSyncProtocol", "CQuireShims", .product(name: "GRDB", package: "GRDB.swift"),
+        "QuireCore", "QuireSyncProtocol", "CQuireShims", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -119,7 +124,8 @@ let package = Package(
     .testTarget(
       name: "QuireTests",
       dependencies: [
-        "Quire", "QuireApp", "QuireSyncProtocol", "QuireServer", "QuireSync", "CQuireShims",
+        "Quire", "QuireCore", "QuireApp", "QuireSyncProtocol", "QuireServer", "QuireSync",
+        "CQuireShims",
         "QuireSyncPlanning", "QuireSyncSimulation", "quire-test-helper",
         "quire",
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),

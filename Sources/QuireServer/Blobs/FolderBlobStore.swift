@@ -1,6 +1,6 @@
 import CQuireShims
 import Foundation
-import Quire
+import QuireCore
 import QuireSyncProtocol
 
 #if canImport(Glibc)

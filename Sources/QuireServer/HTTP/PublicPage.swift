@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Quire
+import QuireCore
 import QuireSyncProtocol
 
 /// Public links in any browser, without an account: `/s/{token}` is a read-only page with the

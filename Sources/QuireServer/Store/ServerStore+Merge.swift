@@ -1,5 +1,5 @@
 import Foundation
-import Quire
+import QuireCore
 import QuireSyncProtocol
 
 extension ServerStore {

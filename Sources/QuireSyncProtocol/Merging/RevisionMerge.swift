@@ -1,4 +1,4 @@
-import Quire
+import QuireCore
 
 /// The server's merge of a commit made on a stale base with the item's current revision: a pure
 /// value computed from three member lists (the base's, the commit's and the current one's),

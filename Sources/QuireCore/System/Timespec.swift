@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 extension Date {
-  init(_ time: timespec) {
+  /// The time a `timespec` names.
+  package init(_ time: timespec) {
     self.init(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
   }
 
@@ -37,19 +38,4 @@ extension timespec {
     let (sum, overflowed) = product.addingReportingOverflow(Int64(tv_nsec))
     return overflowed ? .max : sum
   }
-}
-
-extension FileAttributes {
-  init(_ info: stat) {
-    self.init(
-      posixPermissions: UInt16(info.st_mode & 0o7777),
-      modificationDate: Date(info.st_mtim),
-      size: Int64(info.st_size))
-  }
-}
-
-extension stat {
-  var isDirectory: Bool { st_mode & S_IFMT == S_IFDIR }
-  var isRegularFile: Bool { st_mode & S_IFMT == S_IFREG }
-  var isSymbolicLink: Bool { st_mode & S_IFMT == S_IFLNK }
 }

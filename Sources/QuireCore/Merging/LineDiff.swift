@@ -5,9 +5,9 @@
 /// Lines are integer identities (equal ids: equal bytes, newline included). The cost is
 /// O((N + M) · D) for D changed lines, with xdiff's cut-offs past an edit cost of 256 keeping
 /// pathological inputs near linear.
-struct LineDiff {
+package struct LineDiff {
   /// One change: `chg1` lines of the first file at `i1` became `chg2` lines of the second at `i2`.
-  struct Change: Equatable {
+  package struct Change: Equatable {
     var i1: Int
     var i2: Int
     var chg1: Int
@@ -15,7 +15,7 @@ struct LineDiff {
   }
 
   /// One side of the comparison: its lines and which of them changed.
-  struct File {
+  package struct File {
     let ids: [Int]
     /// `changed[i + 1]` for line `i`; the first and last entries are always-false sentinels.
     var changed: [Bool]
@@ -26,24 +26,24 @@ struct LineDiff {
     var dstart = 0
     var dend: Int
 
-    init(_ ids: [Int]) {
+    package init(_ ids: [Int]) {
       self.ids = ids
       changed = Array(repeating: false, count: ids.count + 2)
       dend = ids.count - 1
     }
 
     var count: Int { ids.count }
-    func isChanged(_ line: Int) -> Bool {
+    package func isChanged(_ line: Int) -> Bool {
       line >= -1 && line <= ids.count ? changed[line + 1] : false
     }
-    mutating func mark(_ line: Int, _ value: Bool) { changed[line + 1] = value }
+    package mutating func mark(_ line: Int, _ value: Bool) { changed[line + 1] = value }
   }
 
-  var first: File
-  var second: File
+  package var first: File
+  package var second: File
 
   /// The diff of `first` to `second`, compacted as xdiff compacts it.
-  init(_ first: [Int], _ second: [Int]) {
+  package init(_ first: [Int], _ second: [Int]) {
     self.first = File(first)
     self.second = File(second)
     prepare()
@@ -58,7 +58,7 @@ struct LineDiff {
   }
 
   /// The changes, in order.
-  var changes: [Change] {
+  package var changes: [Change] {
     var script: [Change] = []
     var i1 = first.count
     var i2 = second.count
@@ -77,7 +77,7 @@ struct LineDiff {
   }
 
   /// Integer square root approximation, as xdiff's `xdl_bogosqrt`.
-  static func bogosqrt(_ n: Int) -> Int {
+  package static func bogosqrt(_ n: Int) -> Int {
     var n = n
     var i = 1
     while n > 0 {

@@ -15,17 +15,17 @@ package enum Sys {
   /// Package-visible so the crash-test helper process can kill itself at the Nth call.
   @TaskLocal package static var faults: FaultHook?
 
-  static let currentDirectory: Int32 = AT_FDCWD
+  package static let currentDirectory: Int32 = AT_FDCWD
 
   @inline(__always)
-  static func check(_ call: String) throws(SystemCallError) {
+  package static func check(_ call: String) throws(SystemCallError) {
     if let hook = faults, let errno = hook.decide(call) {
       throw SystemCallError(call: call, errno: errno)
     }
   }
 
   @inline(__always)
-  static func failure(_ call: String) -> SystemCallError {
+  package static func failure(_ call: String) -> SystemCallError {
     SystemCallError(call: call, errno: cquire_errno())
   }
 
@@ -68,7 +68,7 @@ package enum Sys {
   }
 
   /// Reads the whole file behind `fd` (of `size` bytes) into memory.
-  static func readAll(_ fd: Int32, size: Int) throws(SystemCallError) -> Data {
+  package static func readAll(_ fd: Int32, size: Int) throws(SystemCallError) -> Data {
     try check("read")
     var data = Data(count: size)
     var total = 0
@@ -132,7 +132,7 @@ package enum Sys {
 
   /// Opens the directory at `path` read-only, fsyncs it (making renames and creations of its
   /// entries durable) and closes it.
-  static func fsyncDirectory(_ path: String, relativeTo dir: Int32 = AT_FDCWD)
+  package static func fsyncDirectory(_ path: String, relativeTo dir: Int32 = AT_FDCWD)
     throws(SystemCallError)
   {
     let fd = try open(path, O_RDONLY | O_DIRECTORY, relativeTo: dir)
@@ -166,31 +166,34 @@ package enum Sys {
     if Glibc.unlinkat(dir, path, 0) != 0 { throw failure("unlink") }
   }
 
-  static func rmdir(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError) {
+  package static func rmdir(_ path: String, relativeTo dir: Int32 = AT_FDCWD)
+    throws(SystemCallError)
+  {
     try check("rmdir")
     if Glibc.unlinkat(dir, path, AT_REMOVEDIR) != 0 { throw failure("rmdir") }
   }
 
-  static func mkdir(
+  package static func mkdir(
     _ path: String, mode: mode_t = 0o777, relativeTo dir: Int32 = AT_FDCWD
   ) throws(SystemCallError) {
     try check("mkdir")
     if Glibc.mkdirat(dir, path, mode) != 0 { throw failure("mkdir") }
   }
 
-  static func symlink(
+  package static func symlink(
     _ destination: String, at path: String, relativeTo dir: Int32 = AT_FDCWD
   ) throws(SystemCallError) {
     try check("symlink")
     if Glibc.symlinkat(destination, dir, path) != 0 { throw failure("symlink") }
   }
 
-  static func link(_ existing: String, _ new: String) throws(SystemCallError) {
+  package static func link(_ existing: String, _ new: String) throws(SystemCallError) {
     try check("link")
     if Glibc.linkat(AT_FDCWD, existing, AT_FDCWD, new, 0) != 0 { throw failure("link") }
   }
 
-  static func readlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD) throws(SystemCallError)
+  package static func readlink(_ path: String, relativeTo dir: Int32 = AT_FDCWD)
+    throws(SystemCallError)
     -> String
   {
     try check("readlink")
@@ -223,7 +226,7 @@ package enum Sys {
     if Glibc.fchmod(fd, mode) != 0 { throw failure("fchmod") }
   }
 
-  static func chmod(_ path: String, _ mode: mode_t) throws(SystemCallError) {
+  package static func chmod(_ path: String, _ mode: mode_t) throws(SystemCallError) {
     try check("chmod")
     if Glibc.fchmodat(AT_FDCWD, path, mode, 0) != 0 { throw failure("chmod") }
   }
@@ -310,7 +313,8 @@ package enum Sys {
   }
 
   /// Sets the modification time (and the access time to the same) without following links.
-  static func setModificationTime(_ path: String, _ time: timespec) throws(SystemCallError) {
+  package static func setModificationTime(_ path: String, _ time: timespec) throws(SystemCallError)
+  {
     try check("utimensat")
     var times = [time, time]
     if Glibc.utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) != 0 {
@@ -334,7 +338,9 @@ package enum Sys {
 
   /// Copies `count` bytes from `source` to `destination` in the kernel, falling back to a
   /// read/write loop where `copy_file_range` is not supported.
-  static func copy(from source: Int32, to destination: Int32, count: Int) throws(SystemCallError) {
+  package static func copy(from source: Int32, to destination: Int32, count: Int)
+    throws(SystemCallError)
+  {
     try check("copy_file_range")
     var remaining = count
     while remaining > 0 {
@@ -376,7 +382,8 @@ package enum Sys {
   }
 
   /// Maps `size` bytes of `fd` read-only; the mapping outlives `fd`.
-  static func map(_ fd: Int32, size: Int) throws(SystemCallError) -> UnsafeMutableRawPointer {
+  package static func map(_ fd: Int32, size: Int) throws(SystemCallError) -> UnsafeMutableRawPointer
+  {
     try check("mmap")
     let pointer = Glibc.mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
     if pointer == MAP_FAILED || pointer == nil { throw failure("mmap") }
@@ -386,7 +393,7 @@ package enum Sys {
 
 /// Decides, per system call name, whether a test wants it to fail.
 package final class FaultHook: Sendable {
-  let decide: @Sendable (String) -> Int32?
+  package let decide: @Sendable (String) -> Int32?
   /// Makes a hook that asks `decide` about every call.
   package init(_ decide: @escaping @Sendable (String) -> Int32?) { self.decide = decide }
 }

@@ -16,7 +16,7 @@ public struct ContentType: Hashable, Sendable, CustomStringConvertible {
   /// Every type this type conforms to, directly or transitively (not including itself).
   public let supertypes: Set<String>
 
-  init(_ declaration: ContentTypeDeclaration, supertypes: Set<String>) {
+  package init(_ declaration: ContentTypeDeclaration, supertypes: Set<String>) {
     identifier = declaration.identifier
     localizedDescription = declaration.description ?? declaration.identifier
     filenameExtensions = declaration.filenameExtensions

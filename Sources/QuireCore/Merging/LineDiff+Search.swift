@@ -2,7 +2,7 @@ extension LineDiff {
   /// xdiff's divide-and-conquer Myers search over the lines left after preprocessing: the
   /// middle snake of each box splits it in two, with xdiff's heuristics once the edit cost
   /// passes 256, and the same tie-breaking, so the same lines are marked changed.
-  struct Search {
+  package struct Search {
     let first: [Int]
     let second: [Int]
     /// Effective indexes marked changed.
@@ -15,7 +15,7 @@ extension LineDiff {
     private let snakeCount = 20
     private let heuristicMinimum = 256
 
-    init(first: [Int], second: [Int]) {
+    package init(first: [Int], second: [Int]) {
       self.first = first
       self.second = second
       let diagonals = first.count + second.count + 3
@@ -32,7 +32,7 @@ extension LineDiff {
       var minimalHigh = false
     }
 
-    mutating func compare(off1: Int, lim1: Int, off2: Int, lim2: Int, needMinimal: Bool) {
+    package mutating func compare(off1: Int, lim1: Int, off2: Int, lim2: Int, needMinimal: Bool) {
       var off1 = off1
       var off2 = off2
       var lim1 = lim1

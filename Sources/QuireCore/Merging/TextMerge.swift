@@ -88,8 +88,8 @@ public struct TextMerge: Sendable {
 extension TextMerge {
   /// A region of the merge. `i0`/`chg0` are in the base, `i1`/`chg1` in mine, `i2`/`chg2` in
   /// theirs.
-  struct Hunk {
-    enum Mode { case conflict, mine, theirs, identical }
+  package struct Hunk {
+    package enum Mode { case conflict, mine, theirs, identical }
     var mode: Mode
     var i0: Int
     var chg0: Int
@@ -101,7 +101,7 @@ extension TextMerge {
 
   /// Walks both change lists in base order: a change clear of the other side's is taken; changes
   /// that overlap or touch conflict unless identical (xdiff's `xdl_do_merge`).
-  static func combine(
+  package static func combine(
     _ first: [LineDiff.Change], _ second: [LineDiff.Change], mine: [Int], theirs: [Int],
     baseCount: Int
   ) -> [Hunk] {
@@ -194,7 +194,7 @@ extension TextMerge {
 
   /// Narrows each conflict to the lines where the two sides really differ (git's "zealous"
   /// level); a conflict whose sides are equal is no conflict.
-  static func refine(_ hunks: inout [Hunk], mine: [Int], theirs: [Int]) {
+  package static func refine(_ hunks: inout [Hunk], mine: [Int], theirs: [Int]) {
     var refined: [Hunk] = []
     for hunk in hunks {
       guard hunk.mode == .conflict, hunk.chg1 > 0, hunk.chg2 > 0 else {

@@ -7,7 +7,7 @@
 extension QuireError {
   /// Maps a failed system call to a Quire error whose message names `path`, says what Quire was
   /// doing (`action`, such as "save"), and what the user can do about it.
-  static func system(
+  package static func system(
     _ error: SystemCallError, action: String, path: String,
     file: String = #fileID, line: Int = #line
   ) -> QuireError {

@@ -1,17 +1,17 @@
 extension TextMerge {
   /// Gives each distinct line (its bytes, newline included) one integer identity, shared by the
   /// three inputs of a merge.
-  struct LineInterner {
+  package struct LineInterner {
     private var identities: [ArraySlice<UInt8>: Int] = [:]
 
     /// A text cut into lines: each range holds one line and its newline (the last may lack one).
-    struct Lines {
+    package struct Lines {
       let bytes: [UInt8]
       let ranges: [Range<Int>]
       let ids: [Int]
     }
 
-    mutating func lines(of bytes: [UInt8]) -> Lines {
+    package mutating func lines(of bytes: [UInt8]) -> Lines {
       var ranges: [Range<Int>] = []
       var ids: [Int] = []
       var start = 0
@@ -36,7 +36,7 @@ extension TextMerge {
 
   /// Joins conflicts separated by at most three lines, or by lines without a letter or digit,
   /// into one (git's "zealous-alnum" level): easier to read than many small ones.
-  static func joinConflicts(_ hunks: inout [Hunk], mine: LineInterner.Lines) {
+  package static func joinConflicts(_ hunks: inout [Hunk], mine: LineInterner.Lines) {
     var index = 0
     while index + 1 < hunks.count {
       let current = hunks[index]
@@ -69,7 +69,7 @@ extension TextMerge {
 
   /// Writes the result: mine's lines, with theirs' changes in place and each conflict between
   /// markers.
-  static func fill(
+  package static func fill(
     _ hunks: [Hunk], mine: LineInterner.Lines, theirs: LineInterner.Lines,
     labels: (mine: String, theirs: String)
   ) -> [UInt8] {

@@ -216,7 +216,7 @@ public struct ArchiveWriter {
 
   /// The MS-DOS time and date of `date` in local time, as Info-ZIP writes them (1980 at the
   /// earliest).
-  static func dosTimeAndDate(_ date: Date) -> (time: UInt16, date: UInt16) {
+  package static func dosTimeAndDate(_ date: Date) -> (time: UInt16, date: UInt16) {
     var seconds = time_t(date.clampedSeconds.rounded(.down))
     var parts = tm()
     localtime_r(&seconds, &parts)

@@ -8,13 +8,13 @@ import Foundation
 extension Sys {
   /// One entry of a directory listing: its name and its type from `d_type`
   /// (`DT_UNKNOWN` on file systems that do not report it).
-  struct DirectoryEntry {
-    var name: String
-    var type: UInt8
+  package struct DirectoryEntry {
+    package var name: String
+    package var type: UInt8
   }
 
   /// Lists the directory open as `fd` (the descriptor stays open), without `.` and `..`.
-  static func listDirectory(_ fd: Int32) throws(SystemCallError) -> [DirectoryEntry] {
+  package static func listDirectory(_ fd: Int32) throws(SystemCallError) -> [DirectoryEntry] {
     try check("readdir")
     let copy = Glibc.dup(fd)
     if copy < 0 { throw failure("dup") }
@@ -46,7 +46,7 @@ extension Sys {
   /// Calls `body` with the name and `lstat` of every entry of the directory open as `fd`, in one
   /// pass over the `dirent`s (no intermediate list, no conversion of names before the stat).
   /// Entries that vanish between the listing and the stat are skipped.
-  static func forEachEntry(
+  package static func forEachEntry(
     _ fd: Int32,
     _ body: (_ name: UnsafePointer<CChar>, _ info: inout stat) throws(SystemCallError) -> Void
   ) throws(SystemCallError) {
@@ -79,14 +79,14 @@ extension Sys {
   }
 
   /// Lists the directory at `path`.
-  static func listDirectory(at path: String) throws(SystemCallError) -> [DirectoryEntry] {
+  package static func listDirectory(at path: String) throws(SystemCallError) -> [DirectoryEntry] {
     let fd = try open(path, O_RDONLY | O_DIRECTORY)
     defer { close(fd) }
     return try listDirectory(fd)
   }
 
   /// Removes `path` and, if it is a directory, everything below it. A missing path is fine.
-  static func removeTree(_ path: String) throws(SystemCallError) {
+  package static func removeTree(_ path: String) throws(SystemCallError) {
     guard let info = try status(path) else { return }
     if info.st_mode & S_IFMT == S_IFDIR {
       for entry in try listDirectory(at: path) {

@@ -8,7 +8,7 @@ extension LineDiff {
   /// Slides each group of changed lines of `file` as far down as it goes, or back up to line up
   /// with a change in `other` when it can, merging groups it bumps into: xdiff's
   /// `xdl_change_compact` without the indent heuristic (as `git merge-file` runs it).
-  static func compact(_ file: inout File, other: inout File) {
+  package static func compact(_ file: inout File, other: inout File) {
     var g = initialGroup(file)
     var go = initialGroup(other)
     while true {

@@ -52,7 +52,7 @@ public struct ServerConfiguration: Sendable {
   public var signInWait: Duration = .seconds(5)
   /// How often an idle event stream sends a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
-  /// How often the server frees the chunks no version needs (``ServerStore/collectGarbage(grace:now:)``);
+  /// How often the server frees the chunks no version needs (``ChunkStore/collectGarbage(grace:now:)``);
   /// nil never.
   public var collectionInterval: Duration? = .seconds(3600)
   /// How old an unneeded chunk must be before it is freed.

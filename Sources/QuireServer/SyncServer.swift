@@ -29,7 +29,7 @@ public final class SyncServer: Sendable {
     store = try ServerStore(
       folder: configuration.data, postgres: configuration.postgres,
       objectStorage: configuration.objectStorage)
-    _ = try store.blobs  // opened now: wrong keys or an unreachable bucket stop the start
+    _ = try store.chunks.blobs  // opened now: wrong keys or an unreachable bucket stop the start
     boundPort = Mutex(configuration.port)
   }
 
@@ -63,7 +63,7 @@ public final class SyncServer: Sendable {
       store: store, maximumJSONBytes: configuration.maximumJSONBytes,
       revoked: RevokedTokens(interval: configuration.keepAliveInterval) {
         [store] () throws(SyncError) in
-        try store.revokedTokenHashes()
+        try store.accounts.revokedTokenHashes()
       })
     let limiter = CommitRateLimiter(
       burst: configuration.commitBurst, perSecond: configuration.commitsPerSecond)
@@ -107,7 +107,7 @@ public final class SyncServer: Sendable {
       while !Task.isCancelled {
         do { try await Task.sleep(for: interval) } catch { return }  // the collection period
         do {
-          let report = try store.collectGarbage(grace: configuration.collectionGrace)
+          let report = try store.chunks.collectGarbage(grace: configuration.collectionGrace)
           if report.chunks > 0 || report.files > 0 {
             Self.logger.info(
               "Freed \(report.chunks) chunks, \(report.files) files, \(report.bytes) bytes no version needs."

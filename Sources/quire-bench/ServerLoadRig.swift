@@ -30,13 +30,13 @@ final class ServerLoadRig {
     let failures = LockedList<String>()
     DispatchQueue.concurrentPerform(iterations: accounts) { index in
       do {
-        try store.addUser(name: "load\(index)", password: "load-password-\(index)")
+        try store.accounts.addUser(name: "load\(index)", password: "load-password-\(index)")
       } catch { failures.append("\(error)") }
     }
     if let failure = failures.values.first { throw RawFiles.Failure(description: failure) }
     devices = try (0..<count).map { index in
       let account = "load\(index / perAccount)"
-      return (account, try store.addDevice(user: account, name: "device-\(index)").token)
+      return (account, try store.accounts.addDevice(user: account, name: "device-\(index)").token)
     }
     let quire = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
       .deletingLastPathComponent().appendingPathComponent("quire")

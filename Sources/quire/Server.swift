@@ -146,7 +146,7 @@ struct AddUser: QuireSubcommand {
 
   func execute() throws {
     let password = try PasswordPrompt.read("Password for \(name): ")
-    try data.store().addUser(name: name, password: password)
+    try data.store().accounts.addUser(name: name, password: password)
     print("Added \(name).")
   }
 }
@@ -161,7 +161,7 @@ struct Devices: QuireSubcommand {
 
   func execute() throws {
     let formatter = ISO8601DateFormatter()
-    for device in try data.store().devices(of: name) {
+    for device in try data.store().accounts.devices(of: name) {
       print(
         "\(device.id)\t\(device.name)\t\(formatter.string(from: device.created))\(device.revoked ? "\trevoked" : "")"
       )
@@ -178,7 +178,7 @@ struct Revoke: QuireSubcommand {
   @Argument(help: "The device identifier (from quire server devices).") var device: String
 
   func execute() throws {
-    try data.store().revoke(device: device)
+    try data.store().accounts.revoke(device: device)
     print("Revoked \(device).")
   }
 }
@@ -194,7 +194,7 @@ struct CollectGarbage: QuireSubcommand {
   @Option(help: "Keep what is younger than this many seconds.") var grace = 3600
 
   func execute() throws {
-    let report = try data.store().collectGarbage(grace: .seconds(grace))
+    let report = try data.store().chunks.collectGarbage(grace: .seconds(grace))
     print(
       "Freed \(report.chunks) chunks in \(report.files) files (\(report.bytes) bytes); thinned \(report.thinned) old versions."
     )

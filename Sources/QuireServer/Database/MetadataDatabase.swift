@@ -8,7 +8,6 @@ protocol MetadataDatabase: Sendable {
   /// A short name for errors and logs ("SQLite", "PostgreSQL").
   var engine: String { get }
 
-
   /// Runs `body` on a consistent read-only snapshot.
   func read<T>(_ body: (any SQLSession) throws -> T) throws -> T
 

@@ -32,7 +32,8 @@ struct EventStream: Sendable {
       ) {
         [store, signal] cursor throws(SyncError) in
         try await signal.page(key, after: cursor) { () throws(SyncError) in
-          try store.changes(container: container, user: device.user, since: cursor, limit: 500)
+          try store.commits.changes(
+            container: container, user: device.user, since: cursor, limit: 500)
         }
       }
     }

@@ -12,7 +12,7 @@ struct LinkRoutes: Sendable {
     let path = "/v1/containers/:container/items/:item/link"
     router.post(RouterPath(path)) { request, context in
       let device = try reading.device(request)
-      let link = try store.publicLink(
+      let link = try store.shares.publicLink(
         container: try context.parameters.require("container"),
         item: try context.parameters.require("item"), user: device.user, create: true)
       return ServerResponse.json(link, status: .created)
@@ -22,7 +22,7 @@ struct LinkRoutes: Sendable {
       let container = try context.parameters.require("container")
       let item = try context.parameters.require("item")
       guard
-        let link = try store.publicLink(
+        let link = try store.shares.publicLink(
           container: container, item: item, user: device.user, create: false)
       else {
         throw SyncError(.notFound, "Item \(item) in \(container) has no public link.")
@@ -31,7 +31,7 @@ struct LinkRoutes: Sendable {
     }
     router.delete(RouterPath(path)) { request, context in
       let device = try reading.device(request)
-      try store.revokePublicLink(
+      try store.shares.revokePublicLink(
         container: try context.parameters.require("container"),
         item: try context.parameters.require("item"), user: device.user)
       return Response(status: .noContent)

@@ -28,7 +28,7 @@ struct PublicPage: Sendable {
     router.get("/s/:token") { _, context in
       let token = try context.parameters.require("token")
       do {
-        return Self.html(try page(try store.linkedDocument(token: token), token: token))
+        return Self.html(try page(try store.shares.linkedDocument(token: token), token: token))
       } catch let error as SyncError where error.code == .notFound {
         return Self.html(
           Self.layout(
@@ -50,20 +50,20 @@ struct PublicPage: Sendable {
 
   /// `/s/{token}/raw`: a file's bytes, or a package member's (`?member=PATH`).
   private func rawResponse(_ request: Request, token: String) throws -> Response {
-    let document = try store.linkedDocument(token: token)
+    let document = try store.shares.linkedDocument(token: token)
     let wanted = request.uri.queryParameters["member"].map(String.init) ?? ""
     guard let member = document.members.first(where: { $0.path == wanted }) else {
       throw SyncError(.notFound, "“\(document.name)” has no member “\(wanted)”.")
     }
     let name = wanted.isEmpty ? document.name : String(wanted.split(separator: "/").last ?? "")
     return ServerResponse.chunks(
-      try store.download(of: member, account: document.account),
+      try store.shares.download(of: member, account: document.account),
       headers: Self.fileHeaders(name: name, type: Self.contentType(name)))
   }
 
   /// `/s/{token}/archive`: a package as its zip.
   private func archiveResponse(token: String) throws -> Response {
-    let document = try store.linkedDocument(token: token)
+    let document = try store.shares.linkedDocument(token: token)
     guard document.kind == .package else {
       throw SyncError(.notFound, "“\(document.name)” is a file, not a package: download it.")
     }
@@ -112,7 +112,8 @@ struct PublicPage: Sendable {
           "<img class=\"contents\" alt=\"\(MarkupText.escape(document.name))\" src=\"\(base)/raw\">"
       } else if let member = document.members.first, member.size <= Self.maximumShownText,
         let text = String(
-          validating: try store.contents(of: member, account: document.account), as: UTF8.self),
+          validating: try store.shares.contents(of: member, account: document.account),
+          as: UTF8.self),
         !text.contains("\0")
       {
         body += "<pre class=\"contents\">\(MarkupText.escape(text))</pre>"
@@ -132,7 +133,7 @@ struct PublicPage: Sendable {
     for member in document.members {
       try writer.addFile(
         "\(document.name)/\(member.path)",
-        contents: Data(try store.contents(of: member, account: document.account)),
+        contents: Data(try store.shares.contents(of: member, account: document.account)),
         mode: member.permissions, date: Date(timeIntervalSince1970: member.safeModified))
     }
     try writer.finish()

@@ -16,7 +16,7 @@ struct RequestReading: Sendable {
   /// is unknown or revoked.
   func device(_ request: Request) throws(SyncError) -> AuthenticatedDevice {
     guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-      let device = try store.device(token: String(header.dropFirst(7)))
+      let device = try store.accounts.device(token: String(header.dropFirst(7)))
     else {
       throw SyncError(
         .unauthorized,

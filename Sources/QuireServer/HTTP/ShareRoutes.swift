@@ -22,7 +22,7 @@ struct ShareRoutes: Sendable {
     addOwnerRoutes(to: router)
     router.get("/v1/shares") { request, _ in
       let device = try reading.device(request)
-      return ServerResponse.json(ShareList(shares: try store.sharedWith(user: device.user)))
+      return ServerResponse.json(ShareList(shares: try store.shares.sharedWith(user: device.user)))
     }
     router.get("/v1/shares/events") { request, _ in
       let device = try reading.device(request)
@@ -35,7 +35,7 @@ struct ShareRoutes: Sendable {
     router.get(RouterPath(share + "/changes")) { request, context in
       let device = try reading.device(request)
       return ServerResponse.json(
-        try store.sharedChanges(
+        try store.shares.sharedChanges(
           try context.parameters.require("share"), user: device.user,
           since: try reading.cursor(request), limit: reading.limit(request)))
     }
@@ -43,7 +43,7 @@ struct ShareRoutes: Sendable {
       let device = try reading.device(request)
       let (revision, since) = try reading.revisions(request, context)
       return ServerResponse.json(
-        try store.sharedManifests(
+        try store.shares.sharedManifests(
           try context.parameters.require("share"), user: device.user,
           revisions: [(try context.parameters.require("item"), revision, since)])[0])
     }
@@ -54,7 +54,7 @@ struct ShareRoutes: Sendable {
       return try await reading.heavy.run("account:\(device.user)") {
         ServerResponse.json(
           ManifestBatchResponse(
-            manifests: try store.sharedManifests(
+            manifests: try store.shares.sharedManifests(
               share, user: device.user,
               revisions: batch.revisions.map { ($0.item, $0.revision, nil) })))
       }
@@ -64,7 +64,8 @@ struct ShareRoutes: Sendable {
       let hashes = try await reading.chunkFetch(request)
       let share = try context.parameters.require("share")
       return try await reading.heavy.run("account:\(device.user)") {
-        ServerResponse.chunks(try store.sharedChunks(share, user: device.user, hashes: hashes))
+        ServerResponse.chunks(
+          try store.shares.sharedChunks(share, user: device.user, hashes: hashes))
       }
     }
     router.post(RouterPath(share + "/chunks/missing")) { request, context in
@@ -72,13 +73,13 @@ struct ShareRoutes: Sendable {
       let list = try await reading.json(ChunkList.self, from: request)
       return ServerResponse.json(
         ChunkList(
-          hashes: try store.sharedMissingChunks(
+          hashes: try store.shares.sharedMissingChunks(
             try context.parameters.require("share"), user: device.user, hashes: list.hashes)))
     }
     router.post(RouterPath(share + "/chunks")) { request, context in
       let device = try reading.device(request)
       let body = try await request.body.collect(upTo: configuration.maximumChunkBodyBytes)
-      let count = try store.storeSharedChunks(
+      let count = try store.shares.storeSharedChunks(
         try context.parameters.require("share"), user: device.user, body: Array(buffer: body),
         maximumChunk: ContentChunker.standard.maximumSize)
       return ServerResponse.json(["stored": count])
@@ -100,7 +101,7 @@ struct ShareRoutes: Sendable {
     router.get(RouterPath(share + "/events")) { request, context in
       let device = try reading.device(request)
       let id = try context.parameters.require("share")
-      let shared = try store.sharedItem(id, user: device.user)
+      let shared = try store.shares.sharedItem(id, user: device.user)
       let listener = signal.listen(
         shared.signalKey, keepAlive: configuration.keepAliveInterval, device: device.id,
         stream: "share/" + id)
@@ -109,7 +110,7 @@ struct ShareRoutes: Sendable {
         signedIn: reading.stillSignedIn(request)
       ) {
         [store] cursor throws(SyncError) in
-        try store.sharedChanges(id, user: device.user, since: cursor, limit: 500)
+        try store.shares.sharedChanges(id, user: device.user, since: cursor, limit: 500)
       }
     }
   }
@@ -121,7 +122,7 @@ struct ShareRoutes: Sendable {
     guard limiter.allow(device.id) else {
       throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
     }
-    let (answers, shared) = try store.sharedCommit(
+    let (answers, shared) = try store.shares.sharedCommit(
       commits, share: share, device: device,
       maximumMembers: configuration.maximumMembersPerCommit)
     signal.notify(shared.signalKey)
@@ -143,7 +144,7 @@ struct ShareRoutes: Sendable {
       return response
     }
     do {
-      _ = try store.accountID(named: name)
+      _ = try store.accounts.accountID(named: name)
     } catch  where error.code == .notFound {
       throw error  // a wrong guess: its charge stays
     } catch {
@@ -160,7 +161,7 @@ struct ShareRoutes: Sendable {
       let device = try reading.device(request)
       let body = try await reading.json(ShareRequest.self, from: request)
       if let refused = try lookUp(body.user, by: device.user) { return refused }
-      let share = try store.share(
+      let share = try store.shares.share(
         container: try context.parameters.require("container"),
         item: try context.parameters.require("item"), user: device.user, with: body.user,
         role: body.role)
@@ -171,7 +172,7 @@ struct ShareRoutes: Sendable {
       let device = try reading.device(request)
       return ServerResponse.json(
         ShareList(
-          shares: try store.shares(
+          shares: try store.shares.shares(
             container: try context.parameters.require("container"),
             item: try context.parameters.require("item"), user: device.user)))
     }
@@ -183,7 +184,7 @@ struct ShareRoutes: Sendable {
           .malformed, "Name the folder to share (folder), or share an item through its route.")
       }
       if let refused = try lookUp(body.user, by: device.user) { return refused }
-      let share = try store.share(
+      let share = try store.shares.share(
         container: try context.parameters.require("container"), folder: "Documents/" + folder,
         user: device.user, with: body.user, role: body.role)
       try sharesChanged(for: device.user, and: body.user)
@@ -192,7 +193,7 @@ struct ShareRoutes: Sendable {
     router.delete("/v1/containers/:container/shares/:share") { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
-      let participant = try store.unshare(
+      let participant = try store.shares.unshare(
         container: container, share: try context.parameters.require("share"), user: device.user)
       signal.notify("\(device.user)/\(container)")
       try sharesChanged(for: device.user, and: participant)
@@ -202,13 +203,13 @@ struct ShareRoutes: Sendable {
       let device = try reading.device(request)
       return ServerResponse.json(
         ShareList(
-          shares: try store.shares(
+          shares: try store.shares.shares(
             container: try context.parameters.require("container"), user: device.user)))
     }
     router.delete(RouterPath(path + "/:user")) { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
-      try store.unshare(
+      try store.shares.unshare(
         container: container, item: try context.parameters.require("item"), user: device.user,
         with: try context.parameters.require("user"))
       // The participant's event streams end when they next read: wake them.
@@ -225,7 +226,7 @@ struct ShareRoutes: Sendable {
   /// changed.
   private func sharesChanged(for owner: Int64, and participant: String) throws(SyncError) {
     signal.notify(Self.sharesKey(owner))
-    signal.notify(Self.sharesKey(try store.accountID(named: participant)))
+    signal.notify(Self.sharesKey(try store.accounts.accountID(named: participant)))
   }
 
   /// `GET /v1/shares/events`: a `shares` event at once and after each wake, a keep-alive

@@ -81,7 +81,7 @@ final class SignInThrottle: Sendable {
 
   /// The keys an attempt for `user` from `address` is counted under.
   static func keys(user: String, address: String) -> [String] {
-    let name = ServerStore.isUserName(user) ? "user:" + user : "user:(not an account's name)"
+    let name = AccountStore.isUserName(user) ? "user:" + user : "user:(not an account's name)"
     let loopback =
       address.isEmpty || address == "::1" || address.hasPrefix("127.")
       || address.hasPrefix("::ffff:127.")

@@ -33,7 +33,7 @@ struct SyncRoutes: Sendable {
       // sign-ins never holds up the event loops or the cooperative threads serving devices.
       do {
         let answer = try await NIOThreadPool.singleton.runIfActive {
-          try store.signIn(user: body.user, password: body.password, device: body.device)
+          try store.accounts.signIn(user: body.user, password: body.password, device: body.device)
         }
         throttle.finish(user: body.user, address: peer, succeeded: true)
         return ServerResponse.json(answer)
@@ -48,7 +48,7 @@ struct SyncRoutes: Sendable {
     router.post("/v1/chunks") { request, _ in
       let device = try reading.device(request)
       let body = try await request.body.collect(upTo: configuration.maximumChunkBodyBytes)
-      let count = try store.storeChunks(
+      let count = try store.chunks.storeChunks(
         user: device.user, body: Array(buffer: body),
         maximumChunk: ContentChunker.standard.maximumSize)
       return ServerResponse.json(["stored": count])
@@ -57,13 +57,13 @@ struct SyncRoutes: Sendable {
       let device = try reading.device(request)
       let list = try await reading.json(ChunkList.self, from: request)
       return ServerResponse.json(
-        ChunkList(hashes: try store.missingChunks(user: device.user, hashes: list.hashes)))
+        ChunkList(hashes: try store.chunks.missingChunks(user: device.user, hashes: list.hashes)))
     }
     router.post("/v1/chunks/fetch") { request, _ in
       let device = try reading.device(request)
       let hashes = try await reading.chunkFetch(request)
       return try await reading.heavy.run("account:\(device.user)") {
-        ServerResponse.chunks(try store.fetchChunks(user: device.user, hashes: hashes))
+        ServerResponse.chunks(try store.chunks.fetchChunks(user: device.user, hashes: hashes))
       }
     }
     router.post("/v1/containers/:container/commits") { request, context in
@@ -73,7 +73,7 @@ struct SyncRoutes: Sendable {
       guard limiter.allow(device.id) else {
         throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
       }
-      let (answers, moved) = try store.commit(
+      let (answers, moved) = try store.commits.commit(
         [commit], container: container, device: device,
         maximumMembers: configuration.maximumMembersPerCommit)
       signal.wake("\(device.user)/\(container)")  // the commit told the other replicas
@@ -88,7 +88,7 @@ struct SyncRoutes: Sendable {
       guard limiter.allow(device.id) else {  // a batch costs one commit of the device's rate
         throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
       }
-      let (answers, moved) = try store.commit(
+      let (answers, moved) = try store.commits.commit(
         batch.commits, container: container, device: device,
         maximumMembers: configuration.maximumMembersPerCommit)
       signal.wake("\(device.user)/\(container)")  // the commit told the other replicas
@@ -99,7 +99,7 @@ struct SyncRoutes: Sendable {
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
       return ServerResponse.json(
-        try store.changes(
+        try store.commits.changes(
           container: container, user: device.user, since: try reading.cursor(request),
           limit: reading.limit(request)))
     }
@@ -107,7 +107,7 @@ struct SyncRoutes: Sendable {
       let device = try reading.device(request)
       let (revision, since) = try reading.revisions(request, context)
       return ServerResponse.json(
-        try store.manifest(
+        try store.commits.manifest(
           container: try context.parameters.require("container"),
           item: try context.parameters.require("item"), revision: revision, since: since,
           user: device.user))
@@ -119,7 +119,7 @@ struct SyncRoutes: Sendable {
       return try await reading.heavy.run("account:\(device.user)") {
         ServerResponse.json(
           ManifestBatchResponse(
-            manifests: try store.manifests(
+            manifests: try store.commits.manifests(
               container: container, revisions: batch.revisions, user: device.user)))
       }
     }

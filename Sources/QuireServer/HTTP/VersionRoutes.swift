@@ -15,7 +15,7 @@ struct VersionRoutes: Sendable {
     router.get(RouterPath(item)) { request, context in
       let device = try reading.device(request)
       return ServerResponse.json(
-        try store.versions(
+        try store.commits.versions(
           container: try context.parameters.require("container"),
           item: try context.parameters.require("item"), user: device.user))
     }
@@ -23,7 +23,7 @@ struct VersionRoutes: Sendable {
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
       let body = try await reading.json(ResolveRequest.self, from: request)
-      let answer = try store.resolve(
+      let answer = try store.commits.resolve(
         container: container, item: try context.parameters.require("item"),
         revisions: body.revisions, resolved: body.resolved ?? true, user: device.user)
       if answer.sequence != nil { signal.notify("\(device.user)/\(container)") }
@@ -33,7 +33,7 @@ struct VersionRoutes: Sendable {
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
       let body = try await reading.json(VersionSelection.self, from: request)
-      let answer = try store.removeVersions(
+      let answer = try store.commits.removeVersions(
         container: container, item: try context.parameters.require("item"),
         revisions: body.revisions, user: device.user)
       if answer.sequence != nil { signal.notify("\(device.user)/\(container)") }
@@ -48,7 +48,7 @@ struct VersionRoutes: Sendable {
       guard limiter.allow(device.id) else {
         throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
       }
-      let answer = try store.restore(
+      let answer = try store.commits.restore(
         container: container, item: try context.parameters.require("item"), revision: revision,
         device: device)
       signal.notify("\(device.user)/\(container)")

@@ -3,28 +3,9 @@ import QuireSyncProtocol
 
 extension ServerStore {
   /// The tables in the order they are copied, with their columns.
-  private static let tables: [(name: String, columns: [String])] = [
-    ("users", ["id", "name", "passwordHash", "created"]),
-    ("devices", ["id", "account", "name", "tokenHash", "created", "revoked"]),
-    ("containers", ["id", "account", "identifier"]),
-    ("items", ["container", "item", "kind", "path", "current", "deleted"]),
-    (
-      "revisions",
-      [
-        "id", "container", "item", "base", "kind", "path", "deleted", "conflict", "device",
-        "committed", "commitID", "change", "merged", "resolved", "removed",
-      ]
-    ),
-    (
-      "members",
-      ["container", "item", "path", "since", "until", "size", "mode", "modified", "hash", "chunks"]
-    ),
-    ("chunks", ["account", "hash", "size", "pack", "packOffset"]),
-    ("journal", ["sequence", "container", "revision"]),
-    ("links", ["token", "container", "item", "created", "revoked"]),
-    ("shares", ["id", "container", "item", "grantee", "role", "created", "revoked", "folder"]),
-    ("shareUploads", ["share", "hash"]),
-  ]
+  private static var tables: [(name: String, columns: [String])] {
+    ServerSchema.aggregates.flatMap { $0.columns }
+  }
 
   /// Copies every row of this store's metadata into the empty PostgreSQL database at `target`
   /// in one transaction (all or nothing), keeping every id, revision and journal sequence, so

@@ -39,7 +39,7 @@ struct ServerSchemaParityTests {
   }
 
   static func sqliteSchema(_ store: ServerStore) throws -> [String: Table] {
-    try store.read { db in
+    try store.backend.read { db in
       var tables: [String: Table] = [:]
       let names: [String] = try db.values(
         String.self,
@@ -89,7 +89,7 @@ struct ServerSchemaParityTests {
   }
 
   static func postgresSchema(_ store: ServerStore) throws -> [String: Table] {
-    try store.read { db in
+    try store.backend.read { db in
       var tables: [String: Table] = [:]
       let names = try db.values(
         String.self,
@@ -185,7 +185,7 @@ struct ServerSchemaParityTests {
   func nameCheckUsesIndex() throws {
     let folder = try TemporaryDirectory()
     let store = try ServerStore(folder: folder.url)
-    let plan = try store.read { db in
+    let plan = try store.backend.read { db in
       try db.rows(
         """
         EXPLAIN QUERY PLAN

@@ -48,8 +48,8 @@ struct BlockingWorkTests {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let fifo = folder + "/" + hash.hex
     #expect(mkfifo(fifo, 0o600) == 0)
-    let account = try store.accountID(named: "alice")
-    _ = try store.write { db in
+    let account = try store.accounts.accountID(named: "alice")
+    _ = try store.backend.write { db in
       try db.execute(
         "INSERT INTO chunks(account, hash, size, pack, packOffset) VALUES (?, ?, ?, NULL, NULL)",
         [account, hash.hex, Int64(bytes.count)])

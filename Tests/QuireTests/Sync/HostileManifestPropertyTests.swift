@@ -36,14 +36,14 @@ struct HostileManifestPropertyTests {
   func generated() throws {
     let folder = try TemporaryDirectory()
     let store = try ServerStore(folder: folder.url)
-    try store.addUser(name: "alice", password: "alice-password")
-    let token = try store.addDevice(user: "alice", name: "fuzz").token
-    let device = try #require(try store.device(token: token))
+    try store.accounts.addUser(name: "alice", password: "alice-password")
+    let token = try store.accounts.addDevice(user: "alice", name: "fuzz").token
+    let device = try #require(try store.accounts.device(token: token))
     let chunk = Array("sixteen bytes!!!".utf8)
     var body: [UInt8] = []
     let hash = ContentHash(of: chunk)
     ChunkFrames.append(hash: hash, bytes: chunk, to: &body)
-    _ = try store.storeChunks(user: device.user, body: body, maximumChunk: 262_144)
+    _ = try store.chunks.storeChunks(user: device.user, body: body, maximumChunk: 262_144)
     let container = "iCloud.net.gacha.mydoc"
     var stored = 0
     for seed in 0..<1000 {
@@ -68,11 +68,11 @@ struct HostileManifestPropertyTests {
         deleted: random.pick([false, false, true]),
         change: ManifestChange(upserted: members, removed: random.pick([[], ["a.txt"], [".."]])))
       do {
-        let answer = try store.commit(
+        let answer = try store.commits.commit(
           request, container: container, device: device, maximumMembers: 1000)
         stored += 1
         // What was stored reads back and passes the checks a device makes before writing.
-        let manifest = try store.manifest(
+        let manifest = try store.commits.manifest(
           container: container, item: request.item, revision: answer.revision, since: nil,
           user: device.user)
         try SyncPath.check(manifest.path, what: "item path")

@@ -96,18 +96,19 @@ struct HostileNameTests {
   func deletesOldRefusedNames() throws {
     let folder = try TemporaryDirectory()
     let store = try ServerStore(folder: folder.url)
-    try store.addUser(name: "alice", password: "alice-password")
+    try store.accounts.addUser(name: "alice", password: "alice-password")
     let device = try #require(
-      try store.device(token: try store.addDevice(user: "alice", name: "a").token))
+      try store.accounts.device(token: try store.accounts.addDevice(user: "alice", name: "a").token)
+    )
     let container = "iCloud.net.gacha.quire"
     func commit(_ request: CommitRequest) throws -> CommitResponse {
-      try store.commit(request, container: container, device: device, maximumMembers: 100)
+      try store.commits.commit(request, container: container, device: device, maximumMembers: 100)
     }
     let first = try commit(S.commit("old", path: "Documents/plain.txt", base: nil, kind: .file))
     _ = try commit(S.commit("other", path: "Documents/other.txt", base: nil, kind: .file))
     // As a server from before the rules stored it: a name with a line feed.
     let refused = "Documents/line\nfeed.txt"
-    try store.write { db in
+    try store.backend.write { db in
       try db.execute("UPDATE items SET path = ? WHERE item = 'old'", [refused])
       try db.execute("UPDATE revisions SET path = ? WHERE item = 'old'", [refused])
     }
@@ -120,7 +121,7 @@ struct HostileNameTests {
     let deleted = try commit(
       S.commit("old", path: refused, base: first.revision, kind: .file, deleted: true))
     #expect(deleted.status == .current)
-    let entries = try store.changes(
+    let entries = try store.commits.changes(
       container: container, user: device.user, since: 0, limit: 100
     ).entries
     #expect(entries.last { $0.item == "old" }?.deleted == true)

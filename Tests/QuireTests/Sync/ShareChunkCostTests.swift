@@ -31,17 +31,19 @@ struct ShareChunkCostTests {
       // The server's own data, opened beside it (SQLite allows a second reader).
       let store = try ServerStore(folder: server.data.url)
       let user = try #require(
-        try store.read { try $0.value(Int64.self, "SELECT id FROM users WHERE name = ?", ["bob"]) })
+        try store.backend.read {
+          try $0.value(Int64.self, "SELECT id FROM users WHERE name = ?", ["bob"])
+        })
       let first = try await S.upload(["": S.bytes("page 0")], with: alice)
-      _ = try store.sharedChunks(share.id, user: user, hashes: first[0].chunks.map(\.hash))
+      _ = try store.shares.sharedChunks(share.id, user: user, hashes: first[0].chunks.map(\.hash))
 
       let added = try await S.upload(["": S.bytes("one more page, \(size)")], with: alice)
       _ = try await alice.commit(
         S.commit("new", path: "Documents/Album/New.txt", base: nil, kind: .file, upserted: added))
-      let before = store.shareChunks.membersRead
-      let download = try store.sharedChunks(
+      let before = store.shares.shareChunks.membersRead
+      let download = try store.shares.sharedChunks(
         share.id, user: user, hashes: added[0].chunks.map(\.hash))
-      reads[size] = store.shareChunks.membersRead - before
+      reads[size] = store.shares.shareChunks.membersRead - before
       #expect(download.pieces.count == 1, "the new document's chunk is served")
 
       // Still refused: a chunk of the owner's outside the folder, though the cache misses it.
@@ -49,7 +51,7 @@ struct ShareChunkCostTests {
       _ = try await alice.commit(
         S.commit("own", path: "Documents/Own.txt", base: nil, kind: .file, upserted: outside))
       #expect(throws: SyncError.self) {
-        try store.sharedChunks(share.id, user: user, hashes: outside[0].chunks.map(\.hash))
+        try store.shares.sharedChunks(share.id, user: user, hashes: outside[0].chunks.map(\.hash))
       }
       withExtendedLifetime(server) {}
     }

@@ -89,8 +89,9 @@ struct SyncCollectionTests {
 
     // Today every save is kept; forty days on, the saves of one day thin to one.
     let data = try server.openStore()
-    #expect(try data.collectGarbage(grace: .zero).thinned == 0)
-    let later = try data.collectGarbage(grace: .zero, now: Date().addingTimeInterval(40 * 86_400))
+    #expect(try data.chunks.collectGarbage(grace: .zero).thinned == 0)
+    let later = try data.chunks.collectGarbage(
+      grace: .zero, now: Date().addingTimeInterval(40 * 86_400))
     #expect(later.thinned == 3 && later.chunks == 0, "\(later)")
     let list = try await client.versions(item: "log")
     #expect(list.versions.count == 2, "the current one and one older")

@@ -2,7 +2,7 @@ import Foundation
 import QuireCore
 import QuireSyncProtocol
 
-extension ServerStore {
+extension CommitStore {
   /// Commits `request`, made on a base that is no longer current, by merging it with the
   /// current revision against that base, inside the caller's transaction, the same way whichever
   /// device commits second, so every device ends with the same result.

@@ -12,7 +12,7 @@ struct LinkedDocument: Sendable {
   var name: String { String(path.split(separator: "/").last ?? Substring(path)) }
 }
 
-extension ServerStore {
+extension ShareStore {
   /// `item`'s public link, made if `create` and it has none; nil if it has none and `create` is
   /// false. `notFound` if `user` has no such live item in the container.
   func publicLink(container identifier: String, item: String, user: Int64, create: Bool)
@@ -31,7 +31,7 @@ extension ServerStore {
       let (container, existing) = try find(db)
       if let existing { return existing }
       let link = PublicLink(
-        token: Self.randomToken(), item: item, created: Date().timeIntervalSince1970)
+        token: AccountStore.randomToken(), item: item, created: Date().timeIntervalSince1970)
       try db.execute(
         "INSERT INTO links(token, container, item, created) VALUES (?, ?, ?, ?)",
         [link.token, container, item, link.created])
@@ -45,7 +45,8 @@ extension ServerStore {
   {
     try write { db throws in
       guard
-        let container = try Self.container(db, user: user, identifier: identifier, create: false),
+        let container = try CommitStore.container(
+          db, user: user, identifier: identifier, create: false),
         try db.execute(
           "UPDATE links SET revoked = 1 WHERE container = ? AND item = ? AND revoked = 0",
           [container, item]) > 0
@@ -73,7 +74,7 @@ extension ServerStore {
       return try LinkedDocument(
         account: row["account"], path: row["path"],
         kind: ItemKind(rawValue: row["kind"]) ?? .package,
-        members: Self.members(
+        members: CommitStore.members(
           db, container: row["container"], item: row["item"], at: row["current"]))
     }
   }
@@ -91,7 +92,7 @@ extension ServerStore {
   /// of a file of any size holds a few MiB of it.
   func download(of member: ManifestMember, account: Int64) throws(SyncError) -> ChunkDownload {
     let hashes = member.chunks.map(\.hash)
-    let locations = try read { db in try Self.locations(db, user: account, hashes: hashes) }
+    let locations = try read { db in try ChunkStore.locations(db, user: account, hashes: hashes) }
     var pieces: [(hash: ContentHash, location: BlobLocation)] = []
     for hash in hashes {
       guard let location = locations[hash] else {
@@ -108,7 +109,9 @@ extension ServerStore {
   )
     throws -> Int64
   {
-    guard let container = try container(db, user: user, identifier: identifier, create: false),
+    guard
+      let container = try CommitStore.container(
+        db, user: user, identifier: identifier, create: false),
       try db.value(
         Bool.self, "SELECT deleted = 0 FROM items WHERE container = ? AND item = ?",
         [container, item]) == true

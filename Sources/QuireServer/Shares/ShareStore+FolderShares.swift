@@ -5,7 +5,7 @@ import QuireSyncProtocol
 /// sees the folder at `Documents/{its name}`; an item moved into it appears, one moved out
 /// leaves (as a deletion), and in the `write` role the participant adds, edits, moves (inside
 /// the folder) and deletes documents there as the owner does.
-extension ServerStore {
+extension ShareStore {
   /// Shares `user`'s `folder` ("Documents/Projects", a folder holding at least one live item)
   /// with the account `name` in `role` (again: changes the role).
   func share(
@@ -15,7 +15,8 @@ extension ServerStore {
     let folder = try Self.checkFolder(folder)
     return try write { db throws in
       guard
-        let container = try Self.container(db, user: user, identifier: identifier, create: false),
+        let container = try CommitStore.container(
+          db, user: user, identifier: identifier, create: false),
         try db.value(
           Int64.self,
           """
@@ -38,7 +39,8 @@ extension ServerStore {
   {
     try write { db throws in
       guard
-        let container = try Self.container(db, user: user, identifier: identifier, create: false),
+        let container = try CommitStore.container(
+          db, user: user, identifier: identifier, create: false),
         let grantee = try db.value(
           String.self,
           """

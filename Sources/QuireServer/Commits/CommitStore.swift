@@ -2,7 +2,16 @@ import Foundation
 import QuireCore
 import QuireSyncProtocol
 
-extension ServerStore {
+/// What devices commit: containers, items, their revisions and members, the merge of a stale
+/// commit, versions, and the change journal devices follow. Its tables are `containers`,
+/// `items`, `revisions`, `members` and `journal`.
+public struct CommitStore: StoreAggregate {
+  let backend: StoreBackend
+  /// The chunks commits name.
+  let chunks: ChunkStore
+}
+
+extension CommitStore {
   /// The container `identifier` of `user`, made if `create`.
   static func container(_ db: any SQLSession, user: Int64, identifier: String, create: Bool)
     throws -> Int64?
@@ -50,7 +59,7 @@ extension ServerStore {
       let answers = try requests.map { request in
         try Self.commit(request, container: container, device: device, blobs: blobs, db)
       }
-      let moved = try Self.followMovedFolders(db, container: container, requests, answers)
+      let moved = try ShareStore.followMovedFolders(db, container: container, requests, answers)
       return (answers, moved)
     }
   }
@@ -73,7 +82,7 @@ extension ServerStore {
     if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
       return earlier
     }
-    let missing = try Self.missing(
+    let missing = try ChunkStore.missing(
       db, user: device.user, references: request.change.upserted.flatMap(\.chunks))
     if !missing.isEmpty {
       throw SyncError(

@@ -1,6 +1,6 @@
 import QuireSyncProtocol
 
-extension ServerStore {
+extension CommitStore {
   /// Up to `limit` journal entries of `user`'s container `identifier` after `cursor`, in commit
   /// order. An unknown container has no entries yet.
   func changes(container identifier: String, user: Int64, since cursor: Int64, limit: Int)

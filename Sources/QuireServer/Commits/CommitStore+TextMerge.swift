@@ -2,7 +2,7 @@ import Foundation
 import QuireCore
 import QuireSyncProtocol
 
-extension ServerStore {
+extension CommitStore {
   /// The types the server knows, to tell text members (`public.plain-text`) from the rest.
   static let types = TypeRegistry()
   /// Text larger than this is not merged line by line (a conflict instead): it bounds the memory
@@ -38,7 +38,7 @@ extension ServerStore {
   ) throws -> [UInt8] {
     guard let member, member.size > 0 else { return [] }
     let hashes = member.chunks.map(\.hash)
-    let found = try locations(db, user: user, hashes: hashes)
+    let found = try ChunkStore.locations(db, user: user, hashes: hashes)
     var wanted: [(hash: ContentHash, location: BlobLocation)] = []
     for hash in hashes {
       guard let location = found[hash] else {
@@ -63,7 +63,7 @@ extension ServerStore {
           hash: ContentHash(of: UnsafeRawBufferPointer(rebasing: buffer[$0])), size: $0.count)
       }
     }
-    let missing = try Self.missing(db, user: user, hashes: Set(references.map(\.hash)))
+    let missing = try ChunkStore.missing(db, user: user, hashes: Set(references.map(\.hash)))
     var pieces: [(hash: ContentHash, range: Range<Int>)] = []
     var seen = Set<ContentHash>()
     for (reference, range) in zip(references, ranges)
@@ -74,7 +74,7 @@ extension ServerStore {
     let written = try blobs.writePack(pieces.map { bytes[$0.range] })
     try blobs.sync()
     for (piece, offset) in zip(pieces, written.offsets) {
-      try insertChunk(
+      try ChunkStore.insertChunk(
         db, user: user, hash: piece.hash, size: piece.range.count, pack: written.pack,
         offset: offset)
     }

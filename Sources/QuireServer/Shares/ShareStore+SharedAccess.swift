@@ -4,7 +4,7 @@ import QuireSyncProtocol
 /// A participant's requests through a share (`/v1/shares/{id}/…`): the container's reads limited
 /// to the shared item, shown at `Documents/{name}`; writes only in the `write` role, only to that
 /// item, never a rename or a deletion (those are the owner's).
-extension ServerStore {
+extension ShareStore {
   /// The item `share` gives `user`; `notFound` (the same answer as for a share that never
   /// existed) if it is not `user`'s, was revoked, or its item was deleted.
   func sharedItem(_ share: String, user: Int64) throws(SyncError) -> SharedItem {
@@ -75,7 +75,7 @@ extension ServerStore {
         guard wanted.item == shared.item || shared.folder != nil else {
           throw SyncError(.notFound, "There is no item \(wanted.item) in share \(share).")
         }
-        var manifest = try Self.manifest(
+        var manifest = try CommitStore.manifest(
           db, container: shared.container, identifier: "share \(share)", item: wanted.item,
           revision: wanted.revision, since: wanted.since)
         guard shared.folder == nil || shared.contains(manifest.path) else {
@@ -100,7 +100,7 @@ extension ServerStore {
       }
       return shared.owner
     }
-    return try fetchChunks(user: owner, hashes: hashes)
+    return try chunks.fetchChunks(user: owner, hashes: hashes)
   }
 
   /// Those of `hashes` a participant must upload through `share` before committing them:
@@ -120,7 +120,7 @@ extension ServerStore {
     throws(SyncError) -> Int
   {
     let shared = try read { db throws in try Self.writable(db, share, user: user) }
-    return try storeChunks(
+    return try chunks.storeChunks(
       user: shared.owner, body: body, maximumChunk: maximumChunk, share: share)
   }
 
@@ -149,7 +149,7 @@ extension ServerStore {
             "The commit names chunk \(missing), not uploaded through share \(share). Upload it, then commit again."
           )
         }
-        var answer = try Self.commit(
+        var answer = try CommitStore.commit(
           request, container: shared.container,
           device: AuthenticatedDevice(id: device.id, user: shared.owner), blobs: blobs, db)
         answer.path = answer.path.map(shared.participantPath)

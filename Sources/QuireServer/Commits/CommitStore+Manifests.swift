@@ -1,7 +1,7 @@
 import Foundation
 import QuireSyncProtocol
 
-extension ServerStore {
+extension CommitStore {
   /// Revision `revision` of `item`: every member, or with `since` (an earlier revision on the
   /// item's chain) only the members written and removed after it — O(changed), read from the
   /// members' validity ranges.

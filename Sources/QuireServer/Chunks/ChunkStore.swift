@@ -1,6 +1,12 @@
 import QuireSyncProtocol
 
-extension ServerStore {
+/// The chunks each account has stored, where their bytes are, and the collection of those no
+/// revision needs any more. Its table is `chunks`; the bytes are in the backend's blob store.
+public struct ChunkStore: StoreAggregate {
+  let backend: StoreBackend
+}
+
+extension ChunkStore {
   /// Stores the chunks framed in `body` for `user`, after checking each one's bytes hash to the
   /// hash it came with; nothing is stored if any lies. With `share`, they are noted as uploaded
   /// through it, so its participant may commit them.

@@ -1,7 +1,19 @@
 import Foundation
 import QuireSyncProtocol
 
-extension ServerStore {
+/// Items and folders shared with other accounts, what participants read and commit through
+/// them, and public links. Its tables are `shares`, `shareUploads` and `links`.
+public struct ShareStore: StoreAggregate {
+  let backend: StoreBackend
+  /// The owner's commits, which participants read and add to.
+  let commits: CommitStore
+  /// The owner's chunks, which participants read and add to.
+  let chunks: ChunkStore
+  /// What each folder share's chunk checks already read (``allowed(_:of:in:confirm:)``).
+  let shareChunks = ShareChunkCache()
+}
+
+extension ShareStore {
   /// Shares `user`'s live `item` with the account `name` in `role` (sharing again changes the
   /// role). `notFound` if `user` has no such item or there is no such account; `forbidden` to
   /// share with oneself.
@@ -22,7 +34,7 @@ extension ServerStore {
     _ db: any SQLSession, container: Int64, item: String, folder: String?, user: Int64,
     to name: String, role: ShareRole
   ) throws -> ShareInfo {
-    let grantee = try account(db, named: name)
+    let grantee = try AccountStore.account(db, named: name)
     guard grantee != user else {
       throw SyncError(
         .forbidden,
@@ -61,7 +73,8 @@ extension ServerStore {
   func shares(container identifier: String, user: Int64) throws(SyncError) -> [ShareInfo] {
     try read { db throws in
       guard
-        let container = try Self.container(db, user: user, identifier: identifier, create: false)
+        let container = try CommitStore.container(
+          db, user: user, identifier: identifier, create: false)
       else { return [] }
       return try Self.shares(db, "s.container = ?", [container])
     }
@@ -74,8 +87,9 @@ extension ServerStore {
   {
     try write { db throws in
       guard
-        let container = try Self.container(db, user: user, identifier: identifier, create: false),
-        let grantee = try? Self.account(db, named: name),
+        let container = try CommitStore.container(
+          db, user: user, identifier: identifier, create: false),
+        let grantee = try? AccountStore.account(db, named: name),
         let id = try db.value(
           String.self,
           "SELECT id FROM shares WHERE container = ? AND item = ? AND grantee = ? AND revoked = 0",
@@ -98,19 +112,6 @@ extension ServerStore {
         return share
       }
     }
-  }
-
-  /// The identity of the account named `name`; `notFound` if there is none.
-  func accountID(named name: String) throws(SyncError) -> Int64 {
-    try read { db throws in try Self.account(db, named: name) }
-  }
-
-  /// The account named `name`; `notFound` if there is none.
-  static func account(_ db: any SQLSession, named name: String) throws -> Int64 {
-    guard let id = try db.value(Int64.self, "SELECT id FROM users WHERE name = ?", [name]) else {
-      throw SyncError(.notFound, "There is no account “\(name)” on this server.")
-    }
-    return id
   }
 
   /// The live shares (of live items) matching `condition` on `shares s`, oldest first.

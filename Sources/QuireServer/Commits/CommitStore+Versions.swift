@@ -1,7 +1,7 @@
 import Foundation
 import QuireSyncProtocol
 
-extension ServerStore {
+extension CommitStore {
   /// `item`'s current revision and its versions, newest first.
   func versions(container identifier: String, item: String, user: Int64) throws(SyncError)
     -> VersionList

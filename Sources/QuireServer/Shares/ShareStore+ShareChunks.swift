@@ -9,7 +9,7 @@ import QuireSyncProtocol
 /// its last check (``ShareChunkCache``), not the folder. A chunk not found that way is checked
 /// against the whole folder again before a request is refused (`confirm`), so the cache can
 /// only make a check cheaper, never refuse what is allowed.
-extension ServerStore {
+extension ShareStore {
   /// Those of `hashes` that `shared` allows. With `confirm`, one not found in the share's
   /// cache is looked for in the whole folder before it is left out (a refusal is final);
   /// without, it is left out (a chunk to upload once more).

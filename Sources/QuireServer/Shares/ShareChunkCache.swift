@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Only what is known to be allowed is kept (the set grows as the folder's items do), so a
 /// chunk found here is allowed; one not found is checked again against the database before a
-/// request is refused (``ServerStore/allowed(_:of:in:confirm:)``). Derived from the database,
+/// request is refused (``ShareStore/allowed(_:of:in:confirm:)``). Derived from the database,
 /// it is per process: each replica keeps its own.
 final class ShareChunkCache: Sendable {
   struct Entry {

@@ -9,7 +9,13 @@ struct AuthenticatedDevice: Sendable {
   var user: Int64
 }
 
-extension ServerStore {
+/// The accounts: users, their devices and the devices' tokens (sign-in, registration,
+/// revocation). Its tables are `users` and `devices`.
+public struct AccountStore: StoreAggregate {
+  let backend: StoreBackend
+}
+
+extension AccountStore {
   /// Adds the account `name` with `password` (stored as a bcrypt hash).
   public func addUser(name: String, password: String) throws(SyncError) {
     guard Self.isUserName(name) else {
@@ -158,5 +164,18 @@ extension ServerStore {
     return Data(bytes).base64EncodedString()
       .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
       .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// The identity of the account named `name`; `notFound` if there is none.
+  func accountID(named name: String) throws(SyncError) -> Int64 {
+    try read { db throws in try Self.account(db, named: name) }
+  }
+
+  /// The account named `name`; `notFound` if there is none.
+  static func account(_ db: any SQLSession, named name: String) throws -> Int64 {
+    guard let id = try db.value(Int64.self, "SELECT id FROM users WHERE name = ?", [name]) else {
+      throw SyncError(.notFound, "There is no account “\(name)” on this server.")
+    }
+    return id
   }
 }

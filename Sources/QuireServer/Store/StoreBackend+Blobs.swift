@@ -1,7 +1,7 @@
 import Foundation
 import QuireSyncProtocol
 
-extension ServerStore {
+extension StoreBackend {
   /// The blob store of the server in `folder`: the object storage it was first started with
   /// (remembered as the `blobs` setting: `blobs.json` beside SQLite, a row in PostgreSQL, so
   /// every replica agrees), `requested` on a first start, or the folder `blobs/`.

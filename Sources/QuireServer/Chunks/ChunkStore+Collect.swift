@@ -6,7 +6,7 @@ import QuireSyncProtocol
   import Glibc
 #endif
 
-extension ServerStore {
+extension ChunkStore {
   /// Frees the chunks no version needs: those of removed conflict versions (a conflict settled
   /// and its versions removed, as NSFileVersion's `removeOtherVersionsOfItem` asks), and packs a
   /// crashed upload left that no row names. A chunk or pack younger than `grace` is kept, so an

@@ -6,9 +6,9 @@ import GRDB
 enum ServerSchema {
   /// Every aggregate's tables, in the order their statements run (a table another refers to
   /// comes first).
-  static let aggregates: [any AggregateTables.Type] = [
-    AccountTables.self, CommitTables.self, ChunkTables.self, ShareTables.self,
-  ]
+  static var aggregates: [any AggregateTables.Type] {
+    [AccountTables.self, CommitTables.self, ChunkTables.self, ShareTables.self]
+  }
 
   /// SQLite's migrations, in order. Their names are recorded in every existing database, so a
   /// new one is added at the end, never renamed.

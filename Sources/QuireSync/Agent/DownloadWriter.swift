@@ -34,10 +34,15 @@ struct DownloadWriter {
   ///
   /// `chunk` gives each chunk's bytes (fetched, or copied from the synced copy on disk); a flat
   /// file is written a chunk at a time, so a member of any size costs a few chunks of memory.
+  ///
+  /// With `replacing`, the item was on disk at `relative` when last synced. If nothing is there
+  /// now, it was moved or deleted since the last scan: writing would make a second file with
+  /// its identity (the moved one, and a new one at the old name), so the download stops with
+  /// `changedWhileSyncing`, and the next scan finds where it went first.
   func write(
     _ manifest: RevisionManifest, to relative: String,
     chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool,
-    expecting expected: [String: LocalItem.Member] = [:],
+    expecting expected: [String: LocalItem.Member] = [:], replacing: Bool = false,
     isUnsynced: (String) -> Bool = { _ in false }, inCloud: Set<String> = []
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
     // Whatever the server sent is checked before anything is made: a name outside the folder,
@@ -47,6 +52,13 @@ struct DownloadWriter {
     try manifest.change.validateShape(kind: manifest.kind)
     var relative = relative
     var target = folder.appendingPathComponent(relative)
+    let gone = { (url: URL) -> SyncError in
+      SyncError(
+        .changedWhileSyncing,
+        "“\(url.path)” was moved or deleted since it was last synced; where it went is uploaded first, then the download follows."
+      )
+    }
+    if replacing, !FileManager.default.fileExists(atPath: target.path) { throw gone(target) }
     try FileManager.default.createDirectory(
       at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
     let occupant = ItemIdentity.stored(at: target)
@@ -97,6 +109,7 @@ struct DownloadWriter {
     if manifest.kind == .file {
       guard let member = manifest.change.upserted.first else { return (relative, [:]) }
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
+        if replacing, !FileManager.default.fileExists(atPath: url.path) { throw gone(url) }
         let replaced = try ReplacedFiles(checking: [""], at: url, expected: expected)
         try writeFile(member, at: url) { try stream(member, $0) }
         // Inside the write: once it ends, an open document reloads and may save at once, and
@@ -174,6 +187,7 @@ struct DownloadWriter {
             )
           }
         } else {
+          if replacing { throw gone(url) }
           do { try Sys.rename(staging.path, url.path) } catch {
             throw Self.failed("place the downloaded", url, error)
           }

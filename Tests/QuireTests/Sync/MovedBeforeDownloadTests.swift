@@ -1,0 +1,128 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+import Testing
+
+@testable import QuireSync
+
+/// A document moved on this device while another device's edit of it is downloaded. The pull
+/// finds where the document is before it downloads; a move made after that, while the chunks
+/// came, used to be missed: the download was written at the old name, and two files carried
+/// one identity (the moved one, and a new one there), so the next scan could take either for
+/// the document. Noticed with a share participant moving a shared file.
+@Suite("A document moved here before a download of it")
+struct MovedBeforeDownloadTests {
+  private static let container = "iCloud.net.gacha.quire"
+
+  private static func agent(
+    _ device: String, in home: URL, server: SyncServerProcess
+  ) async throws -> SyncAgent {
+    let signedIn = try await SyncClient.signIn(
+      server: server.url, user: "alice", password: "alice-password", device: device)
+    return try SyncAgent(
+      settings: SyncSettings(
+        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+        container: container),
+      folder: home.appendingPathComponent("Documents"),
+      stateFile: home.appendingPathComponent("state.sqlite"),
+      trash: Trash(folder: home.appendingPathComponent("Trash")))
+  }
+
+  /// The files and packages under `folder` that carry `id`, by relative path.
+  private static func carrying(_ id: String, in folder: URL) throws -> [String] {
+    try Disk.tree(folder).filter { !$0.hasPrefix(".") }
+      .map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+      .filter { ItemIdentity.stored(at: folder.appendingPathComponent($0)) == id }
+  }
+
+  /// A whole manifest of `Notes.txt` holding `text`.
+  static func flatManifest(_ text: String, id: String) -> RevisionManifest {
+    let bytes = Array(text.utf8)
+    let hash = ContentHash(of: bytes)
+    return RevisionManifest(
+      item: id, revision: 7, since: nil, kind: .file, path: "Documents/Notes.txt",
+      deleted: false, conflict: false,
+      change: ManifestChange(upserted: [
+        ManifestMember(
+          path: "", size: bytes.count, mode: 0o644, modified: 1_700_000_000, hash: hash,
+          chunks: [ChunkReference(hash: hash, size: bytes.count)])
+      ]))
+  }
+
+  @Test(
+    "a download of a document moved since the pull found it writes nothing at the old name, for a flat file and a package",
+    arguments: ["Notes.txt", "Doc.mydoc"])
+  func movedDuringDownload(name: String) throws {
+    let folder = try TemporaryDirectory()
+    let id = UUID().uuidString
+    let expected: [String: LocalItem.Member]
+    let manifest: RevisionManifest
+    if name == "Doc.mydoc" {
+      expected = try ReplacedFilesTests.package(in: folder, id: id)
+      manifest = ReplacedFilesTests.manifest("the server's text\n", id: id)
+    } else {
+      try Disk.write("the text\n", to: folder.file(name))
+      try ItemIdentity.assign(id, to: folder.file(name))
+      expected = ["": LocalItem.Member(size: 9, mode: 0o644, modifiedNanoseconds: 0)]
+      manifest = Self.flatManifest("the server's text\n", id: id)
+    }
+    // The user moves it after the pull found it, before the download is written.
+    try FileManager.default.createDirectory(
+      at: folder.file("Sub"), withIntermediateDirectories: false)
+    try FileManager.default.moveItem(at: folder.file(name), to: folder.file("Sub/" + name))
+
+    let writer = DownloadWriter(folder: folder.url, identity: id)
+    #expect {
+      try writer.write(
+        manifest, to: name, chunk: { _ in Array("the server's text\n".utf8) },
+        incremental: false, expecting: expected, replacing: true)
+    } throws: { ($0 as? SyncError)?.code == .changedWhileSyncing }
+    #expect(try Self.carrying(id, in: folder.url) == ["Sub/" + name], "no second file")
+    #expect(
+      try Disk.tree(folder.url).filter { !$0.hasPrefix(".") && !$0.hasPrefix("Sub") }.isEmpty,
+      "nothing left at the old name")
+  }
+
+  @Test(
+    "moved before the pull: one file keeps the identity, where the user put it, with the other device's edit"
+  )
+  func movedFirst() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let homeA = try TemporaryDirectory()
+    let homeB = try TemporaryDirectory()
+    let folderA = homeA.url.appendingPathComponent("Documents")
+    let folderB = homeB.url.appendingPathComponent("Documents")
+    try Disk.write("first line\n", to: folderA.appendingPathComponent("Notes.txt"))
+    let a = try await Self.agent("A", in: homeA.url, server: server)
+    let b = try await Self.agent("B", in: homeB.url, server: server)
+    try await a.pushLocalChanges()
+    try await b.pull()
+    let id = try ItemIdentity.of(folderA.appendingPathComponent("Notes.txt"))
+
+    // B edits it; A's user moves it into a folder before A's agent scans.
+    try Disk.write("first line\nfrom B\n", to: folderB.appendingPathComponent("Notes.txt"))
+    try await b.pushLocalChanges()
+    try FileManager.default.createDirectory(
+      at: folderA.appendingPathComponent("Sub"), withIntermediateDirectories: false)
+    try FileManager.default.moveItem(
+      at: folderA.appendingPathComponent("Notes.txt"),
+      to: folderA.appendingPathComponent("Sub/Notes.txt"))
+
+    try await a.pull()
+    #expect(
+      try Self.carrying(id, in: folderA) == ["Sub/Notes.txt"], "no second file at the old name")
+
+    // The move goes up, merged with B's edit, and comes back down.
+    try await a.pushLocalChanges()
+    try await a.pull()
+    #expect(try Self.carrying(id, in: folderA) == ["Sub/Notes.txt"])
+    #expect(
+      try Disk.read(folderA.appendingPathComponent("Sub/Notes.txt")) == "first line\nfrom B\n")
+    try await b.pull()
+    #expect(
+      try Disk.read(folderB.appendingPathComponent("Sub/Notes.txt")) == "first line\nfrom B\n")
+    #expect(
+      !FileManager.default.fileExists(atPath: folderB.appendingPathComponent("Notes.txt").path))
+  }
+}

@@ -266,8 +266,9 @@ extension SyncAgent {
         throw SyncError(
           .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
       }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:],
-      replacing: previous.map { !$0.isPlaceholder && (incremental || $0.path == relative) }
-        ?? false,
+      // Only a document the pull found on disk (a `base`) is refused if it is gone by now: one
+      // it did not find (moved aside as "my changes", deleted) is written anew, as before.
+      replacing: base.map { !$0.isPlaceholder && (incremental || $0.path == relative) } ?? false,
       isUnsynced: { share == nil && !syncedItems.contains($0) }, inCloud: inCloud)
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {

@@ -36,32 +36,32 @@ struct BrowserUndoTests {
   }
 
   @Test("one Ctrl+Z takes back a whole operation of many requests, and Redo does it again")
-  func wholeSteps() throws {
+  func wholeSteps() async throws {
     try moveIntoBox(["One.txt", "Two.txt", "Three.txt"], step: "page-1")
     let renamed = try DocumentFiles.rename(file("Box/One.txt"), to: "Uno.txt")
     undo.record(.rename(renamed, to: "One.txt"), step: "page-2", actionName: "Rename")
     #expect(undo.state == .init(paths: [], undo: "Rename", redo: ""))
 
-    let first = try undo.undo()
+    let first = try await undo.undo()
     #expect(first.paths == ["Box/One.txt"])
     #expect(try names("Box") == ["One.txt", "Three.txt", "Two.txt"])
     #expect(first.undo == "Move" && first.redo == "Rename")
 
-    let second = try undo.undo()
+    let second = try await undo.undo()
     #expect(Set(second.paths) == ["One.txt", "Two.txt", "Three.txt"])
     #expect(try names() == ["Box", "One.txt", "Three.txt", "Two.txt"])
     #expect(try names("Box") == [])
     #expect(second.undo == "" && second.redo == "Move")
-    #expect(try undo.undo().paths == [], "nothing left to undo does nothing")
+    #expect(try await undo.undo().paths == [], "nothing left to undo does nothing")
 
     #expect(
-      Set(try undo.undo(redo: true).paths) == ["Box/One.txt", "Box/Two.txt", "Box/Three.txt"])
+      Set(try await undo.undo(redo: true).paths) == ["Box/One.txt", "Box/Two.txt", "Box/Three.txt"])
     #expect(try names("Box") == ["One.txt", "Three.txt", "Two.txt"])
-    #expect(try undo.undo(redo: true).paths == ["Box/Uno.txt"])
+    #expect(try await undo.undo(redo: true).paths == ["Box/Uno.txt"])
     #expect(try Disk.read(file("Box/Uno.txt")) == "one")
 
     // A new operation after an undo clears what was left to redo, as in Finder.
-    _ = try undo.undo()
+    _ = try await undo.undo()
     let trashed = try Trash(folder: folder.file("Trash")).trash(file("Box/Two.txt"))
     undo.record(
       .restore(trashedName: trashed.lastPathComponent), step: "page-3", actionName: "Move to Trash")
@@ -69,7 +69,7 @@ struct BrowserUndoTests {
   }
 
   @Test("the Trash and copies: undo puts back or trashes, redo does it again, bytes intact")
-  func trashAndCopy() throws {
+  func trashAndCopy() async throws {
     let trash = Trash(folder: folder.file("Trash"))
     let trashed = try trash.trash(file("One.txt"))
     undo.record(
@@ -77,32 +77,32 @@ struct BrowserUndoTests {
     let copy = try DocumentFiles.copy(file("Two.txt"), into: file("Box"))
     undo.record(.trash(copy), step: "b", actionName: "Copy")
 
-    #expect(try undo.undo().paths == ["Box/Two.txt"])
+    #expect(try await undo.undo().paths == ["Box/Two.txt"])
     #expect(try names("Box") == [])
     #expect(try Disk.read(file("Two.txt")) == "two", "the original stays")
-    #expect(try undo.undo().paths == ["One.txt"])
+    #expect(try await undo.undo().paths == ["One.txt"])
     #expect(try Disk.read(file("One.txt")) == "one")
     #expect(trash.items(from: library.root).map(\.original.lastPathComponent) == ["Two.txt"])
 
-    #expect(try undo.undo(redo: true).paths == ["One.txt"])
+    #expect(try await undo.undo(redo: true).paths == ["One.txt"])
     #expect(try names() == ["Box", "Three.txt", "Two.txt"])
-    #expect(try undo.undo(redo: true).paths == ["Box/Two.txt"])
+    #expect(try await undo.undo(redo: true).paths == ["Box/Two.txt"])
     #expect(try Disk.read(file("Box/Two.txt")) == "two")
     #expect(trash.items(from: library.root).map(\.original.lastPathComponent) == ["One.txt"])
   }
 
   @Test("an inverse that no longer applies fails with its path; the rest of the step is undone")
-  func goneSince() throws {
+  func goneSince() async throws {
     try moveIntoBox(["One.txt", "Two.txt"], step: "page-1")
     try FileManager.default.removeItem(at: file("Box/One.txt"))  // deleted in a file manager
-    #expect {
-      try undo.undo()
+    await #expect {
+      try await undo.undo()
     } throws: { error in
       let error = error as? QuireError
       return error?.code == .notFound && error?.message.contains("Box/One.txt") == true
     }
     #expect(try names() == ["Box", "Three.txt", "Two.txt"])
     #expect(undo.state == .init(paths: [], undo: "", redo: "Move"))
-    #expect(try undo.undo(redo: true).paths == ["Box/Two.txt"], "redo does what the undo did")
+    #expect(try await undo.undo(redo: true).paths == ["Box/Two.txt"], "redo does what the undo did")
   }
 }

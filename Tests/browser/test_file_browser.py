@@ -661,12 +661,20 @@ class FileBrowserConventionTests(BrowserTestCase):
         # shorter has them made again, and the arrows still go to the item below.
         self.browse_notes("Wide", 300)
         geometry = lambda: self.driver.execute_script("""
-            const items = [...document.querySelectorAll("#items .item")];
+            const items = [...document.querySelectorAll("#items > .chunk:not(.parked) > .item")];
             const lefts = items.map((item) => Math.round(item.getBoundingClientRect().left));
             const columns = lefts.indexOf(lefts[0], 1);
             return { columns, ragged: lefts.findIndex((left, i) => left !== lefts[i % columns]),
                      names: items.map((item) => item.dataset.name) };""")
-        self.item("Note 100.txt").click()
+        # Far from the view, its rows are parked, not drawn; scrolled to, they are drawn again.
+        # (Its chunk's class, not `is_displayed`, which would make Chromium draw what is parked.)
+        note = self.item("Note 100.txt")
+        parked = lambda: self.driver.execute_script(
+            "return arguments[0].parentElement.classList.contains('parked')", note)
+        self.assertTrue(parked(), "a note far below the view is not drawn")
+        self.driver.execute_script("arguments[0].parentElement.scrollIntoView()", note)
+        wait_for(lambda: not parked(), message="Note 100 drawn once scrolled to")
+        note.click()
         wait_for(lambda: self.driver.execute_script(
             "return document.activeElement.dataset.name") == "Note 100.txt", message="Note 100 focused")
         size = self.driver.get_window_size()
@@ -681,7 +689,7 @@ class FileBrowserConventionTests(BrowserTestCase):
                 self.assertEqual(self.driver.execute_script("return document.activeElement.dataset.name"),
                                  "Note 100.txt", f"the focus kept at {width} px")
                 ActionChains(self.driver).send_keys(Keys.ARROW_DOWN).perform()
-                below = shown["names"][100 + shown["columns"]]
+                below = shown["names"][shown["names"].index("Note 100.txt") + shown["columns"]]
                 wait_for(lambda: self.driver.execute_script(
                     "return document.activeElement.dataset.name") == below, message=f"{below} below at {width} px")
                 ActionChains(self.driver).send_keys(Keys.ARROW_UP).perform()

@@ -7,6 +7,9 @@ function sizeText(bytes) {
   return `${(bytes / (1 << 20)).toFixed(1)} MB`;
 }
 
+// An item's thumbnail: its kind's glyph at once, and what shows the document (a text's first
+// lines, a picture) once `showThumbnails` is called for it: at once in Recents, as its chunk comes
+// near the view in the library (chunks.js).
 function thumb(item) {
   const box = document.createElement("div");
   box.className = "thumb";
@@ -17,55 +20,60 @@ function thumb(item) {
   if (item.kind === "text" && state.layout === "grid") {
     // A text's first lines, drawn by the page. As an <img>, each SVG preview was a document of
     // its own to Chromium, about 17 ms of the main thread apiece: scrolling a folder of notes
-    // stalled on them. The lines are fetched once the thumbnail comes near the view.
+    // stalled on them.
     const lines = document.createElement("div");
     lines.className = "lines";
     lines.setAttribute("aria-hidden", "true");  // the item's name names it
-    lines.dataset.path = item.path;
     lines.hidden = true;
     box.appendChild(lines);
-    textPreviews.observe(box);  // not the lines: hidden, they never come into view
+    box.dataset.lines = item.path;
   } else if (!item.isFolder && item.kind !== "other") {
-    const image = document.createElement("img");
-    image.loading = "lazy";  // only what scrolls into view is fetched
-    image.alt = "";
-    image.className = "pending";
-    image.onload = () => { glyph.remove(); image.className = ""; };
-    image.onerror = () => image.remove();
-    askForThumbnail(image, `api/thumbnail?${query({ path: item.path, v: item.modified })}`);
-    box.appendChild(image);
+    box.dataset.image = `api/thumbnail?${query({ path: item.path, v: item.modified })}`;
   }
   return box;
 }
 
-// Thumbnails are asked for once the frame that shows their items is drawn: each request costs
-// Chromium's main thread most of a millisecond, and a folder's names and icons should not wait
-// for forty of them. An image no longer in the page (another folder opened meanwhile) is not
-// asked for at all.
-const thumbnailsToAsk = [];
-function askForThumbnail(image, source) {
-  if (thumbnailsToAsk.push([image, source]) > 1) return;
+// Asks for what the thumbnails in `boxes` show, once each. Pictures are asked for in the task
+// after the frame that shows their items: each request costs Chromium's main thread most of a
+// millisecond, and the items' names and glyphs should not wait for them.
+function showThumbnails(boxes) {
+  const images = [], notes = new Map();
+  for (const box of boxes) {
+    if (box.dataset.lines) notes.set(box.dataset.lines, box);
+    else if (box.dataset.image) images.push(box);
+    delete box.dataset.lines;
+  }
+  if (notes.size > 0) showLines(notes);
+  if (images.length === 0) return;
   requestAnimationFrame(() => setTimeout(() => {
-    for (const [waiting, url] of thumbnailsToAsk.splice(0)) {
-      if (waiting.isConnected) waiting.src = url;
+    for (const box of images) {
+      if (!box.isConnected || !box.dataset.image) continue;  // another folder opened meanwhile
+      const image = document.createElement("img");
+      image.alt = "";
+      image.className = "pending";
+      const glyph = box.firstElementChild;
+      image.onload = () => { glyph.remove(); image.className = ""; };
+      image.onerror = () => image.remove();
+      image.src = box.dataset.image;
+      delete box.dataset.image;
+      box.appendChild(image);
     }
   }));
 }
 
-const textPreviews = new IntersectionObserver((entries) => {
-  for (const { target: box, isIntersecting } of entries) {
-    if (!isIntersecting) continue;
-    textPreviews.unobserve(box);
-    const lines = box.querySelector(".lines");
-    get(`api/preview?${query({ path: lines.dataset.path })}`).then((preview) => {
-      const text = preview.text.split("\n").slice(0, 12).join("\n");
-      if (!text.trim()) return;  // an empty note keeps its glyph
+// The first lines of the notes `boxes` (path → thumbnail) show, asked for in one request.
+function showLines(boxes) {
+  post("api/previews", { paths: [...boxes.keys()] }).then(({ texts }) => {
+    for (const [path, box] of boxes) {
+      const text = (texts[path] ?? "").split("\n").slice(0, 12).join("\n");
+      if (!text.trim()) continue;  // an empty note, or one gone meanwhile, keeps its glyph
+      const lines = box.querySelector(".lines");
       lines.textContent = text;
       lines.hidden = false;
       lines.previousElementSibling?.remove();  // the glyph
-    }, () => {});  // a note gone meanwhile keeps its glyph
-  }
-}, { rootMargin: "400px 0px" });
+    }
+  }, () => {});  // the glyphs stay
+}
 
 // Extensions of the document types the app knows are hidden, as Apple's browser hides them
 // (the View menu's "Show extensions" shows them); a long name is cut in the middle, so its start
@@ -113,7 +121,9 @@ function itemElement(item, inLibrary) {
   }
   const open = document.createElement(inLibrary ? "div" : "button");
   open.className = "open";
-  open.appendChild(thumb(item));
+  const box = thumb(item);
+  open.appendChild(box);
+  if (!inLibrary) showThumbnails([box]);
   const text = document.createElement("div");
   const name = document.createElement("div");
   name.className = "name";
@@ -251,9 +261,11 @@ function render(items, append) {
   placeItems(list, elements, append);
   state.shown = next;
   indexShown(elements, append);
-  // A page added below changes no mark (its items were made with theirs); a reload keeps the
-  // selection and the focus on what is still shown.
-  if (append) showSelection(); else keepSelection(focus);
+  // A page added below changes no mark (its items were made with theirs), nor the selection's
+  // toolbar, unless it brings the list's first item (the tab stop); a reload keeps the selection
+  // and the focus on what is still shown.
+  if (!append) keepSelection(focus);
+  else if (state.tabStop === null) showSelection();
   // The frame that first shows the folder's items, for `quire-bench app-ui`.
   if (state.paths.length > 0 && performance.getEntriesByName("quire:first-items").length === 0) {
     requestAnimationFrame(() => performance.mark("quire:first-items"));
@@ -294,7 +306,6 @@ function showBrowser(folder) {
   state.selected = new Set();
   state.anchor = null;
   $("items").replaceChildren();
-  textPreviews.disconnect();  // the notes of the folder before, gone before they came into view
   indexShown([], false);
   attempt(restart);
 }

@@ -1,6 +1,12 @@
 "use strict";
 // The Quire app's page, part 3: the editors (#/doc/PATH).
 
+// The body says when the editor shows, for its layout (style.css). `body:has(#editor:not([hidden]))`
+// said it too, but made Chromium look at the page's style again whenever any element's `hidden`
+// changed: a note's first lines shown, many times a frame while a long folder scrolls.
+new MutationObserver(() => document.body.classList.toggle("editing", !$("editor").hidden))
+  .observe($("editor"), { attributes: true, attributeFilter: ["hidden"] });
+
 // Opens the editor on the document at `path` in the library, or (with `handle`) on a document
 // `quire open` already opened in place, wherever it is.
 async function showEditor(path, handle) {

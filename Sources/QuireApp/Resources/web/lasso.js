@@ -31,9 +31,9 @@ function startLasso(event) {
       return rect.left < right && rect.right > left
         && rect.top + window.scrollY < bottom && rect.bottom + window.scrollY > top;
     };
-    // Only the chunks the rectangle meets are looked into: a folder of thousands is not laid
-    // out whole on every move of the mouse.
-    const touched = [...$("items").children].filter(meets)
+    // Only the drawn chunks the rectangle meets are looked into: a folder of thousands is not
+    // laid out whole on every move of the mouse, nor a parked chunk drawn (chunks.js).
+    const touched = [...$("items").children].filter((chunk) => !chunk.parked && meets(chunk))
       .flatMap((chunk) => [...chunk.children].filter(meets))
       .map((element) => element.dataset.path);
     state.selected = new Set([...before, ...touched]);

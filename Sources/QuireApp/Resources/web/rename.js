@@ -55,7 +55,7 @@ function editName(label, name, isFolder, done, doubleClick) {
 // done, then the list is loaded again; leaving the folder cancels the rename
 // (`state.cancelRename`).
 function renameInPlace(item) {
-  const element = elementOf(item.path);
+  const element = showElement(item.path);
   const label = element?.querySelector(".name");
   if (!label || state.renaming) return;
   state.renaming = true;

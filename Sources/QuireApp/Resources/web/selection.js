@@ -88,7 +88,7 @@ function extendTo(path, adding) {
 // Focuses the item, scrolling it into view unless `scroll` is false (a live reload, which keeps
 // the view where the user left it).
 function focusItem(path, scroll = true) {
-  const element = elementOf(path);
+  const element = showElement(path);  // its chunk may be parked (chunks.js)
   if (!element) return;
   element.focus({ preventScroll: true });
   if (scroll) element.scrollIntoView({ block: "nearest" });

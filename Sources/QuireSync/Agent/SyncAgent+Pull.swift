@@ -11,6 +11,7 @@ extension SyncAgent {
   /// few batches, not a scan, an fsync and several transactions per item.
   func pull() async throws {
     await followMovedShare()
+    try await applyChangedEntries()
     while true {
       let page = try await client.changes(since: state.cursor)
       var unsynced: [String: LocalItem] = [:]
@@ -31,28 +32,8 @@ extension SyncAgent {
         }
         try state.advance(past: passed)
         passed = []
-        let local =
-          synced[entry.item].map { $0.isPlaceholder ? nil : locate(entry.item, known: $0) }
-          ?? unsynced[entry.item]
-        do {
-          try await apply(entry, local: local, prefetched: prefetched)
-        } catch let error as SyncError
-          where ![.unavailable, .rateLimited, .unauthorized].contains(error.code)
-        {
-          // This item cannot be brought here (a path this device refuses, a revision the
-          // server lost): it gets its error, and everything else keeps syncing. Its next
-          // revision is tried again.
-          let path =
-            entry.path.hasPrefix("Documents/")
-            ? String(entry.path.dropFirst("Documents/".count)) : entry.path
-          if error.code == .changedWhileSyncing {
-            // Another program wrote it meanwhile: its write is uploaded next and merged.
-            state.setStatus(entry.item, path: path, state: .waiting, error: nil)
-            needsPush = true
-          } else {
-            state.setStatus(entry.item, path: path, state: .downloadError, error: error)
-          }
-        }
+        try await applyOrNote(
+          entry, local: locateForPull(entry.item) ?? unsynced[entry.item], prefetched: prefetched)
         try state.advance(past: [entry])
       }
       try state.advance(past: passed)
@@ -70,6 +51,63 @@ extension SyncAgent {
       for known in synced.values where !known.isPlaceholder && !known.membersInCloud.isEmpty {
         try await downloadAllMembers(of: known)
       }
+    }
+  }
+
+  /// Where the item of a journal entry is on disk, if this device synced it and has it (not as
+  /// a placeholder).
+  private func locateForPull(_ id: String) -> LocalItem? {
+    synced[id].flatMap { $0.isPlaceholder ? nil : locate(id, known: $0) }
+  }
+
+  /// Applies `entry`; an item that cannot be brought here (a path this device refuses, a
+  /// revision the server lost) gets its error, and everything else keeps syncing.
+  private func applyOrNote(
+    _ entry: ChangeEntry, local: LocalItem?, prefetched: Prefetched, attempts: Int = 0
+  ) async throws {
+    do {
+      try await apply(entry, local: local, prefetched: prefetched)
+    } catch let error as SyncError
+      where ![.unavailable, .rateLimited, .unauthorized].contains(error.code)
+    {
+      let path =
+        entry.path.hasPrefix("Documents/")
+        ? String(entry.path.dropFirst("Documents/".count)) : entry.path
+      if error.code == .changedWhileSyncing {
+        // Another program wrote or moved it meanwhile: what it did is uploaded next and merged,
+        // and the entry is applied again after that push. A write or a move commits a newer
+        // revision, which makes the entry moot; a change the push does not commit (moved away
+        // and back, or moved by a read-only participant) still gets the entry's revision.
+        state.setStatus(entry.item, path: path, state: .waiting, error: nil)
+        if attempts < Self.changedEntryAttempts {
+          changedEntries.append((entry, attempts + 1))
+          needsPull = true
+        }
+        needsPush = true
+      } else {
+        state.setStatus(entry.item, path: path, state: .downloadError, error: error)
+      }
+    }
+  }
+
+  /// How often an entry whose item keeps changing during its download is applied again before
+  /// it is left to the item's next revision: a program that rewrites a file all the time must
+  /// not keep the agent pulling.
+  static let changedEntryAttempts = 3
+
+  /// Applies again the entries whose download stopped because their item changed meanwhile.
+  private func applyChangedEntries() async throws {
+    var entries = changedEntries[...]
+    changedEntries = []
+    while let (entry, attempts) = entries.first {
+      do {
+        try await applyOrNote(
+          entry, local: locateForPull(entry.item), prefetched: Prefetched(), attempts: attempts)
+      } catch {
+        changedEntries.append(contentsOf: entries)  // the server is away: they wait for it
+        throw error
+      }
+      entries.removeFirst()
     }
   }
 

@@ -32,6 +32,10 @@ public actor SyncAgent {
   var knownConflicts: [String: [Int64]] = [:]
   var needsPush = false
   var needsPull = false
+  /// Journal entries whose download stopped because the item changed here meanwhile
+  /// (`changedWhileSyncing`), with the attempts made: the pull after the next push applies
+  /// them again, since the cursor has moved past them.
+  var changedEntries: [(entry: ChangeEntry, attempts: Int)] = []
   var wake: AsyncStream<Void>.Continuation?
   var retryPause = Duration.milliseconds(100)
   /// The marker whose presence pauses the agent (``SyncSettings/pauseMarker``).

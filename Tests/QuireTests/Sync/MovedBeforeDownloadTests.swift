@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireSyncProtocol
+import Synchronization
 import Testing
 
 @testable import QuireSync
@@ -124,5 +125,48 @@ struct MovedBeforeDownloadTests {
       try Disk.read(folderB.appendingPathComponent("Sub/Notes.txt")) == "first line\nfrom B\n")
     #expect(
       !FileManager.default.fileExists(atPath: folderB.appendingPathComponent("Notes.txt").path))
+  }
+
+  @Test(
+    "moved away during the download and back after it stopped: the other device's edit still comes, with no further edit"
+  )
+  func movedAwayAndBack() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let homeA = try TemporaryDirectory()
+    let homeB = try TemporaryDirectory()
+    let folderA = homeA.url.appendingPathComponent("Documents")
+    let folderB = homeB.url.appendingPathComponent("Documents")
+    let notes = folderA.appendingPathComponent("Notes.txt")
+    let away = folderA.appendingPathComponent("Notes away.txt")
+    try Disk.write("first line\n", to: notes)
+    let a = try await Self.agent("A", in: homeA.url, server: server)
+    let b = try await Self.agent("B", in: homeB.url, server: server)
+    try await a.pushLocalChanges()
+    try await b.pull()
+    try Disk.write("first line\nfrom B\n", to: folderB.appendingPathComponent("Notes.txt"))
+    try await b.pushLocalChanges()
+
+    // A's user moves the document away while A downloads B's edit, after the pull found it: at
+    // the download's reading of the file system clock, its first `open` through `Sys`.
+    let calls = Mutex<[String]>([])
+    let hook = FaultHook { call in
+      let first = calls.withLock { calls in
+        calls.append(call)
+        return call == "open" && !calls.dropLast().contains("open")
+      }
+      if first { try? FileManager.default.moveItem(at: notes, to: away) }
+      return nil
+    }
+    try await Sys.$faults.withValue(hook) { try await a.pull() }
+    #expect(calls.withLock { $0.contains("open") }, "the download reached the file system clock")
+    #expect(try Disk.read(away) == "first line\n", "the download stopped; nothing written over it")
+    #expect(!FileManager.default.fileExists(atPath: notes.path), "nothing made at the old name")
+
+    // Back where it was, the push finds nothing to upload: the same name, the same text.
+    try FileManager.default.moveItem(at: away, to: notes)
+    try await a.pushLocalChanges()
+    try await a.pull()
+    #expect(try Disk.read(notes) == "first line\nfrom B\n")
   }
 }

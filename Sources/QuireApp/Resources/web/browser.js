@@ -132,26 +132,32 @@ function itemElement(item, inLibrary) {
   const meta = document.createElement("div");
   meta.className = "meta";
   meta.textContent = metaText(item);
-  const tags = document.createElement("div");
-  tags.className = "tags";
-  for (const tag of item.tags) {
-    const span = document.createElement("span");
-    span.textContent = tag;
-    tags.appendChild(span);
+  text.append(name, meta);
+  // Only what shows is made: most items have no tags and no badge, and each element an item has
+  // is styled and laid out again in every frame that brings it into view.
+  if (item.tags.length > 0) {
+    const tags = document.createElement("div");
+    tags.className = "tags";
+    for (const tag of item.tags) {
+      const span = document.createElement("span");
+      span.textContent = tag;
+      tags.appendChild(span);
+    }
+    text.append(tags);
   }
-  text.append(name, meta, tags);
   open.appendChild(text);
   if (inLibrary && state.layout === "list") open.append(...listCells(item));
-  else open.appendChild(syncBadges(item, false));
+  else {
+    const badges = syncBadges(item, false);
+    if (badges.childElementCount > 0) open.appendChild(badges);
+  }
   li.appendChild(open);
   if (inLibrary) {
     li.setAttribute("role", "option");
     li.draggable = true;
     if (item.isFolder) li.dataset.folder = "true";
     li.setAttribute("aria-selected", String(state.selected.has(item.path)));
-    li.tabIndex = -1;
-    li.addEventListener("click", (event) => clickItem(item, event));
-    li.addEventListener("dblclick", () => openItem(item));
+    li.tabIndex = -1;  // clicks and double-clicks: one listener for all (selection.js)
   } else {
     open.type = "button";
     open.title = item.name;

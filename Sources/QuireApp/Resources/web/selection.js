@@ -207,6 +207,20 @@ $("items").addEventListener("keydown", (event) => {
   if (handled) event.preventDefault();
 });
 
+// One listener for the clicks on all the library's items, not two made with each item.
+const clickedItem = (event) => {
+  const element = event.target.closest(".item[role=option]");
+  return element ? state.byPath.get(element.dataset.path) : undefined;
+};
+$("items").addEventListener("click", (event) => {
+  const item = clickedItem(event);
+  if (item) clickItem(item, event);
+});
+$("items").addEventListener("dblclick", (event) => {
+  const item = clickedItem(event);
+  if (item) openItem(item);
+});
+
 $("items").addEventListener("contextmenu", (event) => {
   const element = event.target.closest(".item[role=option]");
   if (!element) return;

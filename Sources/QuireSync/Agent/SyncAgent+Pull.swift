@@ -100,6 +100,12 @@ extension SyncAgent {
     var entries = changedEntries[...]
     changedEntries = []
     while let (entry, attempts) = entries.first {
+      // A later revision of the item came since (an edit, a deletion), and was applied in its
+      // turn: this one is moot, and applying it now would bring back what came after it.
+      if let latest = state.remoteRevision(of: entry.item), latest > entry.revision {
+        entries.removeFirst()
+        continue
+      }
       do {
         try await applyOrNote(
           entry, local: locateForPull(entry.item), prefetched: Prefetched(), attempts: attempts)

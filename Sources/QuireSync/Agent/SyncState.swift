@@ -270,6 +270,13 @@ final class SyncState: Sendable {
     return result
   }
 
+  /// The latest revision of `item` the journal has shown (deleted or not), if any.
+  func remoteRevision(of item: String) -> Int64? {
+    (try? database.read {
+      try Int64.fetchOne($0, sql: "SELECT revision FROM remote WHERE item = ?", arguments: [item])
+    }) ?? nil
+  }
+
   /// How many items the remote tree holds that are not deleted.
   var remoteItemCount: Int {
     (try? database.read {

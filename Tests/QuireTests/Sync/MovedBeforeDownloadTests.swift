@@ -169,4 +169,46 @@ struct MovedBeforeDownloadTests {
     try await a.pull()
     #expect(try Disk.read(notes) == "first line\nfrom B\n")
   }
+
+  @Test(
+    "deleted here during the download of an edit the other device then deleted: the edit is not brought back"
+  )
+  func deletedDuringDownloadOfADeletedEdit() async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let homeA = try TemporaryDirectory()
+    let homeB = try TemporaryDirectory()
+    let folderA = homeA.url.appendingPathComponent("Documents")
+    let folderB = homeB.url.appendingPathComponent("Documents")
+    let notes = folderA.appendingPathComponent("Notes.txt")
+    try Disk.write("first line\n", to: notes)
+    let a = try await Self.agent("A", in: homeA.url, server: server)
+    let b = try await Self.agent("B", in: homeB.url, server: server)
+    try await a.pushLocalChanges()
+    try await b.pull()
+    // B edits it, then deletes it: two entries A reads in one page.
+    try Disk.write("first line\nfrom B\n", to: folderB.appendingPathComponent("Notes.txt"))
+    try await b.pushLocalChanges()
+    try FileManager.default.removeItem(at: folderB.appendingPathComponent("Notes.txt"))
+    try await b.pushLocalChanges()
+
+    // A's user deletes it too, while A downloads B's edit: the download stops, and B's
+    // deletion applies after it.
+    let deleted = Atomic(false)
+    let hook = FaultHook { call in
+      if call == "open", !deleted.exchange(true, ordering: .relaxed) {
+        try? FileManager.default.removeItem(at: notes)
+      }
+      return nil
+    }
+    try await Sys.$faults.withValue(hook) { try await a.pull() }
+    let reached = deleted.load(ordering: .relaxed)
+    #expect(reached, "the download reached the file system clock")
+
+    // The stopped edit is older than the deletion that followed it: it is not applied again.
+    try await a.pushLocalChanges()
+    try await a.pull()
+    #expect(!FileManager.default.fileExists(atPath: notes.path), "the deleted edit came back")
+    #expect(try Disk.tree(folderA).filter { !$0.hasPrefix(".") }.isEmpty)
+  }
 }

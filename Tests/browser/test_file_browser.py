@@ -655,6 +655,16 @@ class FileBrowserConventionTests(BrowserTestCase):
         ActionChains(self.driver).send_keys(Keys.END).perform()
         ActionChains(self.driver).send_keys(Keys.HOME).perform()
         wait_for(lambda: not first_out_of_view(), message="Home showed the first item")
+        # With the focus elsewhere and the view at the end, rows far above are parked, but not
+        # those of the list's tab stop: Tab skips what is hidden, and must reach the list.
+        self.find("#search").click()
+        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        chunk_parked = lambda index: self.driver.execute_script(
+            "return document.querySelectorAll('#items > .chunk')[arguments[0]].classList.contains('parked')", index)
+        wait_for(lambda: chunk_parked(1), message="the second rows parked, far above the view")
+        self.assertEqual(self.driver.execute_script(
+            "return document.querySelector('#items .item[tabindex=\"0\"]').dataset.name"), "Note 000.txt")
+        self.assertFalse(chunk_parked(0), "the tab stop's rows stay drawn")
 
     def test_13_the_grid_keeps_whole_rows_and_the_focus_when_the_window_is_resized(self):
         # The items are laid out in chunks of whole rows; a window that makes rows longer or

@@ -28,8 +28,10 @@ const chunkWindow = new IntersectionObserver((entries) => {
 }, { rootMargin: "100% 0px" });
 
 function park(chunk, height) {
-  if (chunk.parked || height === 0) return;
-  if (chunk.contains(document.activeElement)) return;
+  if (chunk.parked || height === 0 || state.lassoing) return;  // a lasso's rows stay: lasso.js
+  // Nor the focus's rows, nor the list's tab stop's: Tab skips what is hidden.
+  const tabStop = state.elements.get(state.tabStop);
+  if (chunk.contains(document.activeElement) || (tabStop && chunk.contains(tabStop))) return;
   chunk.style.height = `${height}px`;
   chunk.parked = true;
   chunk.classList.add("parked");
@@ -111,13 +113,32 @@ function placeItems(list, elements, append) {
 }
 
 // The window was resized and the grid's rows hold another number of items: the chunks are made
-// again with the same elements, in the same order.
-new ResizeObserver(() => {
+// again with the same elements, in the same order. With as many items a row, the rows still get
+// taller or shorter (thumbnails are square): the parked chunks take the height of a drawn one.
+let listWidth = 0;
+new ResizeObserver(([entry]) => {
   const list = $("items");
+  if (entry.contentRect.width === listWidth) return;  // taller or shorter only: a page added
+  listWidth = entry.contentRect.width;
   // A rename's field would lose its focus, and end the rename; the reload after it re-chunks.
   if (state.renaming || !list.classList.contains("grid") || state.paths.length === 0) return;
-  if (measureColumns(list) === state.columns) return;
+  if (measureColumns(list) === state.columns) {
+    resizeParked(list);
+    return;
+  }
   const focused = list.contains(document.activeElement) ? document.activeElement : null;
   placeItems(list, state.paths.map((path) => state.elements.get(path)), false);
   focused?.focus({ preventScroll: true });  // an element moved to another chunk loses its focus
 }).observe($("items"));
+
+// Gives each parked chunk the height of a drawn chunk of whole rows, or its share of it.
+function resizeParked(list) {
+  const size = state.columns * chunkRows;
+  const drawn = [...list.children].find((chunk) => !chunk.parked && chunk.childElementCount === size);
+  if (!drawn) return;
+  const full = drawn.getBoundingClientRect().height;
+  for (const chunk of list.children) {
+    if (!chunk.parked) continue;
+    chunk.style.height = `${(full * Math.ceil(chunk.childElementCount / state.columns)) / chunkRows}px`;
+  }
+}

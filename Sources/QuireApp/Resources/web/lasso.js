@@ -11,6 +11,7 @@ function startLasso(event) {
   const adding = event.ctrlKey || event.metaKey || event.shiftKey;
   const before = adding ? new Set(state.selected) : new Set();
   const origin = { x: event.clientX, y: event.clientY + window.scrollY };
+  state.lassoing = true;  // no rows are parked while it is drawn: those it took stay taken
   const box = document.createElement("div");
   box.id = "lasso";
   box.hidden = true;
@@ -42,6 +43,7 @@ function startLasso(event) {
     showSelection();
   };
   const end = () => {
+    state.lassoing = false;
     document.removeEventListener("mousemove", move);
     document.removeEventListener("mouseup", end);
     box.remove();

@@ -109,7 +109,7 @@ struct CoordinationTests {
     // The holder never lets go by itself, so only the cancellation can end the wait. Should it not,
     // the holder is killed after 60 s: the access then goes ahead and the test fails instead of hanging.
     let deadline = Task {
-      try await Task.sleep(for: .seconds(60))
+      try await Task.sleep(for: .seconds(60))  // the deadline only
       holder.kill()
     }
     defer { deadline.cancel() }

@@ -127,25 +127,51 @@ struct MovedBeforeDownloadTests {
       !FileManager.default.fileExists(atPath: folderB.appendingPathComponent("Notes.txt").path))
   }
 
+  /// Two devices of alice's: A made `Notes.txt` ("first line"), B has it and pushed its edit
+  /// ("from B"), which A has not pulled yet. The server stops when this is released.
+  final class EditedOnB: Sendable {
+    let server: SyncServerProcess
+    let homes: [TemporaryDirectory]
+    let a: SyncAgent
+    let b: SyncAgent
+    let folderA: URL
+    let folderB: URL
+    let notes: URL
+
+    init(
+      server: SyncServerProcess, homes: [TemporaryDirectory], a: SyncAgent, b: SyncAgent
+    ) {
+      (self.server, self.homes, self.a, self.b) = (server, homes, a, b)
+      folderA = homes[0].url.appendingPathComponent("Documents")
+      folderB = homes[1].url.appendingPathComponent("Documents")
+      notes = folderA.appendingPathComponent("Notes.txt")
+    }
+  }
+
+  static func editedOnB() async throws -> EditedOnB {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
+    let devices = EditedOnB(
+      server: server, homes: homes,
+      a: try await agent("A", in: homes[0].url, server: server),
+      b: try await agent("B", in: homes[1].url, server: server))
+    try Disk.write("first line\n", to: devices.notes)
+    try await devices.a.pushLocalChanges()
+    try await devices.b.pull()
+    try Disk.write(
+      "first line\nfrom B\n", to: devices.folderB.appendingPathComponent("Notes.txt"))
+    try await devices.b.pushLocalChanges()
+    return devices
+  }
+
   @Test(
     "moved away during the download and back after it stopped: the other device's edit still comes, with no further edit"
   )
   func movedAwayAndBack() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
-    defer { withExtendedLifetime(server) {} }  // the server stops when released
-    let homeA = try TemporaryDirectory()
-    let homeB = try TemporaryDirectory()
-    let folderA = homeA.url.appendingPathComponent("Documents")
-    let folderB = homeB.url.appendingPathComponent("Documents")
-    let notes = folderA.appendingPathComponent("Notes.txt")
-    let away = folderA.appendingPathComponent("Notes away.txt")
-    try Disk.write("first line\n", to: notes)
-    let a = try await Self.agent("A", in: homeA.url, server: server)
-    let b = try await Self.agent("B", in: homeB.url, server: server)
-    try await a.pushLocalChanges()
-    try await b.pull()
-    try Disk.write("first line\nfrom B\n", to: folderB.appendingPathComponent("Notes.txt"))
-    try await b.pushLocalChanges()
+    let devices = try await Self.editedOnB()
+    defer { withExtendedLifetime(devices) {} }
+    let (a, notes) = (devices.a, devices.notes)
+    let away = notes.deletingLastPathComponent().appendingPathComponent("Notes away.txt")
 
     // A's user moves the document away while A downloads B's edit, after the pull found it: at
     // the download's reading of the file system clock, its first `open` through `Sys`.
@@ -174,21 +200,11 @@ struct MovedBeforeDownloadTests {
     "deleted here during the download of an edit the other device then deleted: the edit is not brought back"
   )
   func deletedDuringDownloadOfADeletedEdit() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
-    defer { withExtendedLifetime(server) {} }  // the server stops when released
-    let homeA = try TemporaryDirectory()
-    let homeB = try TemporaryDirectory()
-    let folderA = homeA.url.appendingPathComponent("Documents")
-    let folderB = homeB.url.appendingPathComponent("Documents")
-    let notes = folderA.appendingPathComponent("Notes.txt")
-    try Disk.write("first line\n", to: notes)
-    let a = try await Self.agent("A", in: homeA.url, server: server)
-    let b = try await Self.agent("B", in: homeB.url, server: server)
-    try await a.pushLocalChanges()
-    try await b.pull()
-    // B edits it, then deletes it: two entries A reads in one page.
-    try Disk.write("first line\nfrom B\n", to: folderB.appendingPathComponent("Notes.txt"))
-    try await b.pushLocalChanges()
+    let devices = try await Self.editedOnB()
+    defer { withExtendedLifetime(devices) {} }
+    let (a, b, notes, folderA) = (devices.a, devices.b, devices.notes, devices.folderA)
+    let folderB = devices.folderB
+    // B edited it, and now deletes it: two entries A reads in one page.
     try FileManager.default.removeItem(at: folderB.appendingPathComponent("Notes.txt"))
     try await b.pushLocalChanges()
 

@@ -19,8 +19,8 @@ struct Server: AsyncParsableCommand {
       a load balancer (`quire server migrate --to postgres://…` moves an embedded server there). Add an account with `quire server add-user NAME`; devices sign in with `quire sync login`.
       """,
     subcommands: [
-      RunServer.self, AddUser.self, Devices.self, Revoke.self, CollectGarbage.self,
-      MigrateServer.self,
+      RunServer.self, AddUser.self, Devices.self, Revoke.self, AppPassword.self,
+      CollectGarbage.self, MigrateServer.self,
     ],
     defaultSubcommand: RunServer.self)
 }

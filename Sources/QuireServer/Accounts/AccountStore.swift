@@ -89,9 +89,32 @@ extension AccountStore {
     return try registerDevice(account: account, user: user, name: name)
   }
 
-  private func registerDevice(account: Int64, user: String, name device: String)
-    throws(SyncError) -> SignInResponse
-  {
+  /// Makes an app password for `user`'s WebDAV clients, labelled `label`: a device that signs
+  /// in with HTTP Basic (the account's name and this password) and nowhere else. Returns it
+  /// (the password is the token, kept only as a hash here).
+  public func addAppPassword(user: String, label: String) throws(SyncError) -> SignInResponse {
+    let account = try accountID(named: user)
+    return try registerDevice(
+      account: account, user: user, name: "\(label) (app password)", appPassword: true)
+  }
+
+  /// The app password `password` of the account `user`, unless unknown or revoked. A random
+  /// 256-bit secret, checked by its hash in one look-up: guessing needs no slowing down.
+  func appPassword(user: String, password: String) throws(SyncError) -> AuthenticatedDevice? {
+    let hash = ContentHash(of: Array(password.utf8)).hex
+    return try readStatement { db in
+      try db.row(
+        """
+        SELECT d.id, d.account FROM devices d JOIN users u ON u.id = d.account
+          WHERE d.tokenHash = ? AND d.revoked = 0 AND d.appPassword = 1 AND u.name = ?
+        """, [hash, user]
+      ).map { try AuthenticatedDevice(id: $0["id"], user: $0["account"]) }
+    }
+  }
+
+  private func registerDevice(
+    account: Int64, user: String, name device: String, appPassword: Bool = false
+  ) throws(SyncError) -> SignInResponse {
     let token = Self.randomToken()
     // Hex, so an identifier never starts with "-" (quire server revoke ID would take it for
     // an option).
@@ -102,10 +125,13 @@ extension AccountStore {
     let name = String(device.prefix(128))
     _ = try write { db in
       try db.execute(
-        "INSERT INTO devices(id, account, name, tokenHash, created) VALUES (?, ?, ?, ?, ?)",
+        """
+        INSERT INTO devices(id, account, name, tokenHash, created, appPassword)
+          VALUES (?, ?, ?, ?, ?, ?)
+        """,
         [
           id, account, name, ContentHash(of: Array(token.utf8)).hex,
-          Date().timeIntervalSince1970,
+          Date().timeIntervalSince1970, appPassword,
         ])
     }
     return SignInResponse(device: id, token: token, user: user)
@@ -115,8 +141,11 @@ extension AccountStore {
   func device(token: String) throws(SyncError) -> AuthenticatedDevice? {
     let hash = ContentHash(of: Array(token.utf8)).hex
     return try readStatement { db in
-      try db.row("SELECT id, account FROM devices WHERE tokenHash = ? AND revoked = 0", [hash])
-        .map { try AuthenticatedDevice(id: $0["id"], user: $0["account"]) }
+      try db.row(
+        "SELECT id, account FROM devices WHERE tokenHash = ? AND revoked = 0 AND appPassword = 0",
+        [hash]
+      )
+      .map { try AuthenticatedDevice(id: $0["id"], user: $0["account"]) }
     }
   }
 

@@ -11,6 +11,8 @@ enum AccountTables: AggregateTables {
     """,
     // "user" is a reserved word in PostgreSQL; the same tables serve both engines.
     "v6": "ALTER TABLE devices RENAME COLUMN user TO account;",
+    // App passwords (WebDAV's sign-in) are devices that sign in with HTTP Basic only.
+    "v11": "ALTER TABLE devices ADD COLUMN appPassword INTEGER NOT NULL DEFAULT 0;",
   ]
 
   static let postgres: [Int64: [String]] = [
@@ -26,11 +28,12 @@ enum AccountTables: AggregateTables {
         tokenHash TEXT NOT NULL UNIQUE, created DOUBLE PRECISION NOT NULL,
         revoked BIGINT NOT NULL DEFAULT 0)
       """,
-    ]
+    ],
+    6: ["ALTER TABLE devices ADD COLUMN appPassword BIGINT NOT NULL DEFAULT 0"],
   ]
 
   static let columns: [(name: String, columns: [String])] = [
     ("users", ["id", "name", "passwordHash", "created"]),
-    ("devices", ["id", "account", "name", "tokenHash", "created", "revoked"]),
+    ("devices", ["id", "account", "name", "tokenHash", "created", "revoked", "appPassword"]),
   ]
 }

@@ -7,12 +7,14 @@ enum ServerSchema {
   /// Every aggregate's tables, in the order their statements run (a table another refers to
   /// comes first).
   static var aggregates: [any AggregateTables.Type] {
-    [AccountTables.self, CommitTables.self, ChunkTables.self, ShareTables.self]
+    [
+      AccountTables.self, CommitTables.self, ChunkTables.self, ShareTables.self, DAVTables.self,
+    ]
   }
 
   /// SQLite's migrations, in order. Their names are recorded in every existing database, so a
   /// new one is added at the end, never renamed.
-  static let migrations = (1...10).map { "v\($0)" }
+  static let migrations = (1...11).map { "v\($0)" }
 
   static func migrator() -> DatabaseMigrator {
     var migrator = DatabaseMigrator()

@@ -18,6 +18,8 @@ public final class ServerStore: Sendable {
   public let commits: CommitStore
   /// Shares, folder shares and public links.
   public let shares: ShareStore
+  /// The drive as WebDAV sees it: folders, items and package members by path.
+  let dav: DAVStore
 
   /// Opens (making if needed) the store in `folder`: its metadata in `folder/server.sqlite`, or
   /// in the PostgreSQL database at `postgres`; its chunk bytes in `folder/blobs` or, from its
@@ -32,6 +34,7 @@ public final class ServerStore: Sendable {
     chunks = ChunkStore(backend: backend)
     commits = CommitStore(backend: backend, chunks: chunks)
     shares = ShareStore(backend: backend, commits: commits, chunks: chunks)
+    dav = DAVStore(backend: backend, commits: commits, chunks: chunks)
   }
 
   /// The metadata database (for ``migrate(to:)`` and the server's health check).

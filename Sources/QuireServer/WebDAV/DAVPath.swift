@@ -1,0 +1,112 @@
+import Foundation
+import QuireSyncProtocol
+
+/// A path in the drive as WebDAV names it: `/dav/Notes/Trip%20plan.txt` is
+/// `Documents/Notes/Trip plan.txt` in the container (the drive devices show is its `Documents`
+/// folder), and `/dav/` is `Documents` itself. Made only from a checked request path, so it is
+/// always a valid ``SyncPath``.
+struct DAVPath: Hashable, Sendable, CustomStringConvertible {
+  /// The path in the container, without a leading or trailing `/`.
+  let path: String
+
+  /// Where the drive's URLs start.
+  static let root = "/dav"
+  /// The container's folder that is the drive.
+  static let scope = "Documents"
+
+  private init(checked path: String) { self.path = path }
+
+  /// An item's path as the store holds it (checked when it was committed).
+  init(stored path: String) { self.path = path }
+
+  /// The drive itself.
+  static let drive = DAVPath(checked: scope)
+
+  /// The path `uriPath` (as sent, percent-encoded) names; `nil` if it is outside `/dav`. A path
+  /// the sync API would refuse (`..`, control characters, names over 255 bytes) is `invalidPath`.
+  static func parse(_ uriPath: String) throws(DAVError) -> DAVPath? {
+    guard uriPath == root || uriPath.hasPrefix(root + "/") else { return nil }
+    let rest = uriPath.dropFirst(root.count)
+    var names: [String] = []
+    for piece in rest.split(separator: "/", omittingEmptySubsequences: true) {
+      guard let name = String(piece).removingPercentEncoding else {
+        throw DAVError(
+          .badRequest, .invalidPath,
+          "The path “\(uriPath.prefix(200))” is not percent-encoded UTF-8.")
+      }
+      names.append(name)
+    }
+    let path = ([scope] + names).joined(separator: "/")
+    do {
+      try SyncPath.check(path)
+    } catch {
+      throw DAVError(.badRequest, error.code, error.message)
+    }
+    return DAVPath(checked: path)
+  }
+
+  /// The path of a `Destination` header (an absolute URL or an absolute path).
+  static func destination(_ header: String) throws(DAVError) -> DAVPath {
+    var path = header
+    if let url = URL(string: header), url.scheme != nil {
+      path = url.path(percentEncoded: true)
+    }
+    guard let parsed = try parse(path) else {
+      throw DAVError(
+        .badGateway, .forbidden, "The destination “\(header.prefix(200))” is not in this drive.")
+    }
+    return parsed
+  }
+
+  /// Whether this is the drive itself.
+  var isDrive: Bool { path == Self.scope }
+
+  /// Its last name.
+  var name: String { path.split(separator: "/").last.map(String.init) ?? "" }
+
+  /// The path of the package that holds `member` here.
+  func package(holding member: String) -> String {
+    String(decoding: path.utf8.dropLast(member.utf8.count + 1), as: UTF8.self)
+  }
+
+  /// The folder that holds it (the drive for a top-level name, and for the drive).
+  var parent: DAVPath {
+    guard let slash = path.lastIndex(of: "/") else { return .drive }
+    return DAVPath(checked: String(path[..<slash]))
+  }
+
+  /// `name` (or a relative path) inside this folder.
+  func appending(_ name: String) -> DAVPath {
+    DAVPath(checked: path + "/" + name)
+  }
+
+  /// What a path inside this one starts with: "Documents/Notes/".
+  var prefix: String { path + "/" }
+
+  /// Whether `other` is this path or inside it.
+  func contains(_ other: DAVPath) -> Bool {
+    other.path == path || other.path.hasPrefix(prefix)
+  }
+
+  /// `other` (inside this one) moved to the same place inside `target`.
+  func rebase(_ other: DAVPath, onto target: DAVPath) -> DAVPath {
+    if other.path == path { return target }
+    let rest = String(other.path.dropFirst(prefix.count))
+    return target.appending(rest)
+  }
+
+  /// Its URL path, percent-encoded, with a trailing `/` for a collection.
+  func href(collection: Bool) -> String {
+    let encoded = path.split(separator: "/").dropFirst().map {
+      String($0).addingPercentEncoding(withAllowedCharacters: Self.allowed) ?? String($0)
+    }
+    let joined = ([Self.root] + encoded).joined(separator: "/")
+    return collection ? joined + "/" : joined
+  }
+
+  /// Unreserved characters and sub-delimiters that need no encoding in a path segment (RFC 3986).
+  private static let allowed = CharacterSet(
+    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;=:@")
+
+  var description: String { "/" + path.split(separator: "/").dropFirst().joined(separator: "/") }
+}

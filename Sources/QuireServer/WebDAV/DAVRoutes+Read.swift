@@ -1,0 +1,154 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QuireSyncProtocol
+
+/// PROPFIND, GET and HEAD.
+extension DAVRoutes {
+  /// PROPFIND with `Depth: 0` or `1` (`infinity` is refused with `propfind-finite-depth`, as
+  /// RFC 4918 §9.1 allows: a whole drive in one answer is a denial of service).
+  func propfind(_ request: Request, path: DAVPath, account: Int64) async throws -> Response {
+    let resource = try existing(path, account: account)
+    var depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
+    if !resource.isCollection { depth = "0" }  // a file is all there is, at any depth
+    guard depth == "0" || depth == "1" else {
+      throw DAVError(
+        .forbidden, .forbidden, "PROPFIND takes Depth 0 or 1 here, not \(depth.prefix(20)).",
+        precondition: "propfind-finite-depth")
+    }
+    let body = try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes))
+    let query = try DAVPropertyQuery(body)
+    var resources = [resource]
+    if depth == "1", resource.isCollection {
+      resources += try store.dav.wrap { () throws(SyncError) in
+        try store.dav.children(of: resource, account: account)
+      }
+    }
+    let dead = try store.dav.deadProperties(of: resources.map(\.path), account: account)
+    var output = DAVXML.multistatusStart
+    for resource in resources {
+      let live = DAVStore.live(resource)
+      let own = dead[resource.path] ?? [:]
+      var found: [(DAVPropertyName, String?)] = []
+      var missing: [(DAVPropertyName, String?)] = []
+      switch query {
+      case .all:
+        for name in DAVStore.liveNames { if let value = live[name] { found.append((name, value)) } }
+        for (name, value) in own.sorted(by: { $0.key.name < $1.key.name }) {
+          found.append((name, value))
+        }
+      case .names:
+        for name in DAVStore.liveNames where live[name] != nil { found.append((name, nil)) }
+        for name in own.keys.sorted(by: { $0.name < $1.name }) { found.append((name, nil)) }
+      case .properties(let names):
+        for name in names {
+          if let value = live[name] ?? own[name] {
+            found.append((name, value))
+          } else {
+            missing.append((name, nil))
+          }
+        }
+      }
+      output += DAVXML.response(
+        href: resource.path.href(collection: resource.isCollection),
+        [(200, found), (404, missing)])
+    }
+    output += DAVXML.multistatusEnd
+    return Self.multistatus(output)
+  }
+
+  /// A 207 with `xml`.
+  static func multistatus(_ xml: String) -> Response {
+    Response(
+      status: .init(code: 207, reasonPhrase: "Multi-Status"),
+      headers: [.contentType: "application/xml; charset=utf-8"],
+      body: .init(byteBuffer: ByteBuffer(string: xml)))
+  }
+
+  /// GET (with `body`) or HEAD of a file or a package member: its bytes, with a strong ETag,
+  /// `Last-Modified`, `If-None-Match` and one byte range.
+  func get(_ request: Request, path: DAVPath, account: Int64, body: Bool) throws -> Response {
+    let resource = try existing(path, account: account)
+    guard let (item, revision, member) = resource.item, !resource.isCollection else {
+      throw DAVError(
+        .methodNotAllowed, .forbidden,
+        "“\(path)” is a folder; list it with PROPFIND, or download a package with the app.")
+    }
+    let members = try store.dav.members(item: item, revision: revision, account: account)
+    guard let stored = members.first(where: { $0.path == member }) else {
+      throw DAVError.notFound(path.path)
+    }
+    var headers: HTTPFields = [
+      .contentType: PublicPage.contentType(path.name),
+      .eTag: "\"\(stored.hash.hex)\"",
+      .lastModified: DAVXML.httpDate(resource.modified ?? 0),
+      .acceptRanges: "bytes",
+      // What a browser shows of a user's file runs nothing and guesses no type.
+      .contentSecurityPolicy: "default-src 'none'; sandbox",
+      HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+    ]
+    if let match = request.headers[.ifNoneMatch],
+      match == "*" || match.contains("\"\(stored.hash.hex)\"")
+    {
+      return Response(status: .notModified, headers: headers)
+    }
+    if let range = request.headers[.range], let (start, end) = Self.range(range, size: stored.size)
+    {
+      let bytes = try slice(of: stored, from: start, through: end, account: account)
+      headers[.contentRange] = "bytes \(start)-\(end)/\(stored.size)"
+      headers[.contentLength] = String(bytes.count)
+      return Response(
+        status: .partialContent, headers: headers,
+        body: body ? .init(byteBuffer: ByteBuffer(bytes: bytes)) : .init())
+    }
+    let download = try store.shares.download(of: stored, account: account)
+    guard body else {
+      headers[.contentLength] = String(stored.size)
+      return Response(status: .ok, headers: headers)
+    }
+    return ServerResponse.chunks(download, headers: headers)
+  }
+
+  /// Bytes `start...end` of `member`, reading only the chunks that hold them.
+  private func slice(of member: ManifestMember, from start: Int, through end: Int, account: Int64)
+    throws -> [UInt8]
+  {
+    var offset = 0
+    var first = 0
+    var covering: [ChunkReference] = []
+    for chunk in member.chunks {
+      defer { offset += chunk.size }
+      guard offset + chunk.size > start, offset <= end else { continue }
+      if covering.isEmpty { first = offset }
+      covering.append(chunk)
+    }
+    var part = member
+    part.chunks = covering
+    let bytes = try store.shares.contents(of: part, account: account)
+    let lower = start - first
+    return Array(bytes[lower..<min(bytes.count, lower + end - start + 1)])
+  }
+
+  /// The one range `header` asks for within `size` bytes (`bytes=A-B`, `A-` or `-N`), or nil
+  /// to send it all (several ranges, or one that cannot be read). At most 64 MiB is sent as a
+  /// range, since a range is read into memory.
+  static func range(_ header: String, size: Int) -> (Int, Int)? {
+    guard header.hasPrefix("bytes="), !header.contains(","), size > 0 else { return nil }
+    let spec = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+    guard spec.count == 2 else { return nil }
+    let start: Int
+    let end: Int
+    if spec[0].isEmpty {
+      guard let suffix = Int(spec[1]), suffix > 0 else { return nil }
+      start = max(0, size - suffix)
+      end = size - 1
+    } else {
+      guard let first = Int(spec[0]), first < size else { return nil }
+      start = first
+      end = spec[1].isEmpty ? size - 1 : min(size - 1, Int(spec[1]) ?? -1)
+    }
+    guard start <= end, end - start < 64 << 20 else { return nil }
+    return (start, end)
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QuireSyncProtocol
+
+/// PUT, DELETE, MKCOL, COPY, MOVE and PROPPATCH: each a commit (or the folder rows and
+/// properties WebDAV keeps beside them).
+extension DAVRoutes {
+  /// PUT: a new revision of the file (based on the one `If-Match` names, when it still is the
+  /// current one), a member of a package, or a new document. 201 if new, else 204.
+  func put(_ request: Request, path: DAVPath, device: AuthenticatedDevice) async throws
+    -> Response
+  {
+    guard !path.isDrive else {
+      throw DAVError(.methodNotAllowed, .forbidden, "The drive is a folder; PUT a file into it.")
+    }
+    let bytes = try await Self.body(request, limit: Self.maximumPutBytes)
+    let ifMatch = request.headers[.ifMatch]
+    let ifNoneMatch = request.headers[.ifNoneMatch]
+    let (created, commit) = try store.dav.put(bytes, at: path, device: device) {
+      (target) throws(DAVError) in
+      try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, target, path)
+    }
+    try self.commit(commit, device: device)
+    return Response(
+      status: created ? .created : .noContent,
+      headers: [.eTag: "\"\(ContentHash(of: bytes).hex)\"", .contentLength: "0"])
+  }
+
+  /// `If-Match` and `If-None-Match` against `target` (RFC 9110 §13.1): 412 if they fail.
+  static func check(
+    ifMatch: String?, ifNoneMatch: String?, _ target: DAVResource?, _ path: DAVPath
+  ) throws(DAVError) {
+    let tag = target?.etag.map { "\"\($0)\"" }
+    if let ifMatch {
+      let matches = ifMatch == "*" ? target != nil : tag.map { ifMatch.contains($0) } ?? false
+      guard matches else {
+        throw DAVError.precondition(
+          "“\(path)” changed since you read it (its ETag is not the one If-Match names). Read it again."
+        )
+      }
+    }
+    if let ifNoneMatch, target != nil {
+      if ifNoneMatch == "*" || tag.map({ ifNoneMatch.contains($0) }) == true {
+        throw DAVError.precondition("“\(path)” exists already (If-None-Match).")
+      }
+    }
+  }
+
+  /// DELETE: the item (every item of a folder) is deleted, as a device deletes it; versions
+  /// keep it, and an edit made meanwhile on a device wins.
+  func delete(_ request: Request, path: DAVPath, device: AuthenticatedDevice) throws -> Response {
+    let resource = try existing(path, account: device.user)
+    try Self.check(
+      ifMatch: request.headers[.ifMatch], ifNoneMatch: nil, resource, path)
+    try commit(try store.dav.deletion(of: resource, account: device.user), device: device)
+    return Response(status: .noContent)
+  }
+
+  /// MKCOL: an empty folder (a body is refused with 415, as RFC 4918 §9.3 says).
+  func mkcol(_ request: Request, path: DAVPath, account: Int64) async throws -> Response {
+    let body = try await Self.body(request, limit: Self.maximumXMLBytes)
+    guard body.isEmpty else {
+      throw DAVError(
+        .unsupportedMediaType, .malformed, "MKCOL takes no body here; send it without one.")
+    }
+    try store.dav.makeFolder(at: path, account: account)
+    return Response(status: .created, headers: [.contentLength: "0"])
+  }
+
+  /// COPY and MOVE, with `Destination`, `Overwrite` (T unless F) and, for a COPY of a folder,
+  /// `Depth` 0 or infinity.
+  func transfer(_ request: Request, path: DAVPath, device: AuthenticatedDevice, move: Bool)
+    throws -> Response
+  {
+    guard let header = request.headers[HTTPField.Name("Destination")!] else {
+      throw DAVError(
+        .badRequest, .malformed, "\(move ? "MOVE" : "COPY") needs a Destination header.")
+    }
+    let target = try DAVPath.destination(header)
+    let overwrite = request.headers[HTTPField.Name("Overwrite")!]?.uppercased() != "F"
+    let depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
+    guard depth == "infinity" || (depth == "0" && !move) else {
+      throw DAVError(
+        .badRequest, .malformed,
+        "\(move ? "MOVE takes Depth infinity" : "COPY takes Depth 0 or infinity"), not \(depth.prefix(20))."
+      )
+    }
+    let source = try existing(path, account: device.user)
+    let (created, commit) = try store.dav.transfer(
+      source, to: target, move: move, overwrite: overwrite, deep: depth != "0",
+      account: device.user)
+    try self.commit(commit, device: device)
+    return Response(status: created ? .created : .noContent, headers: [.contentLength: "0"])
+  }
+
+  /// PROPPATCH: sets and removes dead properties, all or none (RFC 4918 §9.2). Live properties
+  /// are protected: asking to change one fails the whole request (403 for it, 424 for the rest).
+  func proppatch(_ request: Request, path: DAVPath, account: Int64) async throws -> Response {
+    let body = try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes))
+    guard let body, body.namespace == "DAV:", body.name == "propertyupdate" else {
+      throw DAVError(.badRequest, .malformed, "A PROPPATCH body is a DAV:propertyupdate element.")
+    }
+    let resource = try existing(path, account: account)
+    var operations: [(DAVPropertyName, String?)] = []
+    for update in body.children where update.namespace == "DAV:" {
+      guard update.name == "set" || update.name == "remove", let prop = update.child("prop") else {
+        continue
+      }
+      for property in prop.children {
+        let name = DAVPropertyName(namespace: property.namespace, name: property.name)
+        operations.append((name, update.name == "set" ? property.innerXML : nil))
+      }
+    }
+    let protected = Set(DAVStore.liveNames)
+    let refused = operations.filter { protected.contains($0.0) }
+    let href = resource.path.href(collection: resource.isCollection)
+    if !refused.isEmpty {
+      let others = operations.filter { !protected.contains($0.0) }
+      return Self.multistatus(
+        DAVXML.multistatusStart
+          + DAVXML.response(
+            href: href,
+            [(403, refused.map { ($0.0, nil) }), (424, others.map { ($0.0, nil) })])
+          + DAVXML.multistatusEnd)
+    }
+    try store.dav.patchProperties(operations, of: resource.path, account: account)
+    return Self.multistatus(
+      DAVXML.multistatusStart
+        + DAVXML.response(href: href, [(200, operations.map { ($0.0, nil) })])
+        + DAVXML.multistatusEnd)
+  }
+}

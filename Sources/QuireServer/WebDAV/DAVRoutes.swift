@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QuireSyncProtocol
+
+/// WebDAV (RFC 4918, class 1) at `/dav/`: the signed-in account's drive for file managers,
+/// `rclone`, `cadaver` and backup tools. Sign-in is HTTP Basic with an app password
+/// (`quire server app-password`), or a device token as a bearer token. Every write is a commit,
+/// as a device's is, so devices get it through the journal as any other change.
+struct DAVRoutes: Sendable {
+  let store: ServerStore
+  let configuration: ServerConfiguration
+  /// Tells the account's devices (and share participants) that a write committed.
+  let signal: JournalSignal
+
+  /// The largest PUT body taken (held in memory while it is chunked).
+  static let maximumPutBytes = 256 << 20
+  /// The largest XML body taken.
+  static let maximumXMLBytes = 1 << 20
+
+  /// The methods served.
+  static let methods = [
+    "OPTIONS", "PROPFIND", "PROPPATCH", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
+  ]
+
+  func add(to router: Router<ServerRequestContext>) {
+    for method in Self.methods {
+      guard let method = HTTPRequest.Method(method) else { continue }
+      for path in ["/dav", "/dav/**"] {
+        router.on(RouterPath(path), method: method) { request, _ in
+          await respond(request)
+        }
+      }
+    }
+  }
+
+  /// The answer to `request`: its method's, or the error it ended with.
+  private func respond(_ request: Request) async -> Response {
+    do {
+      let path = try DAVPath.parse(request.uri.path) ?? .drive
+      if request.method == .options { return options() }
+      let device = try signedIn(request)
+      switch request.method.rawValue {
+      case "PROPFIND": return try await propfind(request, path: path, account: device.user)
+      case "PROPPATCH": return try await proppatch(request, path: path, account: device.user)
+      case "GET": return try get(request, path: path, account: device.user, body: true)
+      case "HEAD": return try get(request, path: path, account: device.user, body: false)
+      case "PUT": return try await put(request, path: path, device: device)
+      case "DELETE": return try delete(request, path: path, device: device)
+      case "MKCOL": return try await mkcol(request, path: path, account: device.user)
+      case "COPY": return try transfer(request, path: path, device: device, move: false)
+      case "MOVE": return try transfer(request, path: path, device: device, move: true)
+      default:
+        throw DAVError(.methodNotAllowed, .malformed, "\(request.method) is not served here.")
+      }
+    } catch let error as DAVError {
+      return Self.response(error)
+    } catch {
+      var sync = ServerResponse.told(ServerResponse.syncError(error))
+      if sync.code == .tooLarge {
+        sync = SyncError(.tooLarge, "The body is larger than WebDAV takes here.")
+      }
+      return Self.response(
+        DAVError(.init(code: sync.code.httpStatus), sync.code, sync.message))
+    }
+  }
+
+  /// The account `request` signed in as: Basic with the account's name and one of its app
+  /// passwords, or Bearer with a device token.
+  private func signedIn(_ request: Request) throws(DAVError) -> AuthenticatedDevice {
+    let header = request.headers[.authorization] ?? ""
+    let device: AuthenticatedDevice?
+    do {
+      if header.hasPrefix("Bearer ") {
+        device = try store.accounts.device(token: String(header.dropFirst(7)))
+      } else if header.lowercased().hasPrefix("basic "),
+        let decoded = Data(
+          base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+        let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":")
+      {
+        let user = String(pair[..<colon])
+        let password = String(pair[pair.index(after: colon)...])
+        device = try store.accounts.appPassword(user: user, password: password)
+      } else {
+        device = nil
+      }
+    } catch {
+      throw DAVError(
+        .init(code: error.code.httpStatus), error.code, ServerResponse.told(error).message)
+    }
+    guard let device else {
+      throw DAVError(
+        .unauthorized, .unauthorized,
+        "Sign in with your account name and an app password (make one with quire server app-password NAME)."
+      )
+    }
+    return device
+  }
+
+  /// OPTIONS: what is served (no sign-in needed, as clients probe before they authenticate).
+  private func options() -> Response {
+    Response(
+      status: .ok,
+      headers: [
+        HTTPField.Name("DAV")!: "1",
+        .allow: Self.methods.joined(separator: ", "),
+        HTTPField.Name("MS-Author-Via")!: "DAV",
+        .contentLength: "0",
+      ])
+  }
+
+  /// An error as WebDAV clients expect it: its status, and the code and message as JSON (or
+  /// the precondition's XML); a 401 asks for Basic sign-in.
+  static func response(_ error: DAVError) -> Response {
+    var response: Response
+    if let precondition = error.precondition {
+      response = Response(
+        status: error.status, headers: [.contentType: "application/xml; charset=utf-8"],
+        body: .init(byteBuffer: ByteBuffer(string: DAVXML.error(precondition))))
+    } else {
+      response = ServerResponse.error(error.error)
+      response.status = error.status
+    }
+    if error.status == .unauthorized {
+      response.headers[.wwwAuthenticate] = "Basic realm=\"Quire\", charset=\"UTF-8\""
+    }
+    return response
+  }
+
+  /// Tells the devices that `commit`'s commits were made, and applies its folder rows.
+  func commit(_ commit: DAVCommit, device: AuthenticatedDevice) throws(DAVError) {
+    if !commit.requests.isEmpty {
+      let moved = try store.dav.wrap { () throws(SyncError) in
+        try store.commits.commit(
+          commit.requests, container: DAVStore.container, device: device,
+          maximumMembers: configuration.maximumMembersPerCommit
+        ).sharesMoved
+      }
+      signal.wake("\(device.user)/\(DAVStore.container)")
+      if !moved.isEmpty {
+        signal.notify(ShareRoutes.sharesKey(device.user))
+        for participant in Set(moved) { signal.notify(ShareRoutes.sharesKey(participant)) }
+      }
+    }
+    try store.dav.finish(commit, account: device.user)
+  }
+
+  /// The body of `request`, up to `limit` bytes.
+  static func body(_ request: Request, limit: Int) async throws -> [UInt8] {
+    var request = request
+    let buffer = try await request.collectBody(upTo: limit)
+    return Array(buffer: buffer)
+  }
+
+  /// The resource at `path`, or a 404.
+  func existing(_ path: DAVPath, account: Int64) throws(DAVError) -> DAVResource {
+    guard
+      let resource = try store.dav.wrap({ () throws(SyncError) in
+        try store.dav.resource(at: path, account: account)
+      })
+    else { throw DAVError.notFound(path.path) }
+    return resource
+  }
+}

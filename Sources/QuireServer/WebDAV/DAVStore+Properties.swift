@@ -1,0 +1,87 @@
+import Foundation
+import QuireSyncProtocol
+
+/// Properties: the live ones computed from what the drive holds, and the dead ones clients set
+/// with PROPPATCH, kept per path.
+extension DAVStore {
+  /// The live properties WebDAV clients read, and which of them a PROPPATCH may not change.
+  static let liveNames: [DAVPropertyName] = [
+    "resourcetype", "getcontentlength", "getlastmodified", "getetag", "getcontenttype",
+    "creationdate",
+  ].map(DAVPropertyName.dav)
+
+  /// `resource`'s live properties (value XML, or nil where it has none).
+  static func live(_ resource: DAVResource) -> [DAVPropertyName: String] {
+    var values: [DAVPropertyName: String] = [
+      .dav("resourcetype"): resource.isCollection ? "<D:collection/>" : ""
+    ]
+    if let modified = resource.modified {
+      values[.dav("getlastmodified")] = DAVXML.httpDate(modified)
+      values[.dav("creationdate")] = DAVXML.isoDate(modified)
+    }
+    if let etag = resource.etag { values[.dav("getetag")] = "\"\(etag)\"" }
+    if !resource.isCollection {
+      values[.dav("getcontentlength")] = String(resource.size ?? 0)
+      values[.dav("getcontenttype")] = DAVXML.escape(PublicPage.contentType(resource.path.name))
+    }
+    return values
+  }
+
+  /// The dead properties of the paths in `paths`, by path.
+  func deadProperties(of paths: [DAVPath], account: Int64) throws(DAVError)
+    -> [DAVPath: [DAVPropertyName: String]]
+  {
+    guard !paths.isEmpty else { return [:] }
+    return try wrap { () throws(SyncError) in
+      try read { db in
+        guard let container = try Self.containerID(db, account: account) else { return [:] }
+        var found: [DAVPath: [DAVPropertyName: String]] = [:]
+        let wanted = Set(paths.map(\.path))
+        // One folder's listing asks for all its children: read the parent's range once.
+        let parents = Set(paths.map { $0.parent.path })
+        for parent in parents {
+          let folder = DAVPath(stored: parent)
+          try db.forEach(
+            """
+            SELECT path, namespace, name, value FROM davProperties WHERE container = ?
+              AND (path = ? OR substr(path, 1, length(?)) = ?)
+            """, [container, parent, folder.prefix, folder.prefix]
+          ) { row in
+            let path: String = try row["path"]
+            guard wanted.contains(path) else { return }
+            found[DAVPath(stored: path), default: [:]][
+              DAVPropertyName(namespace: try row["namespace"], name: try row["name"])] =
+              try row["value"]
+          }
+        }
+        return found
+      }
+    }
+  }
+
+  /// Sets (value) and removes (nil) dead properties of `path`, in order, in one transaction.
+  func patchProperties(
+    _ operations: [(DAVPropertyName, String?)], of path: DAVPath, account: Int64
+  ) throws(DAVError) {
+    try wrap { () throws(SyncError) in
+      try write { db in
+        let container = try CommitStore.container(
+          db, user: account, identifier: Self.container, create: true)!
+        for (name, value) in operations {
+          if let value {
+            _ = try db.execute(
+              """
+              INSERT INTO davProperties(container, path, namespace, name, value)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (container, path, namespace, name) DO UPDATE SET value = excluded.value
+              """, [container, path.path, name.namespace, name.name, value])
+          } else {
+            _ = try db.execute(
+              "DELETE FROM davProperties WHERE container = ? AND path = ? AND namespace = ? AND name = ?",
+              [container, path.path, name.namespace, name.name])
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import QuireSyncProtocol
+
+/// WebDAV's writes, each made of the commits a device would send: a PUT is a new revision (or a
+/// package member's change), a DELETE a deletion, a MOVE a rename that sends no bytes, a COPY
+/// new items naming the same chunks. The folder rows and dead properties follow the paths.
+extension DAVStore {
+  /// Stores `bytes` at `path`: a new revision of the file there (based on its current one), a
+  /// change of the package member there, or a new document. Returns whether it made one.
+  func put(
+    _ bytes: [UInt8], at path: DAVPath, device: AuthenticatedDevice,
+    check: (DAVResource?) throws(DAVError) -> Void
+  ) throws(DAVError) -> (created: Bool, commit: DAVCommit) {
+    let target = try wrap { () throws(SyncError) in try resource(at: path, account: device.user) }
+    try check(target)
+    if let target, target.isCollection {
+      throw DAVError(
+        .methodNotAllowed, .forbidden, "“\(path)” is a folder; a PUT writes a file.")
+    }
+    guard
+      let parent = try wrap({ () throws(SyncError) in
+        try resource(at: path.parent, account: device.user)
+      }), parent.isCollection
+    else { throw DAVError.noParent(path.path) }
+    let contents = ChunkedContents(bytes)
+    var frames: [UInt8] = []
+    frames.reserveCapacity(bytes.count + contents.chunks.count * ChunkFrames.headerSize)
+    for (chunk, range) in zip(contents.chunks, contents.ranges) {
+      ChunkFrames.append(hash: chunk.hash, bytes: bytes[range], to: &frames)
+    }
+    let now = Date().timeIntervalSince1970
+    let request: CommitRequest
+    switch (target?.kind, parent.kind) {
+    case (.file(let item, let revision)?, _):
+      request = CommitRequest(
+        commit: UUID().uuidString, item: item, kind: .file, path: path.path, base: revision,
+        change: ManifestChange(upserted: [contents.member(path: "", modified: now)]))
+    case (.member(let item, let revision, let member)?, _):
+      request = CommitRequest(
+        commit: UUID().uuidString, item: item, kind: .package,
+        path: path.package(holding: member), base: revision,
+        change: ManifestChange(upserted: [contents.member(path: member, modified: now)]))
+    case (nil, .package(let item, let revision)), (nil, .memberFolder(let item, let revision, _)):
+      let folder = parent.item?.member ?? ""
+      let member = folder.isEmpty ? path.name : folder + "/" + path.name
+      request = CommitRequest(
+        commit: UUID().uuidString, item: item, kind: .package,
+        path: path.package(holding: member), base: revision,
+        change: ManifestChange(upserted: [contents.member(path: member, modified: now)]))
+    default:
+      request = CommitRequest(
+        commit: UUID().uuidString, item: UUID().uuidString, kind: .file, path: path.path,
+        base: nil, change: ManifestChange(upserted: [contents.member(path: "", modified: now)]))
+    }
+    try wrap { () throws(SyncError) in
+      _ = try chunks.storeChunks(
+        user: device.user, body: frames, maximumChunk: ContentChunker.standard.maximumSize)
+    }
+    return (target == nil, DAVCommit(requests: [request]))
+  }
+
+  /// Makes the empty folder `path` (MKCOL).
+  func makeFolder(at path: DAVPath, account: Int64) throws(DAVError) {
+    guard !path.isDrive else {
+      throw DAVError(.methodNotAllowed, .alreadyExists, "The drive exists already.")
+    }
+    if try wrap({ () throws(SyncError) in try resource(at: path, account: account) }) != nil {
+      throw DAVError(.methodNotAllowed, .alreadyExists, "“\(path)” exists already.")
+    }
+    guard
+      let parent = try wrap({ () throws(SyncError) in
+        try resource(at: path.parent, account: account)
+      }), parent.isCollection
+    else { throw DAVError.noParent(path.path) }
+    guard parent.kind == .folder else {
+      throw DAVError(
+        .forbidden, .forbidden,
+        "“\(path.parent)” is a document package; its folders come from its members. PUT a member instead."
+      )
+    }
+    try wrap { () throws(SyncError) in
+      try write { db in
+        let container = try CommitStore.container(
+          db, user: account, identifier: Self.container, create: true)!
+        try db.execute(
+          "INSERT INTO davFolders(container, path, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+          [container, path.path, Date().timeIntervalSince1970])
+      }
+    }
+  }
+
+  /// The commits that delete `resource` (every item in a folder), and the folder rows and
+  /// properties that go with it.
+  func deletion(of resource: DAVResource, account: Int64) throws(DAVError) -> DAVCommit {
+    if resource.path.isDrive {
+      throw DAVError(.forbidden, .forbidden, "The drive itself cannot be deleted.")
+    }
+    var commit = DAVCommit(forgotten: [resource.path], keptFolders: [resource.path.parent])
+    switch resource.kind {
+    case .folder:
+      commit.requests = try liveItems(under: resource.path, account: account).map {
+        CommitRequest(
+          commit: UUID().uuidString, item: $0.item, kind: $0.kind, path: $0.path.path,
+          base: $0.revision, deleted: true, change: ManifestChange())
+      }
+    case .file(let item, let revision), .package(let item, let revision):
+      commit.requests = [
+        CommitRequest(
+          commit: UUID().uuidString, item: item,
+          kind: resource.isCollection ? .package : .file, path: resource.path.path,
+          base: revision, deleted: true, change: ManifestChange())
+      ]
+    case .member(let item, let revision, let member):
+      commit.requests = [
+        CommitRequest(
+          commit: UUID().uuidString, item: item, kind: .package,
+          path: resource.path.package(holding: member), base: revision,
+          change: ManifestChange(removed: [member]))
+      ]
+    case .memberFolder(let item, let revision, let member):
+      let removed = try wrap { () throws(SyncError) in
+        try members(item: item, revision: revision, account: account)
+      }.map(\.path)
+        .filter { $0.hasPrefix(member + "/") }
+      commit.requests = [
+        CommitRequest(
+          commit: UUID().uuidString, item: item, kind: .package,
+          path: resource.path.package(holding: member), base: revision,
+          change: ManifestChange(removed: removed))
+      ]
+    }
+    return commit
+  }
+
+  /// The live items at or under `folder`, with their current revisions.
+  func liveItems(under folder: DAVPath, account: Int64) throws(DAVError) -> [DAVLiveItem] {
+    try wrap { () throws(SyncError) in
+      try read { db in
+        guard let container = try Self.containerID(db, account: account) else { return [] }
+        return try db.rows(
+          """
+          SELECT item, kind, path, current FROM items WHERE container = ? AND deleted = 0
+            AND substr(path, 1, length(?)) = ? ORDER BY path
+          """, [container, folder.prefix, folder.prefix]
+        ).map { row in
+          DAVLiveItem(
+            item: try row["item"], kind: ItemKind(rawValue: try row["kind"]) ?? .file,
+            path: DAVPath(stored: try row["path"]), revision: try row["current"])
+        }
+      }
+    }
+  }
+
+  /// Applies `commit`'s folder rows and properties after its commits were made.
+  func finish(_ commit: DAVCommit, account: Int64) throws(DAVError) {
+    guard !commit.forgotten.isEmpty || !commit.keptFolders.isEmpty || !commit.moved.isEmpty
+    else { return }
+    try wrap { () throws(SyncError) in
+      try write { db in
+        let container = try CommitStore.container(
+          db, user: account, identifier: Self.container, create: true)!
+        for path in commit.forgotten {
+          for table in ["davFolders", "davProperties"] {
+            _ = try db.execute(
+              "DELETE FROM \(table) WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
+              [container, path.path, path.prefix, path.prefix])
+          }
+        }
+        for (from, to, keep) in commit.moved {
+          try Self.copyRows(db, container: container, from: from, to: to, remove: !keep)
+        }
+        for path in commit.keptFolders where !path.isDrive {
+          _ = try db.execute(
+            "INSERT INTO davFolders(container, path, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [container, path.path, Date().timeIntervalSince1970])
+        }
+      }
+    }
+  }
+
+  /// Copies (or moves) the folder rows and properties at and under `from` to `to`.
+  private static func copyRows(
+    _ db: any SQLSession, container: Int64, from: DAVPath, to: DAVPath, remove: Bool
+  ) throws {
+    let folders = try db.rows(
+      "SELECT path, created FROM davFolders WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
+      [container, from.path, from.prefix, from.prefix])
+    let properties = try db.rows(
+      "SELECT path, namespace, name, value FROM davProperties WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
+      [container, from.path, from.prefix, from.prefix])
+    func moved(_ path: String) -> String {
+      path == from.path ? to.path : to.prefix + path.dropFirst(from.prefix.count)
+    }
+    if remove {
+      for table in ["davFolders", "davProperties"] {
+        _ = try db.execute(
+          "DELETE FROM \(table) WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
+          [container, from.path, from.prefix, from.prefix])
+      }
+    }
+    for row in folders {
+      _ = try db.execute(
+        "INSERT INTO davFolders(container, path, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        [container, moved(try row["path"]), try row["created"] as Double])
+    }
+    for row in properties {
+      _ = try db.execute(
+        """
+        INSERT INTO davProperties(container, path, namespace, name, value) VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (container, path, namespace, name) DO UPDATE SET value = excluded.value
+        """,
+        [
+          container, moved(try row["path"]), try row["namespace"] as String,
+          try row["name"] as String, try row["value"] as String,
+        ])
+    }
+  }
+
+  /// Runs `body`, its sync errors as WebDAV's (with the status their code maps to).
+  func wrap<T>(_ body: () throws(SyncError) -> T) throws(DAVError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw DAVError(.init(code: error.code.httpStatus), error.code, error.message)
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import QuireSyncProtocol
+
+/// The drive as WebDAV sees it: the account's container `iCloud.net.gacha.quire` (the one
+/// `quire sync login` syncs by default) read by path — folders, documents, and packages as
+/// collections of their members — and written as commits, exactly as a device writes.
+struct DAVStore: StoreAggregate {
+  let backend: StoreBackend
+  /// What WebDAV's writes commit through.
+  let commits: CommitStore
+  /// Where a PUT's bytes go.
+  let chunks: ChunkStore
+
+  /// The container that is the drive.
+  static let container = "iCloud.net.gacha.quire"
+}
+
+extension DAVStore {
+  /// The container's row for `account`, if it has one yet.
+  static func containerID(_ db: any SQLSession, account: Int64) throws -> Int64? {
+    try CommitStore.container(db, user: account, identifier: container, create: false)
+  }
+
+  /// What is at `path`, or nil.
+  func resource(at path: DAVPath, account: Int64) throws(SyncError) -> DAVResource? {
+    try read { db in try Self.resource(db, at: path, account: account) }
+  }
+
+  static func resource(_ db: any SQLSession, at path: DAVPath, account: Int64) throws
+    -> DAVResource?
+  {
+    if path.isDrive { return DAVResource(path: path, kind: .folder) }
+    guard let container = try containerID(db, account: account) else { return nil }
+    // The item at the path, or the package that holds it: the nearest of its ancestors.
+    var ancestors: [String] = []
+    var walk = path
+    while !walk.isDrive {
+      ancestors.append(walk.path)
+      walk = walk.parent
+    }
+    let marks = Array(repeating: "?", count: ancestors.count).joined(separator: ", ")
+    let rows = try db.rows(
+      """
+      SELECT i.item, i.kind, i.path, i.current, r.committed FROM items i
+        JOIN revisions r ON r.id = i.current
+        WHERE i.container = ? AND i.deleted = 0 AND i.path IN (\(marks))
+      """, [container] + ancestors)
+    var nearest: (row: SQLRow, length: Int)?
+    for row in rows {
+      let length = (try row["path"] as String).utf8.count
+      if length > nearest?.length ?? -1 { nearest = (row, length) }
+    }
+    if let row = nearest?.row {
+      let item: String = try row["item"]
+      let revision: Int64 = try row["current"]
+      let itemPath: String = try row["path"]
+      let committed: Double = try row["committed"]
+      let kind: String = try row["kind"]
+      if itemPath == path.path {
+        if kind == ItemKind.package.rawValue {
+          return DAVResource(
+            path: path, kind: .package(item: item, revision: revision), modified: committed,
+            etag: "r\(revision)")
+        }
+        let member = try db.row(
+          "SELECT size, modified, hash FROM members WHERE container = ? AND item = ? AND path = '' AND until IS NULL",
+          [container, item])
+        return DAVResource(
+          path: path, kind: .file(item: item, revision: revision),
+          size: try member?["size"] ?? 0,
+          modified: try member.map { try $0["modified"] as Double }.flatMap { $0 > 0 ? $0 : nil }
+            ?? committed,
+          etag: try member.map { try $0["hash"] as String } ?? ContentHash(of: []).hex)
+      }
+      guard kind == ItemKind.package.rawValue else { return nil }  // a file holds nothing
+      let member = String(path.path.dropFirst(itemPath.count + 1))
+      if let row = try db.row(
+        "SELECT size, modified, hash FROM members WHERE container = ? AND item = ? AND path = ? AND until IS NULL",
+        [container, item, member])
+      {
+        let modified: Double = try row["modified"]
+        return DAVResource(
+          path: path, kind: .member(item: item, revision: revision, member: member),
+          size: try row["size"], modified: modified > 0 ? modified : committed,
+          etag: try row["hash"])
+      }
+      let inside = try db.value(
+        Bool.self,
+        """
+        SELECT 1 FROM members WHERE container = ? AND item = ? AND until IS NULL
+          AND substr(path, 1, length(?)) = ? LIMIT 1
+        """, [container, item, member + "/", member + "/"])
+      guard inside == true else { return nil }
+      return DAVResource(
+        path: path, kind: .memberFolder(item: item, revision: revision, member: member),
+        modified: committed)
+    }
+    if let created = try db.value(
+      Double.self, "SELECT created FROM davFolders WHERE container = ? AND path = ?",
+      [container, path.path])
+    {
+      return DAVResource(path: path, kind: .folder, modified: created)
+    }
+    let holds = try db.value(
+      Bool.self,
+      """
+      SELECT 1 FROM items WHERE container = ? AND deleted = 0
+        AND substr(path, 1, length(?)) = ? LIMIT 1
+      """, [container, path.prefix, path.prefix])
+    return holds == true ? DAVResource(path: path, kind: .folder) : nil
+  }
+
+  /// What collection `resource` holds directly (Depth 1), in name order.
+  func children(of resource: DAVResource, account: Int64) throws(SyncError) -> [DAVResource] {
+    try read { db in
+      guard let container = try Self.containerID(db, account: account) else { return [] }
+      switch resource.kind {
+      case .file, .member:
+        return []
+      case .folder:
+        return try Self.folderChildren(db, container: container, folder: resource.path)
+      case .package(let item, let revision):
+        return try Self.memberChildren(
+          db, container: container, item: item, revision: revision, folder: "",
+          at: resource.path, modified: resource.modified)
+      case .memberFolder(let item, let revision, let member):
+        return try Self.memberChildren(
+          db, container: container, item: item, revision: revision, folder: member,
+          at: resource.path, modified: resource.modified)
+      }
+    }
+  }
+
+  private static func folderChildren(_ db: any SQLSession, container: Int64, folder: DAVPath)
+    throws -> [DAVResource]
+  {
+    let prefix = folder.prefix
+    var found: [String: DAVResource] = [:]
+    try db.forEach(
+      """
+      SELECT i.item, i.kind, i.path, i.current, r.committed, m.size, m.modified, m.hash
+        FROM items i JOIN revisions r ON r.id = i.current
+        LEFT JOIN members m ON m.container = i.container AND m.item = i.item AND m.path = ''
+          AND m.until IS NULL
+        WHERE i.container = ? AND i.deleted = 0 AND substr(i.path, 1, length(?)) = ?
+      """, [container, prefix, prefix]
+    ) { row in
+      let path: String = try row["path"]
+      let rest = path.dropFirst(prefix.count)
+      if let slash = rest.firstIndex(of: "/") {
+        let name = String(rest[..<slash])
+        if found[name] == nil {
+          found[name] = DAVResource(path: folder.appending(name), kind: .folder)
+        }
+        return
+      }
+      let name = String(rest)
+      let item: String = try row["item"]
+      let revision: Int64 = try row["current"]
+      let committed: Double = try row["committed"]
+      if try row["kind"] as String == ItemKind.package.rawValue {
+        found[name] = DAVResource(
+          path: folder.appending(name), kind: .package(item: item, revision: revision),
+          modified: committed, etag: "r\(revision)")
+      } else {
+        let modified: Double? = try row["modified"]
+        found[name] = DAVResource(
+          path: folder.appending(name), kind: .file(item: item, revision: revision),
+          size: try row["size"] ?? 0,
+          modified: modified.flatMap { $0 > 0 ? $0 : nil } ?? committed,
+          etag: try row["hash"] ?? ContentHash(of: []).hex)
+      }
+    }
+    try db.forEach(
+      """
+      SELECT path, created FROM davFolders WHERE container = ?
+        AND substr(path, 1, length(?)) = ?
+      """, [container, prefix, prefix]
+    ) { row in
+      let path: String = try row["path"]
+      let rest = path.dropFirst(prefix.count)
+      let name = String(rest.prefix { $0 != "/" })
+      guard !name.isEmpty else { return }
+      if found[name] == nil || (found[name]?.kind == .folder && found[name]?.modified == nil) {
+        found[name] = DAVResource(
+          path: folder.appending(name), kind: .folder,
+          modified: rest.contains("/") ? nil : try row["created"])
+      }
+    }
+    return found.keys.sorted().map { found[$0]! }
+  }
+
+  private static func memberChildren(
+    _ db: any SQLSession, container: Int64, item: String, revision: Int64, folder: String,
+    at path: DAVPath, modified: Double?
+  ) throws -> [DAVResource] {
+    let prefix = folder.isEmpty ? "" : folder + "/"
+    var found: [String: DAVResource] = [:]
+    try db.forEach(
+      """
+      SELECT path, size, modified, hash FROM members WHERE container = ? AND item = ?
+        AND until IS NULL AND substr(path, 1, length(?)) = ?
+      """, [container, item, prefix, prefix]
+    ) { row in
+      let member: String = try row["path"]
+      let rest = member.dropFirst(prefix.count)
+      if let slash = rest.firstIndex(of: "/") {
+        let name = String(rest[..<slash])
+        found[name] = DAVResource(
+          path: path.appending(name),
+          kind: .memberFolder(item: item, revision: revision, member: prefix + name),
+          modified: modified)
+        return
+      }
+      let name = String(rest)
+      let changed: Double = try row["modified"]
+      found[name] = DAVResource(
+        path: path.appending(name),
+        kind: .member(item: item, revision: revision, member: member), size: try row["size"],
+        modified: changed > 0 ? changed : modified, etag: try row["hash"])
+    }
+    return found.keys.sorted().map { found[$0]! }
+  }
+
+  /// The members of `item` at `revision`, with their chunks: what a GET sends, a COPY copies.
+  func members(item: String, revision: Int64, account: Int64) throws(SyncError)
+    -> [ManifestMember]
+  {
+    try read { db in
+      guard let container = try Self.containerID(db, account: account) else { return [] }
+      return try CommitStore.members(db, container: container, item: item, at: revision)
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/// WebDAV's own tables: the folders a WebDAV client made that hold nothing yet (`davFolders`;
+/// a folder that holds an item exists because of it, as on a device), and the dead properties
+/// clients set with PROPPATCH (`davProperties`), kept per path and carried by COPY and MOVE.
+enum DAVTables: AggregateTables {
+  static let sqlite = [
+    "v11": """
+    CREATE TABLE davFolders(
+      container INTEGER NOT NULL, path TEXT NOT NULL, created REAL NOT NULL,
+      PRIMARY KEY(container, path)) WITHOUT ROWID;
+    CREATE TABLE davProperties(
+      container INTEGER NOT NULL, path TEXT NOT NULL, namespace TEXT NOT NULL,
+      name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(container, path, namespace, name))
+      WITHOUT ROWID;
+    """
+  ]
+
+  static let postgres: [Int64: [String]] = [
+    6: [
+      """
+      CREATE TABLE davFolders(
+        container BIGINT NOT NULL, path TEXT NOT NULL, created DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY(container, path))
+      """,
+      """
+      CREATE TABLE davProperties(
+        container BIGINT NOT NULL, path TEXT NOT NULL, namespace TEXT NOT NULL,
+        name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(container, path, namespace, name))
+      """,
+    ]
+  ]
+
+  static let columns: [(name: String, columns: [String])] = [
+    ("davFolders", ["container", "path", "created"]),
+    ("davProperties", ["container", "path", "namespace", "name", "value"]),
+  ]
+}

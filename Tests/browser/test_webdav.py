@@ -1,0 +1,403 @@
+"""The drive over WebDAV (`/dav/` of `quire server`) with the clients people use on it: litmus
+(the WebDAV protocol suite), rclone and cadaver, each a real process against a real server.
+It opens with an app password (`quire server app-password`) or a device's token, and not with
+the account password nor a revoked app password; and a file saved over WebDAV is a commit that
+the devices get through the sync journal, bytes included."""
+
+import base64
+import http.client
+import json
+import os
+import random
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+import unittest
+import urllib.parse
+import xml.etree.ElementTree as ElementTree
+
+from support import QUIRE, SyncServer
+
+# The container of the Quire drive; the drive is its Documents/ scope.
+CONTAINER = "iCloud.net.gacha.quire"
+
+
+def quire_server(server, *arguments):
+    """What `quire server ARGUMENTS --data DATA` prints, on the server's data folder."""
+    result = subprocess.run([QUIRE, "server", *arguments, "--data", server.data],
+                            capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        raise AssertionError(f"quire server {' '.join(arguments)} failed (exit "
+                             f"{result.returncode}): {result.stdout}{result.stderr}")
+    return result.stdout
+
+
+def app_password(server, label):
+    """A new app password of alice's, labelled `label`: the last line `quire server
+    app-password` prints."""
+    output = quire_server(server, "app-password", "alice", "--label", label)
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    if not lines:
+        raise AssertionError("quire server app-password printed no password")
+    return lines[-1]
+
+
+def basic(user, password):
+    """An HTTP Basic Authorization header."""
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+def request(server, method, path, authorization=None, body=None, headers=None):
+    """One request to the server with these headers (and Host); answers (status, headers,
+    body)."""
+    parsed = urllib.parse.urlparse(server.url)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=60)
+    all_headers = {"Content-Length": str(len(body or b""))}
+    if authorization:
+        all_headers["Authorization"] = authorization
+    all_headers.update(headers or {})
+    try:
+        connection.request(method, path, body=body, headers=all_headers)
+        response = connection.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        connection.close()
+
+
+PROPFIND_ALL = (b'<?xml version="1.0" encoding="utf-8"?>'
+                b'<D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>')
+
+
+def listing(server, path, authorization):
+    """The names in the collection `path` (a PROPFIND of depth 1), folders with a trailing /."""
+    status, _, body = request(server, "PROPFIND", path, authorization, PROPFIND_ALL,
+                              {"Depth": "1", "Content-Type": "application/xml"})
+    if status != 207:
+        raise AssertionError(f"PROPFIND {path}: {status} {body[:500]!r}")
+    names = set()
+    for response in ElementTree.fromstring(body).iter("{DAV:}response"):
+        href = urllib.parse.unquote(urllib.parse.urlparse(response.findtext("{DAV:}href")).path)
+        if href.rstrip("/") == path.rstrip("/"):
+            continue
+        folder = response.find(".//{DAV:}resourcetype/{DAV:}collection") is not None
+        names.add(href.rstrip("/").rsplit("/", 1)[-1] + ("/" if folder else ""))
+    return names
+
+
+def download_as_a_device(server, token, path):
+    """What a device of alice's gets for `path` in the drive's container: the journal's entry
+    for it (exactly one commit there, a file), that revision's manifest, then its chunks."""
+    bearer = f"Bearer {token}"
+    entries, since = [], 0
+    while True:
+        status, _, body = request(
+            server, "GET", f"/v1/containers/{CONTAINER}/changes?since={since}", bearer)
+        if status != 200:
+            raise AssertionError(f"changes: {status} {body[:500]!r}")
+        page = json.loads(body)
+        entries += page["entries"]
+        since = page["cursor"]
+        if not page["more"]:
+            break
+    found = [entry for entry in entries if entry["path"] == path and not entry["deleted"]]
+    if len(found) != 1 or found[0]["kind"] != "file" or found[0]["conflict"]:
+        raise AssertionError(f"not one current file commit at {path} in the journal: "
+                             + json.dumps(entries, indent=1)[:4000])
+    entry = found[0]
+    status, _, body = request(
+        server, "GET", f"/v1/containers/{CONTAINER}/items/{urllib.parse.quote(entry['item'])}"
+        f"/revisions/{entry['revision']}", bearer)
+    if status != 200:
+        raise AssertionError(f"revision: {status} {body[:500]!r}")
+    members = json.loads(body)["change"]["upserted"]
+    if [member["path"] for member in members] != [""]:
+        raise AssertionError(f"not a flat file's manifest: {body[:2000]!r}")
+    hashes = [chunk["h"] for chunk in members[0]["chunks"]]
+    status, _, body = request(server, "POST", "/v1/chunks/fetch", bearer,
+                              json.dumps({"hashes": sorted(set(hashes))}).encode(),
+                              {"Content-Type": "application/json"})
+    if status != 200:
+        raise AssertionError(f"chunks: {status} {body[:500]!r}")
+    chunks, offset = {}, 0
+    while offset < len(body):  # framed: 32-byte SHA-256, 4-byte big-endian length, bytes
+        digest = body[offset:offset + 32].hex()
+        length = int.from_bytes(body[offset + 32:offset + 36], "big")
+        chunks[digest] = body[offset + 36:offset + 36 + length]
+        offset += 36 + length
+    data = b"".join(chunks[digest] for digest in hashes)
+    if len(data) != members[0]["size"]:
+        raise AssertionError(f"{len(data)} bytes, the manifest says {members[0]['size']}")
+    return data
+
+
+def tree(root):
+    """Every file under `root`: its relative path and bytes."""
+    files = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as file:
+                files[os.path.relpath(path, root)] = file.read()
+    return files
+
+
+class WebDAVClientTests(unittest.TestCase):
+    """Real WebDAV clients against the drive, signed in as alice with an app password."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = SyncServer()
+        try:
+            cls.password = app_password(cls.server, "clients")
+        except BaseException:
+            cls.server.close()
+            raise
+        cls.dav = cls.server.url + "/dav/"
+        cls.authorization = basic("alice", cls.password)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.close()
+
+    def temporary_folder(self):
+        folder = tempfile.mkdtemp(prefix="quire-webdav-test-")
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        return folder
+
+    # litmus creates (and first deletes) the collection `litmus/` under the URL it is given and
+    # runs every test inside it; each suite starts afresh. It writes a full trace of its
+    # requests and the server's answers to debug.log in its working folder.
+    def run_litmus(self, suite):
+        work = self.temporary_folder()
+        result = subprocess.run(
+            ["litmus", self.dav, "alice", self.password], cwd=work,
+            env=dict(os.environ, TESTS=suite), capture_output=True, text=True, timeout=600)
+        if result.returncode != 0:
+            self.fail(f"litmus {suite} failed (exit {result.returncode}):\n{result.stdout}"
+                      f"{result.stderr}\n{self.litmus_trace(work, result.stdout)}")
+        self.assertRegex(result.stdout,
+                         rf"summary for `{suite}': of \d+ tests run: \d+ passed, 0 failed")
+        self.assertIsNone(self.server.process.poll(), "the server died during the run")
+
+    @staticmethod
+    def litmus_trace(work, output):
+        """The failed tests' part of debug.log (its end when none can be told apart)."""
+        try:
+            with open(os.path.join(work, "debug.log"), encoding="utf-8", errors="replace") as file:
+                log = file.read()
+        except OSError:
+            return "(no debug.log)"
+        sections = re.split(r"(?m)^(?=\*{7} Running test \d+: )", log)
+        failed = set(re.findall(r"\d+\. (\w+)\.* *FAIL", output))
+        chosen = [section for section in sections
+                  if (match := re.match(r"\*{7} Running test \d+: (\w+)", section))
+                  and match.group(1) in failed]
+        text = "\n".join(chosen) if chosen else log
+        return "debug.log:\n" + text[-20000:]
+
+    def test_litmus_basic(self):
+        """litmus's basic suite: OPTIONS, PUT and GET byte for byte (UTF-8 names too), DELETE,
+        MKCOL, and the errors a client relies on (409 with no parent, 405 over an existing
+        resource, 415 for a body)."""
+        self.run_litmus("basic")
+
+    def test_litmus_copymove(self):
+        """litmus's copymove suite: COPY and MOVE of files and collections, with and without
+        Overwrite, onto existing and missing destinations, and shallow copies."""
+        self.run_litmus("copymove")
+
+    def test_litmus_props(self):
+        """litmus's props suite: PROPFIND (and refusing malformed bodies), PROPPATCH setting,
+        replacing and removing dead properties in several namespaces, kept across MOVE."""
+        self.run_litmus("props")
+
+    def test_litmus_http(self):
+        """litmus's http suite: a PUT with Expect: 100-continue is answered, not left waiting."""
+        self.run_litmus("http")
+
+    # The locks suite (LOCK, UNLOCK, If headers: WebDAV class 2) is left out: class 2 is not
+    # complete yet. Add a test_litmus_locks here when it is.
+
+    def test_rclone_copies_a_tree_up_and_down_unchanged(self):
+        """rclone (a webdav remote, vendor other) copies ~50 files in nested folders and a 3 MiB
+        binary up to the drive and back down into another folder: the two trees are byte for
+        byte the same, and `rclone check --download` finds no difference on the server."""
+        home = self.temporary_folder()
+        up = os.path.join(self.temporary_folder(), "up")
+        down = os.path.join(self.temporary_folder(), "down")
+        generator = random.Random(7)
+        for index in range(49):
+            folder = os.path.join(up, ["Notes", "Notes/2024", "Notes/2024/März", "Photos/raw",
+                                       "Projects/a b/c", ""][index % 6])
+            os.makedirs(folder, exist_ok=True)
+            name = f"file {index}.txt" if index % 3 else f"Résumé-{index}.md"
+            with open(os.path.join(folder, name), "wb") as file:
+                file.write(f"note {index}\n".encode()
+                           + generator.randbytes(generator.randrange(0, 4000)))
+        with open(os.path.join(up, "Photos", "big.bin"), "wb") as file:
+            file.write(generator.randbytes(3 * 1024 * 1024))
+        obscured = subprocess.run(
+            ["rclone", "--config", os.devnull, "obscure", self.password],
+            capture_output=True, text=True, check=True, timeout=60).stdout.strip()
+        env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, "config"),
+                   XDG_CACHE_HOME=os.path.join(home, "cache"),
+                   RCLONE_CONFIG_Q_TYPE="webdav", RCLONE_CONFIG_Q_URL=self.dav,
+                   RCLONE_CONFIG_Q_VENDOR="other", RCLONE_CONFIG_Q_USER="alice",
+                   RCLONE_CONFIG_Q_PASS=obscured)
+
+        def rclone(*arguments):
+            # No retries: a request the server fails must fail the run, not be hidden by a
+            # second attempt.
+            result = subprocess.run(
+                ["rclone", "--config", os.devnull, "--retries", "1", "--low-level-retries", "1",
+                 *arguments], env=env, capture_output=True, text=True, timeout=600)
+            self.assertEqual(result.returncode, 0,
+                             f"rclone {' '.join(arguments)}:\n{result.stdout}{result.stderr}")
+
+        rclone("copy", up, "q:rclone-up")
+        rclone("copy", "q:rclone-up", down)
+        sent, received = tree(up), tree(down)
+        self.assertEqual(len(sent), 50)
+        self.assertEqual(sorted(received), sorted(sent))
+        for path, data in sent.items():
+            self.assertEqual(received[path], data, f"{path} came back different")
+        rclone("check", "--download", up, "q:rclone-up")
+        top = {name + ("/" if os.path.isdir(os.path.join(up, name)) else "")
+               for name in os.listdir(up)}
+        self.assertEqual(listing(self.server, "/dav/rclone-up/", self.authorization), top)
+
+    def test_a_cadaver_session_makes_folders_and_puts_gets_moves_and_deletes_files(self):
+        """A scripted cadaver session (credentials from ~/.netrc) makes a folder and one inside
+        it, puts two files, gets one back, moves it into the inner folder, deletes the other
+        and lists: every step succeeds, the file got back is the one put, and the server then
+        holds exactly the moved file, with its bytes, in the inner folder."""
+        home = self.temporary_folder()
+        work = self.temporary_folder()
+        host = urllib.parse.urlparse(self.server.url).hostname
+        netrc = os.path.join(home, ".netrc")
+        with open(netrc, "w") as file:
+            file.write(f"machine {host} login alice password {self.password}\n")
+        os.chmod(netrc, stat.S_IRUSR | stat.S_IWUSR)
+        report = b"Quarterly report\n" + random.Random(3).randbytes(200_000)
+        with open(os.path.join(work, "report.bin"), "wb") as file:
+            file.write(report)
+        with open(os.path.join(work, "draft.txt"), "w") as file:
+            file.write("a draft to throw away\n")
+        script = "\n".join([
+            "mkcol Cadaver", "cd Cadaver", "mkcol Archive",
+            "put report.bin report.bin", "put draft.txt draft.txt",
+            "get report.bin fetched.bin",
+            "move report.bin Archive/report.bin",
+            "delete draft.txt",
+            "ls", "ls Archive", "quit", ""])
+        result = subprocess.run(["cadaver", self.dav], input=script, cwd=work,
+                                env=dict(os.environ, HOME=home), capture_output=True, text=True,
+                                timeout=120)
+        output = result.stdout + result.stderr
+        # cadaver exits 0 whatever its commands did; a failed one says so.
+        self.assertEqual(result.returncode, 0, output)
+        self.assertFalse("failed" in output.lower(), output)
+        # mkcol ×2, put ×2, get, move, delete, ls ×2
+        self.assertEqual(output.count("succeeded"), 9, output)
+        with open(os.path.join(work, "fetched.bin"), "rb") as file:
+            self.assertEqual(file.read(), report, "cadaver's get gave other bytes than its put")
+        # `ls Archive` lists the moved file with its size.
+        self.assertRegex(output, rf"report\.bin\s+{len(report)}\b", output)
+
+        self.assertEqual(listing(self.server, "/dav/Cadaver/", self.authorization), {"Archive/"})
+        self.assertEqual(listing(self.server, "/dav/Cadaver/Archive/", self.authorization),
+                         {"report.bin"})
+        status, _, body = request(self.server, "GET", "/dav/Cadaver/Archive/report.bin",
+                                  self.authorization)
+        self.assertEqual(status, 200)
+        self.assertEqual(body, report)
+        for gone in ("/dav/Cadaver/report.bin", "/dav/Cadaver/draft.txt"):
+            status, _, _ = request(self.server, "GET", gone, self.authorization)
+            self.assertEqual(status, 404, gone)
+
+
+class WebDAVAccessTests(unittest.TestCase):
+    """Who the drive opens to, and what a file saved through it means for alice's devices."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = SyncServer()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.close()
+
+    def propfind_root(self, authorization):
+        return request(self.server, "PROPFIND", "/dav/", authorization, PROPFIND_ALL,
+                       {"Depth": "0", "Content-Type": "application/xml"})
+
+    def test_without_credentials_the_drive_asks_for_basic_authentication(self):
+        """No credentials: 401 with a Basic challenge in the realm Quire, which is what makes
+        WebDAV clients (Finder, Windows, davfs2, rclone, cadaver) ask for the password."""
+        for method, path in (("PROPFIND", "/dav/"), ("GET", "/dav/anything.txt"),
+                             ("PUT", "/dav/anything.txt")):
+            status, headers, _ = request(self.server, method, path,
+                                         body=b"x" if method == "PUT" else None)
+            self.assertEqual(status, 401, f"{method} {path}")
+            challenge = headers.get("WWW-Authenticate") or ""
+            self.assertTrue(challenge.startswith('Basic realm="Quire"'),
+                            f"{method} {path}: WWW-Authenticate {challenge!r}")
+
+    def test_an_app_password_opens_the_drive_and_the_account_password_does_not(self):
+        """alice with an app password gets her drive (207); with her account password, which a
+        WebDAV client would keep in plain sight, she gets 401."""
+        password = app_password(self.server, "laptop")
+        status, _, body = self.propfind_root(basic("alice", password))
+        self.assertEqual(status, 207, body[:500])
+        status, headers, _ = self.propfind_root(basic("alice", "alice-password"))
+        self.assertEqual(status, 401)
+        self.assertTrue((headers.get("WWW-Authenticate") or "").startswith("Basic"))
+
+    def test_a_revoked_app_password_no_longer_opens_the_drive(self):
+        """An app password is listed with the devices under its label and revoked like one:
+        from then on it gets 401, while alice's other app passwords keep working."""
+        lost = app_password(self.server, "lost phone")
+        kept = app_password(self.server, "desktop")
+        self.assertEqual(self.propfind_root(basic("alice", lost))[0], 207)
+        devices = quire_server(self.server, "devices", "alice")
+        rows = [line.split("\t") for line in devices.splitlines()]
+        # Listed under its label, marked as an app password rather than a device.
+        lost_rows = [row for row in rows if "lost phone (app password)" in row]
+        self.assertEqual(len(lost_rows), 1, devices)
+        self.assertEqual(len([row for row in rows if "desktop (app password)" in row]), 1,
+                         devices)
+        self.assertNotIn("revoked", lost_rows[0], devices)
+        quire_server(self.server, "revoke", lost_rows[0][0])
+        self.assertEqual(self.propfind_root(basic("alice", lost))[0], 401)
+        self.assertEqual(self.propfind_root(basic("alice", kept))[0], 207)
+        devices = quire_server(self.server, "devices", "alice")
+        self.assertIn("revoked", [row for row in (line.split("\t") for line in devices.splitlines())
+                                  if row[0] == lost_rows[0][0]][0], devices)
+
+    def test_a_device_token_opens_the_drive_as_a_bearer_token(self):
+        """A signed-in device's token, sent as `Authorization: Bearer`, opens the drive."""
+        token = self.server.sign_in()
+        status, _, body = self.propfind_root(f"Bearer {token}")
+        self.assertEqual(status, 207, body[:500])
+
+    def test_a_file_put_over_webdav_reaches_the_devices_through_the_journal(self):
+        """A file PUT into a folder over WebDAV is a commit in the drive's container: a device
+        reading the change journal finds it at Documents/FOLDER/NAME, and fetching that
+        revision's manifest and chunks, as a device does, gives back exactly the bytes put."""
+        token = self.server.sign_in()
+        authorization = basic("alice", app_password(self.server, "journal"))
+        content = b"written over WebDAV\n" + random.Random(11).randbytes(300_000)
+        status, _, body = request(self.server, "MKCOL", "/dav/Journal/", authorization)
+        self.assertEqual(status, 201, body[:500])
+        status, _, body = request(self.server, "PUT", "/dav/Journal/from%20webdav.bin",
+                                  authorization, content)
+        self.assertEqual(status, 201, body[:500])
+
+        self.assertEqual(
+            download_as_a_device(self.server, token, "Documents/Journal/from webdav.bin"), content)
+
+
+if __name__ == "__main__":
+    unittest.main()

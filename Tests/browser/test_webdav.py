@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 import unittest
 import urllib.parse
+import uuid
 import xml.etree.ElementTree as ElementTree
 
 from support import QUIRE, SyncServer
@@ -217,8 +218,11 @@ class WebDAVClientTests(unittest.TestCase):
         """litmus's http suite: a PUT with Expect: 100-continue is answered, not left waiting."""
         self.run_litmus("http")
 
-    # The locks suite (LOCK, UNLOCK, If headers: WebDAV class 2) is left out: class 2 is not
-    # complete yet. Add a test_litmus_locks here when it is.
+    def test_litmus_locks(self):
+        """litmus's locks suite (class 2): exclusive and shared locks, depth 0 and infinity,
+        lock discovery, refresh, 423 for a writer without the token, If headers with lock
+        tokens and ETags (412 when they fail), and a LOCK of an unmapped URL."""
+        self.run_litmus("locks")
 
     def test_rclone_copies_a_tree_up_and_down_unchanged(self):
         """rclone (a webdav remote, vendor other) copies ~50 files in nested folders and a 3 MiB
@@ -397,6 +401,56 @@ class WebDAVAccessTests(unittest.TestCase):
 
         self.assertEqual(
             download_as_a_device(self.server, token, "Documents/Journal/from webdav.bin"), content)
+
+    def test_a_lock_is_honoured_by_a_device_too(self):
+        """While a WebDAV client holds a lock on a document, a device's commit to it (here a
+        rename) is not applied over the lock: it is kept as a conflict version, and the
+        document stays where it was. Once unlocked, the same rename goes through."""
+        token = self.server.sign_in()
+        bearer = f"Bearer {token}"
+        authorization = basic("alice", app_password(self.server, "locker"))
+        status, _, body = request(self.server, "PUT", "/dav/Locked%20plan.txt", authorization,
+                                  b"mine while I edit it\n")
+        self.assertEqual(status, 201, body[:500])
+        lockinfo = (b'<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:">'
+                    b'<D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype>'
+                    b'<D:owner>Word on the laptop</D:owner></D:lockinfo>')
+        status, headers, body = request(self.server, "LOCK", "/dav/Locked%20plan.txt",
+                                        authorization, lockinfo,
+                                        {"Depth": "0", "Timeout": "Second-600"})
+        self.assertEqual(status, 200, body[:500])
+        lock_token = headers["Lock-Token"]
+        self.assertTrue(lock_token.startswith("<urn:uuid:"), lock_token)
+
+        status, _, body = request(
+            self.server, "GET", f"/v1/containers/{CONTAINER}/changes?since=0", bearer)
+        self.assertEqual(status, 200, body[:500])
+        entry = [entry for entry in json.loads(body)["entries"]
+                 if entry["path"] == "Documents/Locked plan.txt"][-1]
+
+        def rename(to):
+            commit = {"commit": str(uuid.uuid4()), "item": entry["item"], "kind": "file",
+                      "path": to, "base": entry["revision"], "deleted": False,
+                      "change": {"upserted": [], "removed": []}}
+            status, _, body = request(
+                self.server, "POST", f"/v1/containers/{CONTAINER}/commits", bearer,
+                json.dumps(commit).encode(), {"Content-Type": "application/json"})
+            self.assertIn(status, (200, 201), body[:500])
+            return json.loads(body)
+
+        answer = rename("Documents/Renamed by a device.txt")
+        self.assertEqual(answer["status"], "conflict", answer)
+        self.assertEqual(answer["current"], entry["revision"], answer)
+        self.assertIn("Locked plan.txt", listing(self.server, "/dav/", authorization))
+        self.assertNotIn("Renamed by a device.txt", listing(self.server, "/dav/", authorization))
+
+        status, _, body = request(self.server, "UNLOCK", "/dav/Locked%20plan.txt", authorization,
+                                  headers={"Lock-Token": lock_token})
+        self.assertEqual(status, 204, body[:500])
+        self.assertEqual(rename("Documents/Renamed by a device.txt")["status"], "current")
+        names = listing(self.server, "/dav/", authorization)
+        self.assertIn("Renamed by a device.txt", names)
+        self.assertNotIn("Locked plan.txt", names)
 
 
 if __name__ == "__main__":

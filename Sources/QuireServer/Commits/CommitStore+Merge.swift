@@ -118,6 +118,20 @@ extension CommitStore {
     var item: String
   }
 
+  /// Keeps `request` aside as a conflict version of its item, leaving the current revision as
+  /// it is: what a commit to an item a WebDAV client has locked becomes.
+  static func keptAside(
+    _ request: CommitRequest, container: Int64, current: Int64, device: AuthenticatedDevice,
+    _ db: any SQLSession
+  ) throws -> CommitResponse {
+    let kept = try insertRevision(
+      request, base: request.base, conflict: true, device: device.id,
+      key: MergeKey(container: container, item: request.item), commitID: request.commit,
+      change: request.change, db)
+    return CommitResponse(
+      revision: kept.revision, status: .conflict, current: current, sequence: kept.sequence)
+  }
+
   /// Inserts a revision row and its journal entry. A kept copy of the current revision keeps
   /// its device and time: it is the same version, now aside.
   private static func insertRevision(

@@ -45,9 +45,13 @@ extension CommitStore {
   /// thousands of small documents is not thousands of transactions). All or none: the first
   /// that fails fails them all, and nothing is stored. Also returns the participants of the
   /// folder shares that followed their folder to its new name (``followMovedFolders``).
+  ///
+  /// A commit to an item a WebDAV client has locked is kept aside as a conflict version, not
+  /// applied over the lock, unless `checkedLocks` (WebDAV's own writes, which submitted the
+  /// lock's token).
   func commit(
     _ requests: [CommitRequest], container identifier: String, device: AuthenticatedDevice,
-    maximumMembers: Int
+    maximumMembers: Int, checkedLocks: Bool = false
   ) throws(SyncError) -> (answers: [CommitResponse], sharesMoved: [Int64]) {
     try SyncIdentifier.checkContainer(identifier)
     for request in requests {
@@ -57,7 +61,9 @@ extension CommitStore {
       let container = try Self.container(
         db, user: device.user, identifier: identifier, create: true)!
       let answers = try requests.map { request in
-        try Self.commit(request, container: container, device: device, blobs: blobs, db)
+        try Self.commit(
+          request, container: container, device: device, blobs: blobs, checkedLocks: checkedLocks,
+          db)
       }
       let moved = try ShareStore.followMovedFolders(db, container: container, requests, answers)
       return (answers, moved)
@@ -76,7 +82,7 @@ extension CommitStore {
   /// One commit inside the caller's transaction.
   static func commit(
     _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, blobs: any BlobStore,
-    _ db: any SQLSession
+    checkedLocks: Bool = false, _ db: any SQLSession
   ) throws -> CommitResponse {
     var request = request
     if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
@@ -112,6 +118,11 @@ extension CommitStore {
       }
     }
     let current: Int64? = try item?["current"]
+    if let current, !checkedLocks,
+      try DAVStore.isLocked(db, container: container, paths: [try item?["path"], request.path])
+    {
+      return try keptAside(request, container: container, current: current, device: device, db)
+    }
     if let current, current != request.base {
       return try mergeStale(
         request, container: container, current: current, device: device, blobs: blobs, db)

@@ -26,9 +26,12 @@ extension DAVRoutes {
       }
     }
     let dead = try store.dav.deadProperties(of: resources.map(\.path), account: account)
+    let locks = try store.dav.locks(
+      on: [resource.path], trees: depth == "1" ? [resource.path] : [], membership: false,
+      account: account)
     var output = DAVXML.multistatusStart
     for resource in resources {
-      let live = DAVStore.live(resource)
+      let live = DAVStore.live(resource, locks: locks.filter { $0.covers(resource.path) })
       let own = dead[resource.path] ?? [:]
       var found: [(DAVPropertyName, String?)] = []
       var missing: [(DAVPropertyName, String?)] = []
@@ -81,7 +84,7 @@ extension DAVRoutes {
     }
     var headers: HTTPFields = [
       .contentType: PublicPage.contentType(path.name),
-      .eTag: "\"\(stored.hash.hex)\"",
+      .eTag: "\"\(DAVResource.etag(hex: stored.hash.hex))\"",
       .lastModified: DAVXML.httpDate(resource.modified ?? 0),
       .acceptRanges: "bytes",
       // What a browser shows of a user's file runs nothing and guesses no type.
@@ -89,7 +92,7 @@ extension DAVRoutes {
       HTTPField.Name("X-Content-Type-Options")!: "nosniff",
     ]
     if let match = request.headers[.ifNoneMatch],
-      match == "*" || match.contains("\"\(stored.hash.hex)\"")
+      match == "*" || match.contains("\"\(DAVResource.etag(hex: stored.hash.hex))\"")
     {
       return Response(status: .notModified, headers: headers)
     }

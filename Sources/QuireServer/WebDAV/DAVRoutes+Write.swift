@@ -21,11 +21,15 @@ extension DAVRoutes {
     let (created, commit) = try store.dav.put(bytes, at: path, device: device) {
       (target) throws(DAVError) in
       try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, target, path)
+      try checkWrite(
+        request, path: path, paths: [path], membership: target == nil, account: device.user)
     }
     try self.commit(commit, device: device)
     return Response(
       status: created ? .created : .noContent,
-      headers: [.eTag: "\"\(ContentHash(of: bytes).hex)\"", .contentLength: "0"])
+      headers: [
+        .eTag: "\"\(DAVResource.etag(hex: ContentHash(of: bytes).hex))\"", .contentLength: "0",
+      ])
   }
 
   /// `If-Match` and `If-None-Match` against `target` (RFC 9110 §13.1): 412 if they fail.
@@ -54,6 +58,8 @@ extension DAVRoutes {
     let resource = try existing(path, account: device.user)
     try Self.check(
       ifMatch: request.headers[.ifMatch], ifNoneMatch: nil, resource, path)
+    try checkWrite(
+      request, path: path, paths: [path], trees: [path], membership: true, account: device.user)
     try commit(try store.dav.deletion(of: resource, account: device.user), device: device)
     return Response(status: .noContent)
   }
@@ -65,6 +71,7 @@ extension DAVRoutes {
       throw DAVError(
         .unsupportedMediaType, .malformed, "MKCOL takes no body here; send it without one.")
     }
+    try checkWrite(request, path: path, paths: [path], membership: true, account: account)
     try store.dav.makeFolder(at: path, account: account)
     return Response(status: .created, headers: [.contentLength: "0"])
   }
@@ -88,6 +95,9 @@ extension DAVRoutes {
       )
     }
     let source = try existing(path, account: device.user)
+    try checkWrite(
+      request, path: path, paths: move ? [path, target] : [target],
+      trees: move ? [path, target] : [target], membership: true, account: device.user)
     let (created, commit) = try store.dav.transfer(
       source, to: target, move: move, overwrite: overwrite, deep: depth != "0",
       account: device.user)
@@ -113,6 +123,7 @@ extension DAVRoutes {
         operations.append((name, update.name == "set" ? property.innerXML : nil))
       }
     }
+    try checkWrite(request, path: path, paths: [path], membership: false, account: account)
     let protected = Set(DAVStore.liveNames)
     let refused = operations.filter { protected.contains($0.0) }
     let href = resource.path.href(collection: resource.isCollection)

@@ -4,7 +4,7 @@ import Hummingbird
 import NIOCore
 import QuireSyncProtocol
 
-/// WebDAV (RFC 4918, class 1) at `/dav/`: the signed-in account's drive for file managers,
+/// WebDAV (RFC 4918, classes 1 and 2) at `/dav/`: the signed-in account's drive for file managers,
 /// `rclone`, `cadaver` and backup tools. Sign-in is HTTP Basic with an app password
 /// (`quire server app-password`), or a device token as a bearer token. Every write is a commit,
 /// as a device's is, so devices get it through the journal as any other change.
@@ -22,6 +22,7 @@ struct DAVRoutes: Sendable {
   /// The methods served.
   static let methods = [
     "OPTIONS", "PROPFIND", "PROPPATCH", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
+    "LOCK", "UNLOCK",
   ]
 
   func add(to router: Router<ServerRequestContext>) {
@@ -51,6 +52,8 @@ struct DAVRoutes: Sendable {
       case "MKCOL": return try await mkcol(request, path: path, account: device.user)
       case "COPY": return try transfer(request, path: path, device: device, move: false)
       case "MOVE": return try transfer(request, path: path, device: device, move: true)
+      case "LOCK": return try await lock(request, path: path, device: device)
+      case "UNLOCK": return try unlock(request, path: path, account: device.user)
       default:
         throw DAVError(.methodNotAllowed, .malformed, "\(request.method) is not served here.")
       }
@@ -103,7 +106,7 @@ struct DAVRoutes: Sendable {
     Response(
       status: .ok,
       headers: [
-        HTTPField.Name("DAV")!: "1",
+        HTTPField.Name("DAV")!: "1, 2",
         .allow: Self.methods.joined(separator: ", "),
         HTTPField.Name("MS-Author-Via")!: "DAV",
         .contentLength: "0",
@@ -134,7 +137,7 @@ struct DAVRoutes: Sendable {
       let moved = try store.dav.wrap { () throws(SyncError) in
         try store.commits.commit(
           commit.requests, container: DAVStore.container, device: device,
-          maximumMembers: configuration.maximumMembersPerCommit
+          maximumMembers: configuration.maximumMembersPerCommit, checkedLocks: true
         ).sharesMoved
       }
       signal.wake("\(device.user)/\(DAVStore.container)")

@@ -7,13 +7,16 @@ extension DAVStore {
   /// The live properties WebDAV clients read, and which of them a PROPPATCH may not change.
   static let liveNames: [DAVPropertyName] = [
     "resourcetype", "getcontentlength", "getlastmodified", "getetag", "getcontenttype",
-    "creationdate",
+    "creationdate", "supportedlock", "lockdiscovery",
   ].map(DAVPropertyName.dav)
 
-  /// `resource`'s live properties (value XML, or nil where it has none).
-  static func live(_ resource: DAVResource) -> [DAVPropertyName: String] {
+  /// `resource`'s live properties (value XML, or nil where it has none), with `locks`, the
+  /// locks that cover it.
+  static func live(_ resource: DAVResource, locks: [DAVLock]) -> [DAVPropertyName: String] {
     var values: [DAVPropertyName: String] = [
-      .dav("resourcetype"): resource.isCollection ? "<D:collection/>" : ""
+      .dav("resourcetype"): resource.isCollection ? "<D:collection/>" : "",
+      .dav("supportedlock"): supportedLock,
+      .dav("lockdiscovery"): locks.map(\.activeLock).joined(),
     ]
     if let modified = resource.modified {
       values[.dav("getlastmodified")] = DAVXML.httpDate(modified)
@@ -26,6 +29,11 @@ extension DAVStore {
     }
     return values
   }
+
+  /// Exclusive and shared write locks.
+  static let supportedLock = ["exclusive", "shared"].map {
+    "<D:lockentry><D:lockscope><D:\($0)/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>"
+  }.joined()
 
   /// The dead properties of the paths in `paths`, by path.
   func deadProperties(of paths: [DAVPath], account: Int64) throws(DAVError)

@@ -160,7 +160,7 @@ extension DAVStore {
         let container = try CommitStore.container(
           db, user: account, identifier: Self.container, create: true)!
         for path in commit.forgotten {
-          for table in ["davFolders", "davProperties"] {
+          for table in ["davFolders", "davProperties", "davLocks"] {
             _ = try db.execute(
               "DELETE FROM \(table) WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
               [container, path.path, path.prefix, path.prefix])
@@ -191,8 +191,8 @@ extension DAVStore {
     func moved(_ path: String) -> String {
       path == from.path ? to.path : to.prefix + path.dropFirst(from.prefix.count)
     }
-    if remove {
-      for table in ["davFolders", "davProperties"] {
+    if remove {  // a moved resource's locks stay behind, and so end (RFC 4918 §7.5)
+      for table in ["davFolders", "davProperties", "davLocks"] {
         _ = try db.execute(
           "DELETE FROM \(table) WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
           [container, from.path, from.prefix, from.prefix])

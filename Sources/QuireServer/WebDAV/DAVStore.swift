@@ -70,7 +70,7 @@ extension DAVStore {
           size: try member?["size"] ?? 0,
           modified: try member.map { try $0["modified"] as Double }.flatMap { $0 > 0 ? $0 : nil }
             ?? committed,
-          etag: try member.map { try $0["hash"] as String } ?? ContentHash(of: []).hex)
+          etag: DAVResource.etag(hex: try member.map { try $0["hash"] as String }))
       }
       guard kind == ItemKind.package.rawValue else { return nil }  // a file holds nothing
       let member = String(path.path.dropFirst(itemPath.count + 1))
@@ -82,7 +82,7 @@ extension DAVStore {
         return DAVResource(
           path: path, kind: .member(item: item, revision: revision, member: member),
           size: try row["size"], modified: modified > 0 ? modified : committed,
-          etag: try row["hash"])
+          etag: DAVResource.etag(hex: try row["hash"]))
       }
       let inside = try db.value(
         Bool.self,
@@ -168,7 +168,7 @@ extension DAVStore {
           path: folder.appending(name), kind: .file(item: item, revision: revision),
           size: try row["size"] ?? 0,
           modified: modified.flatMap { $0 > 0 ? $0 : nil } ?? committed,
-          etag: try row["hash"] ?? ContentHash(of: []).hex)
+          etag: DAVResource.etag(hex: try row["hash"]))
       }
     }
     try db.forEach(
@@ -217,7 +217,7 @@ extension DAVStore {
       found[name] = DAVResource(
         path: path.appending(name),
         kind: .member(item: item, revision: revision, member: member), size: try row["size"],
-        modified: changed > 0 ? changed : modified, etag: try row["hash"])
+        modified: changed > 0 ? changed : modified, etag: DAVResource.etag(hex: try row["hash"]))
     }
     return found.keys.sorted().map { found[$0]! }
   }

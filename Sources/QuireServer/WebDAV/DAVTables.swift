@@ -1,6 +1,7 @@
 /// WebDAV's own tables: the folders a WebDAV client made that hold nothing yet (`davFolders`;
 /// a folder that holds an item exists because of it, as on a device), and the dead properties
-/// clients set with PROPPATCH (`davProperties`), kept per path and carried by COPY and MOVE.
+/// clients set with PROPPATCH (`davProperties`), kept per path and carried by COPY and MOVE,
+/// and the write locks of class 2 (`davLocks`).
 enum DAVTables: AggregateTables {
   static let sqlite = [
     "v11": """
@@ -11,6 +12,11 @@ enum DAVTables: AggregateTables {
       container INTEGER NOT NULL, path TEXT NOT NULL, namespace TEXT NOT NULL,
       name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(container, path, namespace, name))
       WITHOUT ROWID;
+    CREATE TABLE davLocks(
+      token TEXT PRIMARY KEY, container INTEGER NOT NULL, path TEXT NOT NULL,
+      deep INTEGER NOT NULL, exclusive INTEGER NOT NULL, owner TEXT NOT NULL,
+      timeout INTEGER NOT NULL, expires REAL NOT NULL);
+    CREATE INDEX davLocksByPath ON davLocks(container, path);
     """
   ]
 
@@ -26,11 +32,22 @@ enum DAVTables: AggregateTables {
         container BIGINT NOT NULL, path TEXT NOT NULL, namespace TEXT NOT NULL,
         name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY(container, path, namespace, name))
       """,
+      """
+      CREATE TABLE davLocks(
+        token TEXT PRIMARY KEY, container BIGINT NOT NULL, path TEXT NOT NULL,
+        deep BIGINT NOT NULL, exclusive BIGINT NOT NULL, owner TEXT NOT NULL,
+        timeout BIGINT NOT NULL, expires DOUBLE PRECISION NOT NULL)
+      """,
+      "CREATE INDEX davLocksByPath ON davLocks(container, path)",
     ]
   ]
 
   static let columns: [(name: String, columns: [String])] = [
     ("davFolders", ["container", "path", "created"]),
     ("davProperties", ["container", "path", "namespace", "name", "value"]),
+    (
+      "davLocks",
+      ["token", "container", "path", "deep", "exclusive", "owner", "timeout", "expires"]
+    ),
   ]
 }

@@ -1,0 +1,30 @@
+/// A WebDAV write lock (RFC 4918 §6, §9.10): who holds it is whoever submits its token.
+struct DAVLock: Sendable, Equatable {
+  /// Its token, `urn:uuid:…`.
+  var token: String
+  /// The resource locked.
+  var path: DAVPath
+  /// Whether it covers everything inside a collection too (`Depth: infinity`).
+  var deep: Bool
+  /// Exclusive, or shared with other shared locks.
+  var exclusive: Bool
+  /// The `owner` XML the client sent, returned as it was.
+  var owner: String
+  /// Its timeout in seconds.
+  var timeout: Int
+  /// When it ends unless refreshed, in seconds since 1970.
+  var expires: Double
+
+  /// Whether it covers `other`: the resource itself, or one inside it if deep.
+  func covers(_ other: DAVPath) -> Bool {
+    path == other || (deep && path.contains(other))
+  }
+
+  /// Its `activelock` XML, as `lockdiscovery` and a LOCK's answer carry it.
+  var activeLock: String {
+    let scope = exclusive ? "<D:exclusive/>" : "<D:shared/>"
+    let ownerXML = owner.isEmpty ? "" : "<D:owner>\(owner)</D:owner>"
+    return
+      "<D:activelock><D:locktype><D:write/></D:locktype><D:lockscope>\(scope)</D:lockscope><D:depth>\(deep ? "infinity" : "0")</D:depth>\(ownerXML)<D:timeout>Second-\(timeout)</D:timeout><D:locktoken><D:href>\(DAVXML.escape(token))</D:href></D:locktoken><D:lockroot><D:href>\(DAVXML.escape(path.href(collection: false)))</D:href></D:lockroot></D:activelock>"
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QuireSyncProtocol
+
+/// Class 2: LOCK, UNLOCK, and the checks every write makes: its `If` header must hold, and it
+/// must submit the token of every lock that applies to what it changes (else 423).
+extension DAVRoutes {
+  /// The longest lock given, and the one given when the client asks for none or "Infinite".
+  static let maximumLockSeconds = 86_400
+  static let defaultLockSeconds = 3_600
+
+  /// Checks `request`'s `If` header against `path` (412 if it fails), then that it submits a
+  /// token of the locks on `paths`, inside `trees` and (with `membership`) on their parents.
+  func checkWrite(
+    _ request: Request, path: DAVPath, paths: [DAVPath], trees: [DAVPath] = [],
+    membership: Bool, account: Int64
+  ) throws(DAVError) {
+    var submitted: Set<String> = []
+    if let header = request.headers[HTTPField.Name("If")!] {
+      let condition = try DAVIfHeader.parse(header)
+      submitted = condition.tokens
+      var states: [DAVPath: (etag: String?, locks: Set<String>)] = [:]
+      var failure: DAVError?
+      let holds = condition.holds { tag in
+        do throws(DAVError) {
+          let target = try tag.map { tag throws(DAVError) in try DAVPath.destination(tag) } ?? path
+          if let known = states[target] { return known }
+          let resource = try store.dav.wrap { () throws(SyncError) in
+            try store.dav.resource(at: target, account: account)
+          }
+          let locks = try store.dav.locks(on: [target], membership: false, account: account)
+          let state = (resource?.etag, Set(locks.map(\.token)))
+          states[target] = state
+          return state
+        } catch {
+          failure = error
+          return (nil, [])
+        }
+      }
+      if let failure { throw failure }
+      guard holds else {
+        throw DAVError.precondition(
+          "The If header's conditions do not hold for “\(path)”: a lock token or ETag it names is not current."
+        )
+      }
+    }
+    let locks = try store.dav.locks(
+      on: paths, trees: trees, membership: membership, account: account)
+    let exclusive = locks.filter(\.exclusive)
+    let shared = locks.filter { !$0.exclusive }
+    if exclusive.contains(where: { !submitted.contains($0.token) })
+      || (!shared.isEmpty && !shared.contains(where: { submitted.contains($0.token) }))
+    {
+      throw DAVError(
+        .init(code: 423, reasonPhrase: "Locked"), .forbidden,
+        "“\(path)” is locked; send the lock's token in an If header, or wait for it to end.",
+        precondition: "lock-token-submitted")
+    }
+  }
+
+  /// LOCK: a new lock (`lockinfo` body), made on an unmapped URL as an empty file (201), or,
+  /// with no body, a refresh of the lock the `If` header names.
+  func lock(_ request: Request, path: DAVPath, device: AuthenticatedDevice) async throws
+    -> Response
+  {
+    let body = try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes))
+    let timeout = Self.timeout(request.headers[HTTPField.Name("Timeout")!])
+    guard let body else {
+      guard let header = request.headers[HTTPField.Name("If")!],
+        let token = try DAVIfHeader.parse(header).tokens.first,
+        let lock = try store.dav.refresh(token, at: path, timeout: timeout, account: device.user)
+      else {
+        throw DAVError(
+          .preconditionFailed, .notFound,
+          "A LOCK without a body refreshes a lock: name one of “\(path)”'s in the If header.",
+          precondition: "lock-token-matches-request-uri")
+      }
+      return Self.lockAnswer(lock, status: .ok, newToken: false)
+    }
+    guard body.namespace == "DAV:", body.name == "lockinfo",
+      let scope = body.child("lockscope")?.children.first,
+      body.child("locktype")?.child("write") != nil
+    else {
+      throw DAVError(
+        .badRequest, .malformed,
+        "A LOCK body is a DAV:lockinfo with a lockscope and a write locktype.")
+    }
+    let depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
+    guard depth == "0" || depth == "infinity" else {
+      throw DAVError(.badRequest, .malformed, "LOCK takes Depth 0 or infinity.")
+    }
+    var created = false
+    if try store.dav.wrap({ () throws(SyncError) in
+      try store.dav.resource(at: path, account: device.user)
+    }) == nil {
+      try checkWrite(request, path: path, paths: [path], membership: true, account: device.user)
+      let (_, commit) = try store.dav.put([], at: path, device: device) { _ throws(DAVError) in }
+      try self.commit(commit, device: device)
+      created = true
+    }
+    let lock = DAVLock(
+      token: "urn:uuid:\(UUID().uuidString.lowercased())", path: path, deep: depth != "0",
+      exclusive: scope.name == "exclusive", owner: body.child("owner")?.innerXML ?? "",
+      timeout: timeout, expires: Date().timeIntervalSince1970 + Double(timeout))
+    if try store.dav.take(lock, account: device.user) != nil {
+      throw DAVError(
+        .init(code: 423, reasonPhrase: "Locked"), .alreadyExists,
+        "“\(path)” (or something in it) is locked already; wait for that lock to end.",
+        precondition: "no-conflicting-lock")
+    }
+    return Self.lockAnswer(lock, status: created ? .created : .ok, newToken: true)
+  }
+
+  /// UNLOCK of the lock `Lock-Token` names, if it covers the request's resource.
+  func unlock(_ request: Request, path: DAVPath, account: Int64) throws -> Response {
+    guard var token = request.headers[HTTPField.Name("Lock-Token")!] else {
+      throw DAVError(.badRequest, .malformed, "UNLOCK needs a Lock-Token header.")
+    }
+    token = token.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
+    guard try store.dav.unlock(token, at: path, account: account) else {
+      throw DAVError(
+        .conflict, .notFound, "No lock with that token covers “\(path)”.",
+        precondition: "lock-token-matches-request-uri")
+    }
+    return Response(status: .noContent)
+  }
+
+  /// The seconds a `Timeout` header asks for ("Second-N" or "Infinite", the first that can
+  /// be read), within ``maximumLockSeconds``.
+  static func timeout(_ header: String?) -> Int {
+    for choice in (header ?? "").split(separator: ",") {
+      let choice = choice.trimmingCharacters(in: .whitespaces)
+      if choice == "Infinite" { return maximumLockSeconds }
+      if choice.hasPrefix("Second-"), let seconds = Int(choice.dropFirst(7)), seconds > 0 {
+        return min(seconds, maximumLockSeconds)
+      }
+    }
+    return defaultLockSeconds
+  }
+
+  /// A LOCK's answer: the lock's `lockdiscovery`, and its token in `Lock-Token` when new.
+  static func lockAnswer(_ lock: DAVLock, status: HTTPResponse.Status, newToken: Bool) -> Response {
+    var headers: HTTPFields = [.contentType: "application/xml; charset=utf-8"]
+    if newToken { headers[HTTPField.Name("Lock-Token")!] = "<\(lock.token)>" }
+    let xml =
+      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<D:prop xmlns:D=\"DAV:\"><D:lockdiscovery>\(lock.activeLock)</D:lockdiscovery></D:prop>\n"
+    return Response(
+      status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: xml)))
+  }
+}

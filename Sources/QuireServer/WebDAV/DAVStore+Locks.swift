@@ -1,0 +1,142 @@
+import Foundation
+import QuireSyncProtocol
+
+/// Class 2: write locks, kept in `davLocks` so that every replica and a restart honour them.
+/// An expired lock is ignored, and removed when a lock is next taken.
+extension DAVStore {
+  /// The live locks that apply to a write at `paths`: those on each path or on a folder above
+  /// it (deep, or a depth-0 lock on its own parent, whose membership the write changes when
+  /// `membership`), and, for each of `trees`, those on anything inside it.
+  func locks(on paths: [DAVPath], trees: [DAVPath] = [], membership: Bool, account: Int64)
+    throws(DAVError) -> [DAVLock]
+  {
+    try wrap { () throws(SyncError) in
+      try read { db in
+        guard let container = try Self.containerID(db, account: account) else { return [] }
+        return try Self.locks(
+          db, container: container, on: paths, trees: trees, membership: membership)
+      }
+    }
+  }
+
+  static func locks(
+    _ db: any SQLSession, container: Int64, on paths: [DAVPath], trees: [DAVPath],
+    membership: Bool
+  ) throws -> [DAVLock] {
+    var found: [String: DAVLock] = [:]
+    let now = Date().timeIntervalSince1970
+    for path in paths {
+      var above: [DAVPath] = [path]
+      var walk = path
+      while !walk.isDrive {
+        walk = walk.parent
+        above.append(walk)
+      }
+      let marks = Array(repeating: "?", count: above.count).joined(separator: ", ")
+      for lock in try rows(
+        db, "container = ? AND expires > ? AND path IN (\(marks))",
+        [container, now] + above.map(\.path))
+      where lock.covers(path) || (membership && lock.path == path.parent) {
+        found[lock.token] = lock
+      }
+    }
+    for tree in trees {
+      for lock in try rows(
+        db, "container = ? AND expires > ? AND substr(path, 1, length(?)) = ?",
+        [container, now, tree.prefix, tree.prefix])
+      {
+        found[lock.token] = lock
+      }
+    }
+    return Array(found.values)
+  }
+
+  private static func rows(
+    _ db: any SQLSession, _ condition: String, _ arguments: [any SQLArgument]
+  )
+    throws -> [DAVLock]
+  {
+    try db.rows(
+      "SELECT token, path, deep, exclusive, owner, timeout, expires FROM davLocks WHERE \(condition)",
+      arguments
+    ).map { row in
+      DAVLock(
+        token: try row["token"], path: DAVPath(stored: try row["path"]), deep: try row["deep"],
+        exclusive: try row["exclusive"], owner: try row["owner"], timeout: try row["timeout"],
+        expires: try row["expires"])
+    }
+  }
+
+  /// Whether a live lock covers any of `paths` (item paths of the container; nil is none).
+  static func isLocked(_ db: any SQLSession, container: Int64, paths: [String?]) throws -> Bool {
+    let paths = paths.compactMap { $0 }.filter { $0.hasPrefix(DAVPath.drive.prefix) }
+    guard !paths.isEmpty else { return false }
+    return try !locks(
+      db, container: container, on: paths.map(DAVPath.init(stored:)), trees: [],
+      membership: false
+    ).isEmpty
+  }
+
+  /// Takes `lock`, unless a lock that conflicts with it holds: any lock on it, above it
+  /// (deep) or, if `lock` is deep, inside it, where either is exclusive. Returns the conflict.
+  func take(_ lock: DAVLock, account: Int64) throws(DAVError) -> DAVLock? {
+    try wrap { () throws(SyncError) in
+      try write { db in
+        let container = try CommitStore.container(
+          db, user: account, identifier: Self.container, create: true)!
+        _ = try db.execute(
+          "DELETE FROM davLocks WHERE container = ? AND expires <= ?",
+          [container, Date().timeIntervalSince1970])
+        let existing = try Self.locks(
+          db, container: container, on: [lock.path], trees: lock.deep ? [lock.path] : [],
+          membership: false)
+        if let conflict = existing.first(where: { $0.exclusive || lock.exclusive }) {
+          return conflict
+        }
+        _ = try db.execute(
+          """
+          INSERT INTO davLocks(token, container, path, deep, exclusive, owner, timeout, expires)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+          [
+            lock.token, container, lock.path.path, lock.deep, lock.exclusive, lock.owner,
+            lock.timeout, lock.expires,
+          ])
+        return nil
+      }
+    }
+  }
+
+  /// Renews the lock `token` that covers `path` for `timeout` seconds; nil if there is none.
+  func refresh(_ token: String, at path: DAVPath, timeout: Int, account: Int64)
+    throws(DAVError) -> DAVLock?
+  {
+    guard
+      var lock = try locks(on: [path], membership: false, account: account)
+        .first(where: { $0.token == token })
+    else { return nil }
+    lock.timeout = timeout
+    lock.expires = Date().timeIntervalSince1970 + Double(timeout)
+    let renewed = lock
+    try wrap { () throws(SyncError) in
+      try write { db in
+        _ = try db.execute(
+          "UPDATE davLocks SET timeout = ?, expires = ? WHERE token = ?",
+          [renewed.timeout, renewed.expires, renewed.token])
+      }
+    }
+    return renewed
+  }
+
+  /// Removes the lock `token` if it covers `path`; whether it did.
+  func unlock(_ token: String, at path: DAVPath, account: Int64) throws(DAVError) -> Bool {
+    guard
+      try locks(on: [path], membership: false, account: account)
+        .contains(where: { $0.token == token })
+    else { return false }
+    try wrap { () throws(SyncError) in
+      try write { db in _ = try db.execute("DELETE FROM davLocks WHERE token = ?", [token]) }
+    }
+    return true
+  }
+}

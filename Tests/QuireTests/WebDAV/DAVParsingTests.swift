@@ -1,0 +1,193 @@
+import Foundation
+import QuireSyncProtocol
+import QuireSyncSimulation
+import Testing
+
+@testable import QuireServer
+
+/// What WebDAV reads from a request before it touches the drive: paths, `Destination`, `If`
+/// headers, byte ranges and XML bodies. Each is a function of the request's text, tested here on
+/// fixed cases and on generated ones; hostile bodies get a 400, not a hang or a crash.
+@Suite("WebDAV request parsing")
+struct DAVParsingTests {
+  @Test("a request path is the drive's Documents folder, decoded and checked")
+  func paths() throws {
+    #expect(try DAVPath.parse("/dav")?.path == "Documents")
+    #expect(try DAVPath.parse("/dav/")?.isDrive == true)
+    #expect(
+      try DAVPath.parse("/dav/Trip%20plan/notes.txt")?.path == "Documents/Trip plan/notes.txt")
+    #expect(try DAVPath.parse("/dav/res-%e2%82%ac")?.name == "res-€")
+    #expect(try DAVPath.parse("/davx/a") == nil)
+    #expect(try DAVPath.parse("/v1/health") == nil)
+    for hostile in ["/dav/../etc", "/dav/a/%2e%2e/b", "/dav/%00", "/dav/a%ZZ", "/dav/%e2%80%ae"] {
+      #expect(throws: DAVError.self, "\(hostile)") { try DAVPath.parse(hostile) }
+    }
+    let path = try #require(try DAVPath.parse("/dav/A/B/c.txt"))
+    #expect(path.parent.path == "Documents/A/B")
+    #expect(path.parent.parent.parent.isDrive && path.parent.parent.parent.parent.isDrive)
+    #expect(DAVPath.drive.contains(path) && !path.contains(DAVPath.drive))
+    let moved = try #require(try DAVPath.parse("/dav/Z"))
+    #expect(path.parent.parent.rebase(path, onto: moved).path == "Documents/Z/B/c.txt")
+  }
+
+  @Test("any name a device can have survives href and back", arguments: 0..<8)
+  func hrefRoundTrip(seed: Int) throws {
+    var random = SeededGenerator(seed: UInt64(seed))
+    let alphabet = Array("aZ09 -_.~!$&'()*+,;=:@%#?[]<>\"{}|\\^`ÄéøñΩ€中😀")
+    for _ in 0..<200 {
+      let names = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+        var name = String(
+          (0..<Int.random(in: 1...12, using: &random)).map { _ in
+            alphabet.randomElement(using: &random)!
+          })
+        if name == "." || name == ".." { name += "x" }
+        return name
+      }
+      let original = DAVPath(stored: (["Documents"] + names).joined(separator: "/"))
+      for collection in [false, true] {
+        let href = original.href(collection: collection)
+        #expect(try DAVPath.parse(href) == original, "\(href)")
+        #expect(try DAVPath.destination("http://example.org:8620" + href) == original)
+      }
+    }
+  }
+
+  @Test("a Destination outside the drive is refused with 502")
+  func destinations() throws {
+    #expect(try DAVPath.destination("http://h/dav/a%20b").path == "Documents/a b")
+    #expect(try DAVPath.destination("/dav/x").path == "Documents/x")
+    let error = try #require(throws: DAVError.self) { try DAVPath.destination("http://h/v1/x") }
+    #expect(error.status.code == 502)
+  }
+
+  @Test("If headers: tagged and untagged lists, Not, tokens and ETags")
+  func ifHeaders() throws {
+    let header = try DAVIfHeader.parse(
+      "<http://h/dav/a> (<urn:uuid:1> [\"e1\"]) (Not <DAV:no-lock> [\"e2\"])")
+    #expect(header.lists.count == 2)
+    #expect(
+      header.lists[0].resource == "http://h/dav/a" && header.lists[1].resource == "http://h/dav/a")
+    #expect(header.lists[1].conditions[0] == .init(negated: true, token: "DAV:no-lock"))
+    #expect(header.tokens == ["urn:uuid:1", "DAV:no-lock"])
+    // The first list holds with the lock and the ETag; the second with the ETag alone.
+    #expect(header.holds { _ in ("e1", ["urn:uuid:1"]) })
+    #expect(header.holds { _ in ("e2", []) })
+    #expect(!header.holds { _ in ("e1", []) })
+    #expect(try DAVIfHeader.parse("(<DAV:no-lock>)").holds { _ in ("x", []) } == false)
+    #expect(try DAVIfHeader.parse("(Not <DAV:no-lock>)").holds { _ in (nil, []) })
+    for malformed in ["", "()", "(<a>", "(<a> [e", "x", "(Not)", "<a>", "(<a>) junk"] {
+      #expect(throws: DAVError.self, "\(malformed)") { try DAVIfHeader.parse(malformed) }
+    }
+  }
+
+  @Test("generated If headers parse back to their lists", arguments: 0..<4)
+  func generatedIfHeaders(seed: Int) throws {
+    var random = SeededGenerator(seed: UInt64(seed) + 100)
+    for _ in 0..<300 {
+      let lists = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+        DAVIfHeader.List(
+          resource: Bool.random(using: &random)
+            ? "http://h/dav/\(Int.random(in: 0...9, using: &random))" : nil,
+          conditions: (0..<Int.random(in: 1...3, using: &random)).map { _ in
+            Bool.random(using: &random)
+              ? .init(negated: Bool.random(using: &random), token: "urn:uuid:\(UUID())")
+              : .init(
+                negated: Bool.random(using: &random),
+                etag: "\"\(Int.random(in: 0...99, using: &random))\"")
+          })
+      }
+      var text = ""
+      var tag: String?
+      for list in lists {
+        if list.resource != tag || (list.resource != nil && text.isEmpty) {
+          if let resource = list.resource { text += "<\(resource)> " }
+        }
+        tag = list.resource
+        text +=
+          "("
+          + list.conditions.map { condition in
+            (condition.negated ? "Not " : "")
+              + (condition.token.map { "<\($0)>" } ?? "[\(condition.etag!)]")
+          }.joined(separator: " ") + ") "
+      }
+      let parsed = try DAVIfHeader.parse(text)
+      #expect(parsed.lists.map(\.conditions) == lists.map(\.conditions), "\(text)")
+    }
+  }
+
+  @Test("byte ranges: one range within the size, or the whole file", arguments: 0..<4)
+  func ranges(seed: Int) {
+    #expect(DAVRoutes.range("bytes=0-9", size: 100)! == (0, 9))
+    #expect(DAVRoutes.range("bytes=-5", size: 10)! == (5, 9))
+    #expect(DAVRoutes.range("bytes=5-", size: 10)! == (5, 9))
+    #expect(DAVRoutes.range("bytes=5-500", size: 10)! == (5, 9))
+    #expect(DAVRoutes.range("bytes=0-1,4-5", size: 10) == nil)
+    #expect(DAVRoutes.range("bytes=10-", size: 10) == nil)
+    #expect(DAVRoutes.range("bytes=9-3", size: 10) == nil)
+    #expect(DAVRoutes.range("bytes=-0", size: 10) == nil)
+    #expect(DAVRoutes.range("bytes=0-99999999999999999999", size: 10) == nil)
+    #expect(DAVRoutes.range("items=0-1", size: 10) == nil)
+    var random = SeededGenerator(seed: UInt64(seed) + 200)
+    for _ in 0..<2000 {
+      let size = Int.random(in: 0...1 << 30, using: &random)
+      let a = Int.random(in: -10...size + 10, using: &random)
+      let b = Int.random(in: -10...size + 10, using: &random)
+      let header = ["bytes=\(a)-\(b)", "bytes=\(a)-", "bytes=-\(b)"].randomElement(using: &random)!
+      if let (start, end) = DAVRoutes.range(header, size: size) {
+        #expect(0 <= start && start <= end && end < size && end - start < 64 << 20, "\(header)")
+      }
+    }
+  }
+
+  @Test("hostile XML bodies are refused or bounded, never expanded or followed")
+  func hostileXML() throws {
+    var nested = ""
+    for _ in 0..<100 { nested += "<a>" }
+    for _ in 0..<100 { nested += "</a>" }
+    #expect(throws: DAVError.self) { try DAVElement.parse(Array(nested.utf8)) }
+    var laughs = "<?xml version=\"1.0\"?><!DOCTYPE l [<!ENTITY l0 \"lollollollollol\">"
+    for level in 1...12 {
+      laughs += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">"
+    }
+    laughs += "]><D:propfind xmlns:D=\"DAV:\"><D:prop><x>&l12;</x></D:prop></D:propfind>"
+    if let element = try? DAVElement.parse(Array(laughs.utf8)) {
+      #expect(element.innerXML.utf8.count < 1 << 20)
+    }
+    let external =
+      "<?xml version=\"1.0\"?><!DOCTYPE p [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><D:propfind xmlns:D=\"DAV:\"><D:prop><y>&x;</y></D:prop></D:propfind>"
+    if let element = try? DAVElement.parse(Array(external.utf8)) {
+      #expect(!element.innerXML.contains("root:"))
+    }
+    #expect(throws: DAVError.self) {
+      try DAVElement.parse(Array("<a xmlns:b=\"\"><b:c/></a>".utf8))
+    }
+    #expect(throws: DAVError.self) { try DAVElement.parse(Array("<a><b></a>".utf8)) }
+    #expect(try DAVElement.parse(Array(" \n".utf8)) == nil)
+  }
+
+  @Test("a dead property's value comes back with its namespaces")
+  func deadPropertyValues() throws {
+    let body =
+      "<D:propertyupdate xmlns:D=\"DAV:\"><D:set><D:prop><p:x xmlns:p=\"urn:a\"><q:y xmlns:q=\"urn:b\">1 &lt; 2</q:y><z>t</z></p:x></D:prop></D:set></D:propertyupdate>"
+    let root = try #require(try DAVElement.parse(Array(body.utf8)))
+    let property = try #require(root.child("set")?.child("prop")?.children.first)
+    #expect(property.namespace == "urn:a" && property.name == "x")
+    let again = try #require(
+      try DAVElement.parse(Array("<w xmlns=\"urn:w\">\(property.innerXML)</w>".utf8)))
+    #expect(again.children.map(\.namespace) == ["urn:b", "urn:w"])
+    #expect(again.children.map(\.name) == ["y", "z"])
+    #expect(again.children[0].text == "1 < 2")
+  }
+
+  @Test("a lock covers its resource, and what is inside it only if deep")
+  func lockCoverage() throws {
+    let folder = try #require(try DAVPath.parse("/dav/F"))
+    let inside = try #require(try DAVPath.parse("/dav/F/g/h"))
+    let beside = try #require(try DAVPath.parse("/dav/Fg"))
+    var lock = DAVLock(
+      token: "t", path: folder, deep: true, exclusive: true, owner: "", timeout: 1, expires: 0)
+    #expect(lock.covers(folder) && lock.covers(inside) && !lock.covers(beside))
+    lock.deep = false
+    #expect(lock.covers(folder) && !lock.covers(inside))
+  }
+}

@@ -112,6 +112,15 @@ WORKLOADS = [
         at_most("errors", lambda r: 0, "= 0"),
         at_most("server_rss_mib", lambda r: 512, "≤ 512 MiB"),
     ]),
+    # WebDAV at /dav/ beside Apache's mod_dav, both driven by the same PROPFIND and rclone.
+    ("webdav", ["--files", "10000"], [
+        at_most("propfind_ms", lambda r: 100, "≤ 100 ms"),
+        at_most("propfind_ms", lambda r: r["apache_propfind_ms"], "≤ apache_propfind_ms"),
+        at_most("rclone_up_ms", lambda r: 1.5 * r["apache_rclone_up_ms"],
+                "≤ 1.5 × apache_rclone_up_ms"),
+        at_most("rclone_down_ms", lambda r: 1.5 * r["apache_rclone_down_ms"],
+                "≤ 1.5 × apache_rclone_down_ms"),
+    ]),
 ]
 
 

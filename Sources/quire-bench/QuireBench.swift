@@ -14,5 +14,6 @@ struct QuireBench: AsyncParsableCommand {
       PresentersBenchmark.self, ArchiveBenchmark.self, SyncLatencyBenchmark.self,
       SyncBytesBenchmark.self, SyncLargeEditBenchmark.self, SyncInitialBenchmark.self,
       SyncOpenCloudBenchmark.self, ServerLoadBenchmark.self, ServerAbuseBenchmark.self,
+      WebDAVBenchmark.self,
     ])
 }

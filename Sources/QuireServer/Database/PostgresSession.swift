@@ -15,6 +15,7 @@ import Synchronization
 final class PostgresSession: SQLSession {
   let connection: PostgresConnection
   let logger: Logger
+  let byteOrder = " COLLATE \"C\""
   /// The transaction's BEGIN, sent and not yet answered.
   private var begun: EventLoopFuture<PostgresQueryResult>?
   /// What to tell the other replicas when the transaction commits (`replica key`).

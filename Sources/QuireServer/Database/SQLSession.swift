@@ -9,12 +9,29 @@ protocol SQLSession {
   /// Runs `sql` and calls `body` with each row it returns, in order.
   func forEach(_ sql: String, _ arguments: [any SQLArgument], _ body: (SQLRow) throws -> Void)
     throws
+
+  /// What makes a text comparison byte by byte (as paths sort): nothing in SQLite, whose
+  /// default is, and ` COLLATE "C"` in PostgreSQL, whose database's locale may not be.
+  var byteOrder: String { get }
 }
 
 extension SQLSession {
   /// Runs `sql` without arguments; returns how many rows it changed.
   @discardableResult
   func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+  /// The condition that `column` starts with a prefix, for the four arguments
+  /// ``startsWithArguments(_:)`` makes: a range of an index on `column`, then the exact test.
+  func startsWith(_ column: String) -> String {
+    "\(column) >= ?\(byteOrder) AND \(column) < ?\(byteOrder) AND substr(\(column), 1, length(?)) = ?"
+  }
+
+  /// The arguments of ``startsWith(_:)`` for `prefix`, which ends with "/" (the range's end is
+  /// the same text with "0", the byte after "/").
+  func startsWithArguments(_ prefix: String) -> [any SQLArgument] {
+    precondition(prefix.hasSuffix("/"), "a folder prefix ends with /")
+    return [prefix, String(prefix.dropLast()) + "0", prefix, prefix]
+  }
 
   /// Every row `sql` returns.
   func rows(_ sql: String, _ arguments: [any SQLArgument] = []) throws -> [SQLRow] {

@@ -60,6 +60,7 @@ final class SQLiteMetadata: MetadataDatabase {
   /// A GRDB connection inside its transaction; statements are cached per connection.
   private struct Session: SQLSession {
     let db: Database
+    let byteOrder = ""
 
     func execute(_ sql: String, _ arguments: [any SQLArgument]) throws -> Int {
       try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))

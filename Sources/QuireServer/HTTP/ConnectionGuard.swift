@@ -31,8 +31,12 @@ final class ConnectionGuard: Sendable {
   /// The key `address` is counted under; nil for loopback, which is not counted.
   static func key(_ address: SocketAddress?) -> String? {
     guard let ip = address?.ipAddress else { return nil }
-    let loopback = ip == "::1" || ip.hasPrefix("127.") || ip.hasPrefix("::ffff:127.")
-    return loopback ? nil : ip
+    return isLoopback(ip) ? nil : ip
+  }
+
+  /// Whether the IP address `ip` is this machine's own.
+  static func isLoopback(_ ip: String) -> Bool {
+    ip == "::1" || ip.hasPrefix("127.") || ip.hasPrefix("::ffff:127.")
   }
 
   /// Counts a connection from `key` in; false (nothing counted) if it already holds its share.

@@ -97,16 +97,29 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
 
   /// Its URL path, percent-encoded, with a trailing `/` for a collection.
   func href(collection: Bool) -> String {
-    let encoded = path.split(separator: "/").dropFirst().map {
-      String($0).addingPercentEncoding(withAllowedCharacters: Self.allowed) ?? String($0)
+    var href: [UInt8] = Array(Self.root.utf8)
+    href.reserveCapacity(path.utf8.count + 16)
+    let hex = Array("0123456789ABCDEF".utf8)
+    // Byte by byte: Foundation's percent-encoding was an eighth of a 10 000-item PROPFIND.
+    for byte in path.utf8.dropFirst(Self.scope.utf8.count) {
+      if byte == UInt8(ascii: "/") || Self.allowed[Int(byte)] {
+        href.append(byte)
+      } else {
+        href += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
     }
-    let joined = ([Self.root] + encoded).joined(separator: "/")
-    return collection ? joined + "/" : joined
+    if collection { href.append(UInt8(ascii: "/")) }
+    return String(decoding: href, as: UTF8.self)
   }
 
-  /// Unreserved characters and sub-delimiters that need no encoding in a path segment (RFC 3986).
-  private static let allowed = CharacterSet(
-    charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;=:@")
+  /// Which bytes need no encoding in a path segment: RFC 3986's unreserved characters and the
+  /// sub-delimiters, ":" and "@".
+  private static let allowed: [Bool] = (0..<256).map { byte in
+    guard byte < 128 else { return false }
+    let character = Character(Unicode.Scalar(UInt8(byte)))
+    return character.isASCII && (character.isLetter || character.isNumber)
+      || "-._~!$'()*,;=:@".contains(character)
+  }
 
   var description: String { "/" + path.split(separator: "/").dropFirst().joined(separator: "/") }
 }

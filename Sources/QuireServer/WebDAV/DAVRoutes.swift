@@ -29,19 +29,19 @@ struct DAVRoutes: Sendable {
     for method in Self.methods {
       guard let method = HTTPRequest.Method(method) else { continue }
       for path in ["/dav", "/dav/**"] {
-        router.on(RouterPath(path), method: method) { request, _ in
-          await respond(request)
+        router.on(RouterPath(path), method: method) { request, context in
+          await respond(request, peer: context.peer)
         }
       }
     }
   }
 
   /// The answer to `request`: its method's, or the error it ended with.
-  private func respond(_ request: Request) async -> Response {
+  private func respond(_ request: Request, peer: String) async -> Response {
     do {
       let path = try DAVPath.parse(request.uri.path) ?? .drive
       if request.method == .options { return options() }
-      let device = try signedIn(request)
+      let device = try signedIn(request, peer: peer)
       switch request.method.rawValue {
       case "PROPFIND": return try await propfind(request, path: path, account: device.user)
       case "PROPPATCH": return try await proppatch(request, path: path, account: device.user)
@@ -71,8 +71,19 @@ struct DAVRoutes: Sendable {
 
   /// The account `request` signed in as: Basic with the account's name and one of its app
   /// passwords, or Bearer with a device token.
-  private func signedIn(_ request: Request) throws(DAVError) -> AuthenticatedDevice {
+  ///
+  /// A password crosses the network only inside TLS: without `--tls-cert`, Basic sign-in is
+  /// taken from loopback alone (this machine, or a TLS proxy such as nginx in front).
+  private func signedIn(_ request: Request, peer: String) throws(DAVError) -> AuthenticatedDevice {
     let header = request.headers[.authorization] ?? ""
+    if header.lowercased().hasPrefix("basic "),
+      !Self.takesPasswords(tls: configuration.tlsCertificate != nil, peer: peer)
+    {
+      throw DAVError(
+        .forbidden, .forbidden,
+        "This server has no TLS, so it takes no password from another machine. Start it with --tls-cert and --tls-key, or put an HTTPS proxy in front."
+      )
+    }
     let device: AuthenticatedDevice?
     do {
       if header.hasPrefix("Bearer ") {
@@ -99,6 +110,12 @@ struct DAVRoutes: Sendable {
       )
     }
     return device
+  }
+
+  /// Whether a password may be taken from `peer` (its IP address, "" for a Unix socket): over
+  /// TLS, or from this machine.
+  static func takesPasswords(tls: Bool, peer: String) -> Bool {
+    tls || peer.isEmpty || ConnectionGuard.isLoopback(peer)
   }
 
   /// OPTIONS: what is served (no sign-in needed, as clients probe before they authenticate).

@@ -42,8 +42,8 @@ extension DAVStore {
     }
     for tree in trees {
       for lock in try rows(
-        db, "container = ? AND expires > ? AND substr(path, 1, length(?)) = ?",
-        [container, now, tree.prefix, tree.prefix])
+        db, "container = ? AND expires > ? AND \(db.startsWith("path"))",
+        [container, now] + db.startsWithArguments(tree.prefix))
       {
         found[lock.token] = lock
       }

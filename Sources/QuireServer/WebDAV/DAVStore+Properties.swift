@@ -52,8 +52,8 @@ extension DAVStore {
           try db.forEach(
             """
             SELECT path, namespace, name, value FROM davProperties WHERE container = ?
-              AND (path = ? OR substr(path, 1, length(?)) = ?)
-            """, [container, parent, folder.prefix, folder.prefix]
+              AND (path = ? OR \(db.startsWith("path")))
+            """, [container, parent] + db.startsWithArguments(folder.prefix)
           ) { row in
             let path: String = try row["path"]
             guard wanted.contains(path) else { return }

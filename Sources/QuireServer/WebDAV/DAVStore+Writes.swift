@@ -140,8 +140,8 @@ extension DAVStore {
         return try db.rows(
           """
           SELECT item, kind, path, current FROM items WHERE container = ? AND deleted = 0
-            AND substr(path, 1, length(?)) = ? ORDER BY path
-          """, [container, folder.prefix, folder.prefix]
+            AND \(db.startsWith("path")) ORDER BY path
+          """, [container] + db.startsWithArguments(folder.prefix)
         ).map { row in
           DAVLiveItem(
             item: try row["item"], kind: ItemKind(rawValue: try row["kind"]) ?? .file,
@@ -162,8 +162,8 @@ extension DAVStore {
         for path in commit.forgotten {
           for table in ["davFolders", "davProperties", "davLocks"] {
             _ = try db.execute(
-              "DELETE FROM \(table) WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
-              [container, path.path, path.prefix, path.prefix])
+              "DELETE FROM \(table) WHERE container = ? AND (path = ? OR \(db.startsWith("path")))",
+              [container, path.path] + db.startsWithArguments(path.prefix))
           }
         }
         for (from, to, keep) in commit.moved {
@@ -183,19 +183,19 @@ extension DAVStore {
     _ db: any SQLSession, container: Int64, from: DAVPath, to: DAVPath, remove: Bool
   ) throws {
     let folders = try db.rows(
-      "SELECT path, created FROM davFolders WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
-      [container, from.path, from.prefix, from.prefix])
+      "SELECT path, created FROM davFolders WHERE container = ? AND (path = ? OR \(db.startsWith("path")))",
+      [container, from.path] + db.startsWithArguments(from.prefix))
     let properties = try db.rows(
-      "SELECT path, namespace, name, value FROM davProperties WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
-      [container, from.path, from.prefix, from.prefix])
+      "SELECT path, namespace, name, value FROM davProperties WHERE container = ? AND (path = ? OR \(db.startsWith("path")))",
+      [container, from.path] + db.startsWithArguments(from.prefix))
     func moved(_ path: String) -> String {
       path == from.path ? to.path : to.prefix + path.dropFirst(from.prefix.count)
     }
     if remove {  // a moved resource's locks stay behind, and so end (RFC 4918 §7.5)
       for table in ["davFolders", "davProperties", "davLocks"] {
         _ = try db.execute(
-          "DELETE FROM \(table) WHERE container = ? AND (path = ? OR substr(path, 1, length(?)) = ?)",
-          [container, from.path, from.prefix, from.prefix])
+          "DELETE FROM \(table) WHERE container = ? AND (path = ? OR \(db.startsWith("path")))",
+          [container, from.path] + db.startsWithArguments(from.prefix))
       }
     }
     for row in folders {

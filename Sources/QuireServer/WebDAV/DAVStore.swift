@@ -39,12 +39,19 @@ extension DAVStore {
       walk = walk.parent
     }
     let marks = Array(repeating: "?", count: ancestors.count).joined(separator: ", ")
-    let rows = try db.rows(
-      """
-      SELECT i.item, i.kind, i.path, i.current, r.committed FROM items i
-        JOIN revisions r ON r.id = i.current
-        WHERE i.container = ? AND i.deleted = 0 AND i.path IN (\(marks))
-      """, [container] + ancestors)
+    // Two steps: the paths alone, which the live-path index answers; joined with the revision,
+    // SQLite searched the account's every item instead (3.4 ms at 13 000 items, not 0.3).
+    let live = try db.values(
+      String.self,
+      "SELECT item FROM items WHERE container = ? AND path IN (\(marks)) AND deleted = 0",
+      [container] + ancestors)
+    let rows = try live.compactMap { item in
+      try db.row(
+        """
+        SELECT i.item, i.kind, i.path, i.current, r.committed FROM items i
+          JOIN revisions r ON r.id = i.current WHERE i.container = ? AND i.item = ?
+        """, [container, item])
+    }
     var nearest: (row: SQLRow, length: Int)?
     for row in rows {
       let length = (try row["path"] as String).utf8.count
@@ -88,8 +95,8 @@ extension DAVStore {
         Bool.self,
         """
         SELECT 1 FROM members WHERE container = ? AND item = ? AND until IS NULL
-          AND substr(path, 1, length(?)) = ? LIMIT 1
-        """, [container, item, member + "/", member + "/"])
+          AND \(db.startsWith("path")) LIMIT 1
+        """, [container, item] + db.startsWithArguments(member + "/"))
       guard inside == true else { return nil }
       return DAVResource(
         path: path, kind: .memberFolder(item: item, revision: revision, member: member),
@@ -105,8 +112,8 @@ extension DAVStore {
       Bool.self,
       """
       SELECT 1 FROM items WHERE container = ? AND deleted = 0
-        AND substr(path, 1, length(?)) = ? LIMIT 1
-      """, [container, path.prefix, path.prefix])
+        AND \(db.startsWith("path")) LIMIT 1
+      """, [container] + db.startsWithArguments(path.prefix))
     return holds == true ? DAVResource(path: path, kind: .folder) : nil
   }
 
@@ -142,8 +149,8 @@ extension DAVStore {
         FROM items i JOIN revisions r ON r.id = i.current
         LEFT JOIN members m ON m.container = i.container AND m.item = i.item AND m.path = ''
           AND m.until IS NULL
-        WHERE i.container = ? AND i.deleted = 0 AND substr(i.path, 1, length(?)) = ?
-      """, [container, prefix, prefix]
+        WHERE i.container = ? AND i.deleted = 0 AND \(db.startsWith("i.path"))
+      """, [container] + db.startsWithArguments(prefix)
     ) { row in
       let path: String = try row["path"]
       let rest = path.dropFirst(prefix.count)
@@ -174,8 +181,8 @@ extension DAVStore {
     try db.forEach(
       """
       SELECT path, created FROM davFolders WHERE container = ?
-        AND substr(path, 1, length(?)) = ?
-      """, [container, prefix, prefix]
+        AND \(db.startsWith("path"))
+      """, [container] + db.startsWithArguments(prefix)
     ) { row in
       let path: String = try row["path"]
       let rest = path.dropFirst(prefix.count)
@@ -196,11 +203,12 @@ extension DAVStore {
   ) throws -> [DAVResource] {
     let prefix = folder.isEmpty ? "" : folder + "/"
     var found: [String: DAVResource] = [:]
+    let inside = prefix.isEmpty ? "" : "AND " + db.startsWith("path")
     try db.forEach(
       """
       SELECT path, size, modified, hash FROM members WHERE container = ? AND item = ?
-        AND until IS NULL AND substr(path, 1, length(?)) = ?
-      """, [container, item, prefix, prefix]
+        AND until IS NULL \(inside)
+      """, [container, item] + (prefix.isEmpty ? [] : db.startsWithArguments(prefix))
     ) { row in
       let member: String = try row["path"]
       let rest = member.dropFirst(prefix.count)

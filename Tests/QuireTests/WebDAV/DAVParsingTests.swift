@@ -179,6 +179,38 @@ struct DAVParsingTests {
     #expect(again.children[0].text == "1 < 2")
   }
 
+  @Test("a password is taken over TLS, or from this machine, never in clear from another")
+  func passwordsOnlyOverTLS() {
+    for local in ["127.0.0.1", "127.3.2.1", "::1", "::ffff:127.0.0.1", ""] {
+      #expect(DAVRoutes.takesPasswords(tls: false, peer: local), "\(local)")
+    }
+    for remote in ["192.0.2.2", "10.0.0.1", "fd00::2", "::ffff:192.0.2.2", "128.0.0.1"] {
+      #expect(!DAVRoutes.takesPasswords(tls: false, peer: remote), "\(remote)")
+      #expect(DAVRoutes.takesPasswords(tls: true, peer: remote), "\(remote)")
+    }
+  }
+
+  @Test("dates are written as Foundation writes them, for any time", arguments: 0..<4)
+  func dates(seed: Int) {
+    #expect(DAVXML.httpDate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+    #expect(DAVXML.isoDate(0) == "1970-01-01T00:00:00Z")
+    #expect(DAVXML.httpDate(-1) == "Wed, 31 Dec 1969 23:59:59 GMT")
+    #expect(DAVXML.httpDate(.nan) == DAVXML.httpDate(0))
+    #expect(DAVXML.httpDate(1e300).hasSuffix("9999 23:59:59 GMT"))
+    let http = Date.VerbatimFormatStyle(
+      format:
+        "\(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .defaultDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits) GMT",
+      locale: Locale(identifier: "en_US_POSIX"), timeZone: .gmt,
+      calendar: Calendar(identifier: .gregorian))
+    var random = SeededGenerator(seed: UInt64(seed) + 300)
+    for _ in 0..<2000 {
+      let seconds = Double(Int64.random(in: -2_000_000_000...8_000_000_000, using: &random))
+      let date = Date(timeIntervalSince1970: seconds)
+      #expect(DAVXML.httpDate(seconds) == date.formatted(http), "\(seconds)")
+      #expect(DAVXML.isoDate(seconds) == date.formatted(.iso8601), "\(seconds)")
+    }
+  }
+
   @Test("a lock covers its resource, and what is inside it only if deep")
   func lockCoverage() throws {
     let folder = try #require(try DAVPath.parse("/dav/F"))

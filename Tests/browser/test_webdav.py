@@ -327,11 +327,36 @@ class WebDAVAccessTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.server = SyncServer()
+        cls.server = SyncServer(users=("alice", "bob"))
 
     @classmethod
     def tearDownClass(cls):
         cls.server.close()
+
+    def test_another_account_sees_and_touches_only_its_own_drive(self):
+        """bob's app password opens bob's drive: alice's file is not listed, not readable, and
+        bob's DELETE, MOVE and PUT at its path change only bob's drive. alice's password with
+        bob's name opens nothing, and a path that climbs out of the drive is refused."""
+        alice = basic("alice", app_password(self.server, "alice-laptop"))
+        output = quire_server(self.server, "app-password", "bob", "--label", "bob-laptop")
+        bob = basic("bob", output.strip().splitlines()[-1])
+        status, _, body = request(self.server, "PUT", "/dav/Private.txt", alice, b"alice's\n")
+        self.assertEqual(status, 201, body[:500])
+        self.assertNotIn("Private.txt", listing(self.server, "/dav/", bob))
+        self.assertEqual(request(self.server, "GET", "/dav/Private.txt", bob)[0], 404)
+        self.assertEqual(request(self.server, "DELETE", "/dav/Private.txt", bob)[0], 404)
+        self.assertEqual(request(self.server, "MOVE", "/dav/Private.txt", bob,
+                                 headers={"Destination": "/dav/Mine.txt"})[0], 404)
+        self.assertEqual(request(self.server, "PUT", "/dav/Private.txt", bob, b"bob's\n")[0], 201)
+        self.assertEqual(request(self.server, "GET", "/dav/Private.txt", alice)[2], b"alice's\n")
+        self.assertEqual(request(self.server, "GET", "/dav/Private.txt", bob)[2], b"bob's\n")
+        alice_password = alice.split()[1]
+        alice_secret = base64.b64decode(alice_password).decode().split(":", 1)[1]
+        self.assertEqual(self.propfind_root(basic("bob", alice_secret))[0], 401)
+        for climbing in ["/dav/../v1/health", "/dav/a/%2e%2e/%2e%2e/etc/passwd", "/dav/%00"]:
+            status, _, body = request(self.server, "GET", climbing, alice)
+            self.assertIn(status, (400, 404), f"{climbing}: {status} {body[:300]!r}")
+            self.assertNotIn(b"root:", body)
 
     def propfind_root(self, authorization):
         return request(self.server, "PROPFIND", "/dav/", authorization, PROPFIND_ALL,

@@ -62,7 +62,10 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
   var isDrive: Bool { path == Self.scope }
 
   /// Its last name.
-  var name: String { path.split(separator: "/").last.map(String.init) ?? "" }
+  var name: String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.utf8.index(after: slash)...])
+  }
 
   /// The path of the package that holds `member` here.
   func package(holding member: String) -> String {

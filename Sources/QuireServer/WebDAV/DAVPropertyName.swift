@@ -13,6 +13,31 @@ struct DAVPropertyName: Hashable, Sendable {
   /// The element, declaring its namespace unless it is `DAV:` (bound to `D`), with `value` as
   /// its contents (XML), or empty.
   func element(_ value: String?) -> String {
+    var output = ""
+    write(value, to: &output)
+    return output
+  }
+
+  /// The same, appended to `output`.
+  func write(_ value: String?, to output: inout String) {
+    if namespace == "DAV:" {  // the common case, without building the tag first
+      output += "<D:"
+      output += name
+      guard let value, !value.isEmpty else {
+        output += "/>"
+        return
+      }
+      output += ">"
+      output += value
+      output += "</D:"
+      output += name
+      output += ">"
+      return
+    }
+    output += otherElement(value)
+  }
+
+  private func otherElement(_ value: String?) -> String {
     let tag: String
     let declaration: String
     if namespace == "DAV:" {

@@ -30,32 +30,40 @@ extension DAVRoutes {
       on: [resource.path], trees: depth == "1" ? [resource.path] : [], membership: false,
       account: account)
     var output = DAVXML.multistatusStart
+    output.reserveCapacity(resources.count * 700)
     for resource in resources {
-      let live = DAVStore.live(resource, locks: locks.filter { $0.covers(resource.path) })
+      let covering = locks.filter { $0.covers(resource.path) }
       let own = dead[resource.path] ?? [:]
       var found: [(DAVPropertyName, String?)] = []
       var missing: [(DAVPropertyName, String?)] = []
       switch query {
       case .all:
-        for name in DAVStore.liveNames { if let value = live[name] { found.append((name, value)) } }
+        for name in DAVStore.liveNames {
+          if let value = DAVStore.live(name, of: resource, locks: covering) {
+            found.append((name, value))
+          }
+        }
         for (name, value) in own.sorted(by: { $0.key.name < $1.key.name }) {
           found.append((name, value))
         }
       case .names:
-        for name in DAVStore.liveNames where live[name] != nil { found.append((name, nil)) }
+        for name in DAVStore.liveNames
+        where DAVStore.live(name, of: resource, locks: covering) != nil {
+          found.append((name, nil))
+        }
         for name in own.keys.sorted(by: { $0.name < $1.name }) { found.append((name, nil)) }
       case .properties(let names):
         for name in names {
-          if let value = live[name] ?? own[name] {
+          if let value = DAVStore.live(name, of: resource, locks: covering) ?? own[name] {
             found.append((name, value))
           } else {
             missing.append((name, nil))
           }
         }
       }
-      output += DAVXML.response(
+      DAVXML.response(
         href: resource.path.href(collection: resource.isCollection),
-        [(200, found), (404, missing)])
+        [(200, found), (404, missing)], to: &output)
     }
     output += DAVXML.multistatusEnd
     return Self.multistatus(output)

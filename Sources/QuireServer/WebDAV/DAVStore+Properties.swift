@@ -10,24 +10,26 @@ extension DAVStore {
     "creationdate", "supportedlock", "lockdiscovery",
   ].map(DAVPropertyName.dav)
 
-  /// `resource`'s live properties (value XML, or nil where it has none), with `locks`, the
-  /// locks that cover it.
-  static func live(_ resource: DAVResource, locks: [DAVLock]) -> [DAVPropertyName: String] {
-    var values: [DAVPropertyName: String] = [
-      .dav("resourcetype"): resource.isCollection ? "<D:collection/>" : "",
-      .dav("supportedlock"): supportedLock,
-      .dav("lockdiscovery"): locks.map(\.activeLock).joined(),
-    ]
-    if let modified = resource.modified {
-      values[.dav("getlastmodified")] = DAVXML.httpDate(modified)
-      values[.dav("creationdate")] = DAVXML.isoDate(modified)
+  /// The live property `name` of `resource` (value XML), or nil if it has none; `locks` are
+  /// the locks that cover it. Computed per name, with no dictionary per resource: a listing of
+  /// 10 000 items asks 80 000 times.
+  static func live(_ name: DAVPropertyName, of resource: DAVResource, locks: [DAVLock])
+    -> String?
+  {
+    guard name.namespace == "DAV:" else { return nil }
+    switch name.name {
+    case "resourcetype": return resource.isCollection ? "<D:collection/>" : ""
+    case "supportedlock": return supportedLock
+    case "lockdiscovery": return locks.map(\.activeLock).joined()
+    case "getlastmodified": return resource.modified.map(DAVXML.httpDate)
+    case "creationdate": return resource.modified.map(DAVXML.isoDate)
+    case "getetag": return resource.etag.map { "\"\($0)\"" }
+    case "getcontentlength": return resource.isCollection ? nil : String(resource.size ?? 0)
+    case "getcontenttype":
+      return resource.isCollection
+        ? nil : DAVXML.escape(PublicPage.contentType(resource.path.name))
+    default: return nil
     }
-    if let etag = resource.etag { values[.dav("getetag")] = "\"\(etag)\"" }
-    if !resource.isCollection {
-      values[.dav("getcontentlength")] = String(resource.size ?? 0)
-      values[.dav("getcontenttype")] = DAVXML.escape(PublicPage.contentType(resource.path.name))
-    }
-    return values
   }
 
   /// Exclusive and shared write locks.

@@ -43,13 +43,29 @@ enum DAVXML {
   static func response(
     href: String, _ properties: [(status: Int, values: [(DAVPropertyName, String?)])]
   ) -> String {
-    var output = "<D:response><D:href>\(escape(href))</D:href>"
+    var output = ""
+    response(href: href, properties, to: &output)
+    return output
+  }
+
+  /// The same, appended to `output`.
+  static func response(
+    href: String, _ properties: [(status: Int, values: [(DAVPropertyName, String?)])],
+    to output: inout String
+  ) {
+    output += "<D:response><D:href>"
+    output += escape(href)
+    output += "</D:href>"
     for (status, values) in properties where !values.isEmpty {
       output += "<D:propstat><D:prop>"
-      for (name, value) in values { output += name.element(value) }
-      output += "</D:prop><D:status>HTTP/1.1 \(status) \(reason(status))</D:status></D:propstat>"
+      for (name, value) in values { name.write(value, to: &output) }
+      output += "</D:prop><D:status>HTTP/1.1 "
+      output += String(status)
+      output += " "
+      output += reason(status)
+      output += "</D:status></D:propstat>"
     }
-    return output + "</D:response>"
+    output += "</D:response>"
   }
 
   /// A `response` for an href with one status and no properties.

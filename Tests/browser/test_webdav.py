@@ -5,6 +5,7 @@ the account password nor a revoked app password; and a file saved over WebDAV is
 the devices get through the sync journal, bytes included."""
 
 import base64
+import hashlib
 import http.client
 import json
 import os
@@ -357,6 +358,77 @@ class WebDAVAccessTests(unittest.TestCase):
             status, _, body = request(self.server, "GET", climbing, alice)
             self.assertIn(status, (400, 404), f"{climbing}: {status} {body[:300]!r}")
             self.assertNotIn(b"root:", body)
+
+    def test_names_that_fuse_with_a_slash_are_served_not_fatal(self):
+        """Names that begin with a combining mark (U+0301) or end with a character that joins
+        what follows it (U+0600) are cut and compared as bytes: a listing of such a path is a
+        404, not a crash of the server, and two names that differ only by a leading combining
+        mark stay two files."""
+        authorization = basic("alice", app_password(self.server, "unicode"))
+        for path in ["/dav/x%D8%80", "/dav/x%D8%80/y", "/dav/%CC%81"]:
+            status, _, body = request(self.server, "PROPFIND", path, authorization, b"",
+                                      {"Depth": "1"})
+            self.assertEqual(status, 404, f"{path}: {status} {body[:300]!r}")
+        self.assertEqual(request(self.server, "MKCOL", "/dav/Fuse/", authorization)[0], 201)
+        for name, content in [("b", b"plain\n"), ("%CC%81b", b"accented\n")]:
+            status, _, body = request(self.server, "PUT", f"/dav/Fuse/{name}", authorization,
+                                      content)
+            self.assertEqual(status, 201, body[:300])
+        self.assertEqual(listing(self.server, "/dav/Fuse/", authorization), {"b", "\u0301b"})
+        self.assertEqual(request(self.server, "GET", "/dav/Fuse/%CC%81b", authorization)[2],
+                         b"accented\n")
+        status, _, body = request(self.server, "PROPFIND", "/dav/", authorization, b"",
+                                  {"Depth": "0"})
+        self.assertEqual(status, 207, "the server still answers")
+
+    def test_a_move_onto_a_folder_that_holds_the_source_is_refused(self):
+        """MOVE /dav/Outer/Inner onto /dav/Outer (Overwrite: T) would delete the folder that
+        holds what is moved: it is refused with 403 and both stay as they were."""
+        authorization = basic("alice", app_password(self.server, "mover"))
+        self.assertEqual(request(self.server, "MKCOL", "/dav/Outer/", authorization)[0], 201)
+        self.assertEqual(request(self.server, "MKCOL", "/dav/Outer/Inner/", authorization)[0], 201)
+        self.assertEqual(request(self.server, "PUT", "/dav/Outer/Inner/kept.txt", authorization,
+                                 b"kept\n")[0], 201)
+        status, _, body = request(self.server, "MOVE", "/dav/Outer/Inner/", authorization,
+                                  headers={"Destination": self.server.url + "/dav/Outer/",
+                                           "Overwrite": "T"})
+        self.assertEqual(status, 403, body[:300])
+        self.assertEqual(request(self.server, "GET", "/dav/Outer/Inner/kept.txt",
+                                 authorization)[2], b"kept\n")
+
+    def test_a_member_cannot_replace_a_folder_of_its_package(self):
+        """In a package holding a.txt and Data/x, MOVE a.txt onto Data would leave a member
+        Data beside Data/x: it is refused with 409, and both members stay readable."""
+        token = self.server.sign_in()
+        bearer = f"Bearer {token}"
+        members, frames = [], b""
+        for path, content in [("a.txt", b"a\n"), ("Data/x", b"x\n")]:
+            digest = hashlib.sha256(content).digest()
+            frames += digest + len(content).to_bytes(4, "big") + content
+            members.append({"path": path, "size": len(content), "mode": 0o644, "modified": 0,
+                            "hash": digest.hex(), "chunks": [{"h": digest.hex(),
+                                                              "n": len(content)}]})
+        status, _, body = request(self.server, "POST", "/v1/chunks", bearer, frames,
+                                  {"Content-Type": "application/octet-stream"})
+        self.assertEqual(status, 200, body[:300])
+        commit = {"commit": str(uuid.uuid4()), "item": str(uuid.uuid4()), "kind": "package",
+                  "path": "Documents/Pack.mydoc", "base": None, "deleted": False,
+                  "change": {"upserted": members, "removed": []}}
+        status, _, body = request(self.server, "POST", f"/v1/containers/{CONTAINER}/commits",
+                                  bearer, json.dumps(commit).encode(),
+                                  {"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body[:300])
+        authorization = basic("alice", app_password(self.server, "packer"))
+        self.assertEqual(listing(self.server, "/dav/Pack.mydoc/", authorization),
+                         {"a.txt", "Data/"})
+        status, _, body = request(self.server, "MOVE", "/dav/Pack.mydoc/a.txt", authorization,
+                                  headers={"Destination": "/dav/Pack.mydoc/Data",
+                                           "Overwrite": "T"})
+        self.assertEqual(status, 409, body[:300])
+        self.assertEqual(request(self.server, "GET", "/dav/Pack.mydoc/a.txt", authorization)[2],
+                         b"a\n")
+        self.assertEqual(request(self.server, "GET", "/dav/Pack.mydoc/Data/x", authorization)[2],
+                         b"x\n")
 
     def propfind_root(self, authorization):
         return request(self.server, "PROPFIND", "/dav/", authorization, PROPFIND_ALL,

@@ -29,8 +29,10 @@ extension SQLSession {
   /// The arguments of ``startsWith(_:)`` for `prefix`, which ends with "/" (the range's end is
   /// the same text with "0", the byte after "/").
   func startsWithArguments(_ prefix: String) -> [any SQLArgument] {
-    precondition(prefix.hasSuffix("/"), "a folder prefix ends with /")
-    return [prefix, String(prefix.dropLast()) + "0", prefix, prefix]
+    // As bytes: "x\u{600}/" does not end with the character "/" (U+0600 joins what follows).
+    precondition(prefix.utf8.last == UInt8(ascii: "/"), "a folder prefix ends with /")
+    let end = String(decoding: prefix.utf8.dropLast(), as: UTF8.self) + "0"
+    return [prefix, end, prefix, prefix]
   }
 
   /// Every row `sql` returns.

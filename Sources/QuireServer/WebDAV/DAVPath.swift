@@ -25,8 +25,8 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
   /// The path `uriPath` (as sent, percent-encoded) names; `nil` if it is outside `/dav`. A path
   /// the sync API would refuse (`..`, control characters, names over 255 bytes) is `invalidPath`.
   static func parse(_ uriPath: String) throws(DAVError) -> DAVPath? {
-    guard uriPath == root || uriPath.hasPrefix(root + "/") else { return nil }
-    let rest = uriPath.dropFirst(root.count)
+    guard uriPath == root || uriPath.startsWithBytes(root + "/") else { return nil }
+    let rest = uriPath.droppingBytes(root.utf8.count)
     var names: [String] = []
     for piece in rest.split(separator: "/", omittingEmptySubsequences: true) {
       guard let name = String(piece).removingPercentEncoding else {
@@ -74,8 +74,8 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
 
   /// The folder that holds it (the drive for a top-level name, and for the drive).
   var parent: DAVPath {
-    guard let slash = path.lastIndex(of: "/") else { return .drive }
-    return DAVPath(checked: String(path[..<slash]))
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .drive }
+    return DAVPath(checked: String(decoding: path.utf8[..<slash], as: UTF8.self))
   }
 
   /// `name` (or a relative path) inside this folder.
@@ -88,13 +88,13 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether `other` is this path or inside it.
   func contains(_ other: DAVPath) -> Bool {
-    other.path == path || other.path.hasPrefix(prefix)
+    other.path == path || other.path.startsWithBytes(prefix)
   }
 
   /// `other` (inside this one) moved to the same place inside `target`.
   func rebase(_ other: DAVPath, onto target: DAVPath) -> DAVPath {
     if other.path == path { return target }
-    let rest = String(other.path.dropFirst(prefix.count))
+    let rest = other.path.droppingBytes(prefix.utf8.count)
     return target.appending(rest)
   }
 

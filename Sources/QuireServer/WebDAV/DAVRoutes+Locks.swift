@@ -68,10 +68,13 @@ extension DAVRoutes {
     let body = try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes))
     let timeout = Self.timeout(request.headers[HTTPField.Name("Timeout")!])
     guard let body else {
-      guard let header = request.headers[HTTPField.Name("If")!],
-        let token = try DAVIfHeader.parse(header).tokens.first,
-        let lock = try store.dav.refresh(token, at: path, timeout: timeout, account: device.user)
-      else {
+      var renewed: DAVLock?
+      if let header = request.headers[HTTPField.Name("If")!] {
+        for token in try DAVIfHeader.parse(header).tokens.sorted() where renewed == nil {
+          renewed = try store.dav.refresh(token, at: path, timeout: timeout, account: device.user)
+        }
+      }
+      guard let lock = renewed else {
         throw DAVError(
           .preconditionFailed, .notFound,
           "A LOCK without a body refreshes a lock: name one of “\(path)”'s in the If header.",

@@ -39,7 +39,9 @@ struct DAVRoutes: Sendable {
   /// The answer to `request`: its method's, or the error it ended with.
   private func respond(_ request: Request, peer: String) async -> Response {
     do {
-      let path = try DAVPath.parse(request.uri.path) ?? .drive
+      guard let path = try DAVPath.parse(request.uri.path) else {
+        throw DAVError(.notFound, .notFound, "There is nothing here; the drive is at /dav/.")
+      }
       if request.method == .options { return options() }
       let device = try signedIn(request, peer: peer)
       switch request.method.rawValue {
@@ -133,13 +135,15 @@ struct DAVRoutes: Sendable {
   /// An error as WebDAV clients expect it: its status, and the code and message as JSON (or
   /// the precondition's XML); a 401 asks for Basic sign-in.
   static func response(_ error: DAVError) -> Response {
+    // A database's or a blob store's own text is logged, never sent.
+    let told = ServerResponse.told(error.error)
     var response: Response
     if let precondition = error.precondition {
       response = Response(
         status: error.status, headers: [.contentType: "application/xml; charset=utf-8"],
         body: .init(byteBuffer: ByteBuffer(string: DAVXML.error(precondition))))
     } else {
-      response = ServerResponse.error(error.error)
+      response = ServerResponse.error(told)
       response.status = error.status
     }
     if error.status == .unauthorized {

@@ -69,10 +69,14 @@ extension DAVStore {
 
   /// Whether a live lock covers any of `paths` (item paths of the container; nil is none).
   static func isLocked(_ db: any SQLSession, container: Int64, paths: [String?]) throws -> Bool {
-    let paths = paths.compactMap { $0 }.filter { $0.hasPrefix(DAVPath.drive.prefix) }
-    guard !paths.isEmpty else { return false }
+    let paths = Set(paths.compactMap { $0 }.filter { $0.startsWithBytes(DAVPath.drive.prefix) })
+    guard !paths.isEmpty,
+      try db.value(
+        Bool.self, "SELECT 1 FROM davLocks WHERE container = ? AND expires > ? LIMIT 1",
+        [container, Date().timeIntervalSince1970]) == true
+    else { return false }  // the common case: one indexed look-up finds no lock at all
     return try !locks(
-      db, container: container, on: paths.map(DAVPath.init(stored:)), trees: [],
+      db, container: container, on: paths.sorted().map(DAVPath.init(stored:)), trees: [],
       membership: false
     ).isEmpty
   }

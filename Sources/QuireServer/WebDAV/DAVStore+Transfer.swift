@@ -14,10 +14,11 @@ extension DAVStore {
     if source.path.isDrive {
       throw DAVError(.forbidden, .forbidden, "The drive itself cannot be moved or copied.")
     }
-    if source.path.contains(target) {
+    if source.path.contains(target) || target.contains(source.path) {
       throw DAVError(
         .forbidden, .forbidden,
-        "“\(target)” is “\(source.path)” or inside it; choose a destination outside it.")
+        "“\(target)” is “\(source.path)”, inside it or a folder that holds it; choose another destination."
+      )
     }
     guard
       let parent = try wrap({ () throws(SyncError) in
@@ -25,6 +26,11 @@ extension DAVStore {
       }), parent.isCollection
     else { throw DAVError.noParent(target.path) }
     let existing = try wrap { () throws(SyncError) in try resource(at: target, account: account) }
+    if case .member = source.kind, existing?.isCollection == true {
+      throw DAVError(
+        .conflict, .alreadyExists,
+        "“\(target)” is a folder of the package; a member cannot replace it. Choose another name.")
+    }
     if existing != nil, !overwrite {
       throw DAVError.precondition(
         "“\(target)” exists and the request said not to overwrite it (Overwrite: F).")

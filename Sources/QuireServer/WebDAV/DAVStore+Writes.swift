@@ -121,7 +121,7 @@ extension DAVStore {
       let removed = try wrap { () throws(SyncError) in
         try members(item: item, revision: revision, account: account)
       }.map(\.path)
-        .filter { $0.hasPrefix(member + "/") }
+        .filter { $0.startsWithBytes(member + "/") }
       commit.requests = [
         CommitRequest(
           commit: UUID().uuidString, item: item, kind: .package,
@@ -189,7 +189,7 @@ extension DAVStore {
       "SELECT path, namespace, name, value FROM davProperties WHERE container = ? AND (path = ? OR \(db.startsWith("path")))",
       [container, from.path] + db.startsWithArguments(from.prefix))
     func moved(_ path: String) -> String {
-      path == from.path ? to.path : to.prefix + path.dropFirst(from.prefix.count)
+      path == from.path ? to.path : to.prefix + path.droppingBytes(from.prefix.utf8.count)
     }
     if remove {  // a moved resource's locks stay behind, and so end (RFC 4918 §7.5)
       for table in ["davFolders", "davProperties", "davLocks"] {

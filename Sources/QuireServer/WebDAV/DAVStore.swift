@@ -80,7 +80,7 @@ extension DAVStore {
           etag: DAVResource.etag(hex: try member.map { try $0["hash"] as String }))
       }
       guard kind == ItemKind.package.rawValue else { return nil }  // a file holds nothing
-      let member = String(path.path.dropFirst(itemPath.count + 1))
+      let member = path.path.droppingBytes(itemPath.utf8.count + 1)
       if let row = try db.row(
         "SELECT size, modified, hash FROM members WHERE container = ? AND item = ? AND path = ? AND until IS NULL",
         [container, item, member])
@@ -153,15 +153,13 @@ extension DAVStore {
       """, [container] + db.startsWithArguments(prefix)
     ) { row in
       let path: String = try row["path"]
-      let rest = path.dropFirst(prefix.count)
-      if let slash = rest.firstIndex(of: "/") {
-        let name = String(rest[..<slash])
+      let (name, deeper) = path.droppingBytes(prefix.utf8.count).firstComponent
+      if deeper {
         if found[name] == nil {
           found[name] = DAVResource(path: folder.appending(name), kind: .folder)
         }
         return
       }
-      let name = String(rest)
       let item: String = try row["item"]
       let revision: Int64 = try row["current"]
       let committed: Double = try row["committed"]
@@ -185,13 +183,12 @@ extension DAVStore {
       """, [container] + db.startsWithArguments(prefix)
     ) { row in
       let path: String = try row["path"]
-      let rest = path.dropFirst(prefix.count)
-      let name = String(rest.prefix { $0 != "/" })
+      let (name, deeper) = path.droppingBytes(prefix.utf8.count).firstComponent
       guard !name.isEmpty else { return }
       if found[name] == nil || (found[name]?.kind == .folder && found[name]?.modified == nil) {
         found[name] = DAVResource(
           path: folder.appending(name), kind: .folder,
-          modified: rest.contains("/") ? nil : try row["created"])
+          modified: deeper ? nil : try row["created"])
       }
     }
     return found.keys.sorted().map { found[$0]! }
@@ -211,16 +208,14 @@ extension DAVStore {
       """, [container, item] + (prefix.isEmpty ? [] : db.startsWithArguments(prefix))
     ) { row in
       let member: String = try row["path"]
-      let rest = member.dropFirst(prefix.count)
-      if let slash = rest.firstIndex(of: "/") {
-        let name = String(rest[..<slash])
+      let (name, deeper) = member.droppingBytes(prefix.utf8.count).firstComponent
+      if deeper {
         found[name] = DAVResource(
           path: path.appending(name),
           kind: .memberFolder(item: item, revision: revision, member: prefix + name),
           modified: modified)
         return
       }
-      let name = String(rest)
       let changed: Double = try row["modified"]
       found[name] = DAVResource(
         path: path.appending(name),

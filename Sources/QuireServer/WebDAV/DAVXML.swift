@@ -1,31 +1,12 @@
 import Foundation
+import QuireCore
 
 /// Writing WebDAV's XML answers: escaping, and the `multistatus` of PROPFIND and PROPPATCH.
 /// Written as text (the answers are flat and fixed in shape); requests are parsed by
 /// ``DAVElement``.
 enum DAVXML {
-  /// `text` with XML's five special characters escaped.
-  static func escape(_ text: String) -> String {
-    guard
-      text.utf8.contains(where: {
-        $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "&")
-          || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'")
-      })
-    else { return text }
-    var output = ""
-    output.reserveCapacity(text.utf8.count + 16)
-    for character in text {
-      switch character {
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "&": output += "&amp;"
-      case "\"": output += "&quot;"
-      case "'": output += "&apos;"
-      default: output.append(character)
-      }
-    }
-    return output
-  }
+  /// `text` with XML's five special characters escaped (QuireCore's ``MarkupText``).
+  static func escape(_ text: String) -> String { MarkupText.escape(text) }
 
   /// The XML declaration and opening of a `multistatus`.
   static let multistatusStart =

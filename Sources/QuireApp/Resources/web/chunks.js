@@ -37,23 +37,22 @@ function park(chunk, height) {
   chunk.classList.add("parked");
 }
 
+// The chunk's style is brought up to date at once, from outside it: until the next frame
+// Chromium would still take its subtree for hidden, and anything that focuses or measures an
+// item meanwhile (the keyboard, a script, a test) would make it draw that subtree against the
+// lock, and say so on the console.
 function unpark(chunk) {
   if (!chunk?.parked) return;
   chunk.parked = false;
   chunk.classList.remove("parked");
   chunk.style.height = "";
+  void getComputedStyle(chunk).contentVisibility;
 }
 
 // The item's element, drawn: its chunk is brought back if it was parked.
 function showElement(path) {
   const element = state.elements.get(path);
-  const chunk = element?.parentElement;
-  if (chunk?.parked) {
-    unpark(chunk);
-    // The chunk's style, brought up to date from outside it: focusing or measuring an item first
-    // would make Chromium draw a subtree it still takes for hidden (and say so on the console).
-    void getComputedStyle(chunk).contentVisibility;
-  }
+  unpark(element?.parentElement);
   return element;
 }
 
@@ -81,6 +80,9 @@ function measureColumns(list) {
 // (a live reload), a chunk whose place was parked, with as many items, is made parked.
 function placeItems(list, elements, append) {
   if (!append) state.columns = measureColumns(list);
+  // Taken now: the focused item leaves the document (and the focus with it) once its new chunk
+  // takes it, and that chunk must not be parked.
+  const focused = document.activeElement;
   const size = state.columns * chunkRows;
   const before = append ? [] : [...list.children];
   const chunks = [];
@@ -102,7 +104,7 @@ function placeItems(list, elements, append) {
     const items = elements.slice(at, at + size);
     chunk.append(...items);
     const old = before[chunks.length];
-    if (old?.parked && old.childElementCount === items.length && !items.includes(document.activeElement)) {
+    if (old?.parked && old.childElementCount === items.length && !items.includes(focused)) {
       park(chunk, parseFloat(old.style.height));
     }
     chunks.push(chunk);

@@ -396,6 +396,44 @@ class WebDAVAccessTests(unittest.TestCase):
         self.assertEqual(request(self.server, "GET", "/dav/Outer/Inner/kept.txt",
                                  authorization)[2], b"kept\n")
 
+    def test_a_copy_of_depth_0_copies_the_folder_alone(self):
+        """COPY of a folder with Depth: 0 makes the folder with its own dead properties, and
+        nothing of what is inside: no file, no empty subfolder, no subfolder's property
+        (RFC 4918 §9.8.3). Depth: infinity copies all three."""
+        authorization = basic("alice", app_password(self.server, "copier"))
+        patch = (b'<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" '
+                 b'xmlns:Z="urn:quire-test"><D:set><D:prop><Z:colour>%s</Z:colour></D:prop>'
+                 b'</D:set></D:propertyupdate>')
+        for path in ["/dav/Album/", "/dav/Album/Empty/"]:
+            self.assertEqual(request(self.server, "MKCOL", path, authorization)[0], 201)
+        self.assertEqual(request(self.server, "PUT", "/dav/Album/photo.txt", authorization,
+                                 b"photo\n")[0], 201)
+        for path, colour in [("/dav/Album/", b"red"), ("/dav/Album/Empty/", b"blue")]:
+            status, _, body = request(self.server, "PROPPATCH", path, authorization,
+                                      patch % colour, {"Content-Type": "application/xml"})
+            self.assertEqual(status, 207, body[:300])
+
+        def colour(path):
+            status, _, body = request(
+                self.server, "PROPFIND", path, authorization,
+                b'<?xml version="1.0"?><D:propfind xmlns:D="DAV:" xmlns:Z="urn:quire-test">'
+                b'<D:prop><Z:colour/></D:prop></D:propfind>', {"Depth": "0"})
+            if status == 404:
+                return None
+            self.assertEqual(status, 207, body[:300])
+            return ElementTree.fromstring(body).findtext(".//{urn:quire-test}colour")
+
+        for depth, name in [("0", "Shallow"), ("infinity", "Deep")]:
+            status, _, body = request(self.server, "COPY", "/dav/Album/", authorization,
+                                      headers={"Destination": f"/dav/{name}/", "Depth": depth})
+            self.assertEqual(status, 201, body[:300])
+            self.assertEqual(colour(f"/dav/{name}/"), "red", f"Depth {depth}: the folder's own")
+        self.assertEqual(listing(self.server, "/dav/Shallow/", authorization), set())
+        self.assertIsNone(colour("/dav/Shallow/Empty/"), "no subfolder's property, nor subfolder")
+        self.assertEqual(listing(self.server, "/dav/Deep/", authorization),
+                         {"photo.txt", "Empty/"})
+        self.assertEqual(colour("/dav/Deep/Empty/"), "blue")
+
     def test_a_member_cannot_replace_a_folder_of_its_package(self):
         """In a package holding a.txt and Data/x, MOVE a.txt onto Data would leave a member
         Data beside Data/x: it is refused with 409, and both members stay readable."""

@@ -9,8 +9,9 @@ struct DAVCommit: Sendable {
   var forgotten: [DAVPath] = []
   /// Folders that stay, though the write may have taken their last item away.
   var keptFolders: [DAVPath] = []
-  /// Folder rows and properties copied from one path to another, and whether the source's stay.
-  var moved: [(from: DAVPath, to: DAVPath, keep: Bool)] = []
+  /// Folder rows and properties copied from one path to another, whether the source's stay,
+  /// and whether those under it go too (not for a COPY with `Depth: 0`).
+  var moved: [(from: DAVPath, to: DAVPath, keep: Bool, deep: Bool)] = []
 
   /// `other`'s commits and rows after this one's.
   mutating func append(_ other: DAVCommit) {

@@ -38,7 +38,7 @@ extension DAVStore {
     var commit = DAVCommit()
     if let existing { commit.append(try deletion(of: existing, account: account)) }
     if move { commit.keptFolders.append(source.path.parent) }
-    commit.moved.append((source.path, target, !move))
+    commit.moved.append((source.path, target, !move, deep))
     switch (source.kind, parent.kind) {
     case (.folder, .folder):
       commit.keptFolders.append(target)
@@ -70,7 +70,7 @@ extension DAVStore {
       let packagePath = source.path.package(holding: member)
       moved.path = inPackage.member.isEmpty ? target.name : inPackage.member + "/" + target.name
       // A member overwritten is replaced by this change, not deleted first.
-      commit = DAVCommit(moved: [(source.path, target, !move)])
+      commit = DAVCommit(moved: [(source.path, target, !move, true)])
       commit.requests = [
         CommitRequest(
           commit: UUID().uuidString, item: item, kind: .package, path: packagePath,

@@ -166,8 +166,8 @@ extension DAVStore {
               [container, path.path] + db.startsWithArguments(path.prefix))
           }
         }
-        for (from, to, keep) in commit.moved {
-          try Self.copyRows(db, container: container, from: from, to: to, remove: !keep)
+        for (from, to, keep, deep) in commit.moved {
+          try Self.copyRows(db, container: container, from: from, to: to, remove: !keep, deep: deep)
         }
         for path in commit.keptFolders where !path.isDrive {
           _ = try db.execute(
@@ -178,16 +178,19 @@ extension DAVStore {
     }
   }
 
-  /// Copies (or moves) the folder rows and properties at and under `from` to `to`.
+  /// Copies (or moves) the folder rows and properties at `from`, and under it if `deep`, to `to`.
   private static func copyRows(
-    _ db: any SQLSession, container: Int64, from: DAVPath, to: DAVPath, remove: Bool
+    _ db: any SQLSession, container: Int64, from: DAVPath, to: DAVPath, remove: Bool, deep: Bool
   ) throws {
+    let under = deep ? "OR \(db.startsWith("path"))" : ""
+    let arguments: [any SQLArgument] =
+      [container, from.path] + (deep ? db.startsWithArguments(from.prefix) : [])
     let folders = try db.rows(
-      "SELECT path, created FROM davFolders WHERE container = ? AND (path = ? OR \(db.startsWith("path")))",
-      [container, from.path] + db.startsWithArguments(from.prefix))
+      "SELECT path, created FROM davFolders WHERE container = ? AND (path = ? \(under))",
+      arguments)
     let properties = try db.rows(
-      "SELECT path, namespace, name, value FROM davProperties WHERE container = ? AND (path = ? OR \(db.startsWith("path")))",
-      [container, from.path] + db.startsWithArguments(from.prefix))
+      "SELECT path, namespace, name, value FROM davProperties WHERE container = ? AND (path = ? \(under))",
+      arguments)
     func moved(_ path: String) -> String {
       path == from.path ? to.path : to.prefix + path.droppingBytes(from.prefix.utf8.count)
     }

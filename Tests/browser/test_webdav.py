@@ -587,6 +587,58 @@ class WebDAVAccessTests(unittest.TestCase):
         self.assertIn("Renamed by a device.txt", names)
         self.assertNotIn("Locked plan.txt", names)
 
+    def test_a_lock_on_a_member_holds_against_a_device_that_edits_or_moves_its_package(self):
+        """A lock on one member of a package (Pack.mydoc/a.txt) is a lock on that resource: a
+        device's change to a.txt, or its rename of the whole package, is kept as a conflict
+        version and a.txt stays as it was; a change to the member b.txt beside it goes through."""
+        bearer = f"Bearer {self.server.sign_in()}"
+        authorization = basic("alice", app_password(self.server, "member-locker"))
+        item = str(uuid.uuid4())
+
+        def commit(path, base, contents, removed=()):
+            members, frames = [], b""
+            for member, content in contents.items():
+                digest = hashlib.sha256(content).digest()
+                frames += digest + len(content).to_bytes(4, "big") + content
+                members.append({"path": member, "size": len(content), "mode": 0o644,
+                                "modified": 0, "hash": digest.hex(),
+                                "chunks": [{"h": digest.hex(), "n": len(content)}]})
+            if frames:
+                status, _, body = request(self.server, "POST", "/v1/chunks", bearer, frames,
+                                          {"Content-Type": "application/octet-stream"})
+                self.assertEqual(status, 200, body[:300])
+            status, _, body = request(
+                self.server, "POST", f"/v1/containers/{CONTAINER}/commits", bearer,
+                json.dumps({"commit": str(uuid.uuid4()), "item": item, "kind": "package",
+                            "path": path, "base": base, "deleted": False,
+                            "change": {"upserted": members, "removed": list(removed)}}).encode(),
+                {"Content-Type": "application/json"})
+            self.assertIn(status, (200, 201), body[:300])
+            return json.loads(body)
+
+        first = commit("Documents/Locked pack.mydoc", None, {"a.txt": b"a\n", "b.txt": b"b\n"})
+        lockinfo = (b'<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:">'
+                    b'<D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype>'
+                    b'</D:lockinfo>')
+        status, _, body = request(self.server, "LOCK", "/dav/Locked%20pack.mydoc/a.txt",
+                                  authorization, lockinfo, {"Depth": "0"})
+        self.assertEqual(status, 200, body[:300])
+
+        edited = commit("Documents/Locked pack.mydoc", first["current"], {"a.txt": b"device\n"})
+        self.assertEqual(edited["status"], "conflict", edited)
+        removed = commit("Documents/Locked pack.mydoc", first["current"], {}, removed=["a.txt"])
+        self.assertEqual(removed["status"], "conflict", removed)
+        moved = commit("Documents/Moved pack.mydoc", first["current"], {})
+        self.assertEqual(moved["status"], "conflict", moved)
+        self.assertEqual(request(self.server, "GET", "/dav/Locked%20pack.mydoc/a.txt",
+                                 authorization)[2], b"a\n")
+        beside = commit("Documents/Locked pack.mydoc", first["current"], {"b.txt": b"device\n"})
+        self.assertEqual(beside["status"], "current", beside)
+        self.assertEqual(request(self.server, "GET", "/dav/Locked%20pack.mydoc/b.txt",
+                                 authorization)[2], b"device\n")
+        self.assertEqual(request(self.server, "GET", "/dav/Locked%20pack.mydoc/a.txt",
+                                 authorization)[2], b"a\n")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -118,8 +118,9 @@ extension CommitStore {
       }
     }
     let current: Int64? = try item?["current"]
+    let written = DAVStore.written(by: request, stored: try item?["path"])
     if let current, !checkedLocks,
-      try DAVStore.isLocked(db, container: container, paths: [try item?["path"], request.path])
+      try DAVStore.isLocked(db, container: container, paths: written.paths, trees: written.trees)
     {
       return try keptAside(request, container: container, current: current, device: device, db)
     }

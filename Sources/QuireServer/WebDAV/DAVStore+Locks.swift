@@ -67,17 +67,36 @@ extension DAVStore {
     }
   }
 
-  /// Whether a live lock covers any of `paths` (item paths of the container; nil is none).
-  static func isLocked(_ db: any SQLSession, container: Int64, paths: [String?]) throws -> Bool {
-    let paths = Set(paths.compactMap { $0 }.filter { $0.startsWithBytes(DAVPath.drive.prefix) })
-    guard !paths.isEmpty,
+  /// The paths a device's `request` writes, for the lock check: the item's `stored` path and
+  /// its new one; for a package, each member it changes (a lock on a member is a lock on that
+  /// resource), or, if it moves or deletes the package, everything inside it (`trees`).
+  static func written(by request: CommitRequest, stored: String?) -> (
+    paths: [String], trees: [String]
+  ) {
+    let paths = [stored, request.path].compactMap { $0 }
+    guard request.kind == .package else { return (paths, []) }
+    let package = stored ?? request.path
+    if request.deleted || package != request.path { return (paths, [package]) }
+    let members = request.change.upserted.map(\.path) + request.change.removed
+    return (paths + members.map { package + "/" + $0 }, [])
+  }
+
+  /// Whether a live lock covers any of `paths` or lies inside any of `trees` (paths in the
+  /// container; only those in the drive can be locked).
+  static func isLocked(
+    _ db: any SQLSession, container: Int64, paths: [String], trees: [String] = []
+  ) throws -> Bool {
+    let inDrive = { (path: String) in path.startsWithBytes(DAVPath.drive.prefix) }
+    let paths = Set(paths.filter(inDrive))
+    let trees = Set(trees.filter(inDrive))
+    guard !paths.isEmpty || !trees.isEmpty,
       try db.value(
         Bool.self, "SELECT 1 FROM davLocks WHERE container = ? AND expires > ? LIMIT 1",
         [container, Date().timeIntervalSince1970]) == true
     else { return false }  // the common case: one indexed look-up finds no lock at all
     return try !locks(
-      db, container: container, on: paths.sorted().map(DAVPath.init(stored:)), trees: [],
-      membership: false
+      db, container: container, on: paths.sorted().map(DAVPath.init(stored:)),
+      trees: trees.sorted().map(DAVPath.init(stored:)), membership: false
     ).isEmpty
   }
 

@@ -222,4 +222,35 @@ struct DAVParsingTests {
     lock.deep = false
     #expect(lock.covers(folder) && !lock.covers(inside))
   }
+
+  @Test("a device's commit writes its item's paths, and a package's changed members or all of it")
+  func writtenPaths() {
+    func request(_ kind: ItemKind, _ path: String, deleted: Bool = false, removed: [String] = [])
+      -> CommitRequest
+    {
+      let member = ManifestMember(
+        path: "a/b.txt", size: 0, mode: 0o644, modified: 0, hash: ContentHash(of: Data()),
+        chunks: [])
+      return CommitRequest(
+        commit: "c", item: "i", kind: kind, path: path, base: 1, deleted: deleted,
+        change: ManifestChange(upserted: [member], removed: removed))
+    }
+    let file = DAVStore.written(by: request(.file, "Documents/y.txt"), stored: "Documents/x.txt")
+    #expect(file.paths == ["Documents/x.txt", "Documents/y.txt"] && file.trees.isEmpty)
+    let edited = DAVStore.written(
+      by: request(.package, "Documents/P.mydoc", removed: ["c"]), stored: "Documents/P.mydoc")
+    #expect(
+      edited.paths == [
+        "Documents/P.mydoc", "Documents/P.mydoc", "Documents/P.mydoc/a/b.txt",
+        "Documents/P.mydoc/c",
+      ] && edited.trees.isEmpty)
+    let moved = DAVStore.written(
+      by: request(.package, "Documents/Q.mydoc"), stored: "Documents/P.mydoc")
+    #expect(moved.trees == ["Documents/P.mydoc"])
+    let deleted = DAVStore.written(
+      by: request(.package, "Documents/P.mydoc", deleted: true), stored: "Documents/P.mydoc")
+    #expect(deleted.trees == ["Documents/P.mydoc"])
+    let created = DAVStore.written(by: request(.package, "Documents/N.mydoc"), stored: nil)
+    #expect(created.paths == ["Documents/N.mydoc", "Documents/N.mydoc/a/b.txt"])
+  }
 }

@@ -42,6 +42,20 @@ struct VersionTarget {
 
   func versions() async throws -> [VersionRecord] { try await store.versions(of: url) }
 
+  /// The WebDAV lock that holds the document, if it is synced and locked.
+  func lock() async throws -> DocumentLock? {
+    guard let synced = store as? SyncVersionStore else { return nil }
+    return try await synced.lock(of: url)
+  }
+
+  /// "Locked by OWNER until DATE.": edits from this device are kept aside until then.
+  static func describe(_ lock: DocumentLock) -> String {
+    let until = Date(timeIntervalSince1970: lock.expires).formatted(
+      .iso8601.year().month().day().time(includingFractionalSeconds: false))
+    return "Locked by \(lock.owner) until \(until) (WebDAV): changes made here are kept as"
+      + " conflict versions until it is unlocked."
+  }
+
   static func describe(_ version: VersionRecord) -> String {
     let date =
       version.modificationDate?.formatted(
@@ -65,7 +79,8 @@ struct VersionsList: QuireDocumentSubcommand {
 
   @MainActor
   func execute() async throws {
-    let versions = try await VersionTarget(path).versions()
+    let target = try await VersionTarget(path)
+    let versions = try await target.versions()
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -73,6 +88,7 @@ struct VersionsList: QuireDocumentSubcommand {
       print(String(decoding: try encoder.encode(versions), as: UTF8.self))
       return
     }
+    if let lock = try await target.lock() { print(VersionTarget.describe(lock)) }
     print("VERSION KIND      DATE                  DEVICE")
     for version in versions { print(VersionTarget.describe(version)) }
   }

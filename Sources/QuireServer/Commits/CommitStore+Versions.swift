@@ -16,6 +16,7 @@ extension CommitStore {
         WHERE r.container = ? AND r.item = ? AND r.deleted = 0 AND (r.removed = 0 OR r.id = ?)
         ORDER BY r.id DESC
         """, [container, item, current])
+      let lock = try Self.lock(db, container: container, item: item)
       return VersionList(
         current: current,
         versions: try rows.map { row in
@@ -24,8 +25,28 @@ extension CommitStore {
             committed: row["committed"],
             modified: try Self.modified(db, row: row, container: container, item: item),
             path: row["path"], conflict: row["conflict"], resolved: row["resolved"])
-        })
+        }, lock: lock)
     }
+  }
+
+  /// The WebDAV lock on `item`, or on anything inside it (a package's member), that holds now;
+  /// an exclusive one first.
+  private static func lock(_ db: any SQLSession, container: Int64, item: String) throws
+    -> DocumentLock?
+  {
+    guard
+      let row = try db.row(
+        "SELECT path, kind FROM items WHERE container = ? AND item = ?", [container, item]),
+      let path = try row["path"] as String?, path.startsWithBytes(DAVPath.drive.prefix)
+    else { return nil }
+    let stored = DAVPath(stored: path)
+    let locks = try DAVStore.locks(
+      db, container: container, on: [stored],
+      trees: try row["kind"] == ItemKind.package.rawValue ? [stored] : [], membership: false)
+    guard let lock = locks.sorted(by: { $0.exclusive && !$1.exclusive }).first else {
+      return nil
+    }
+    return DocumentLock(owner: lock.ownerName, expires: lock.expires, exclusive: lock.exclusive)
   }
 
   /// The newest modification time among a revision's members: read from the members' validity

@@ -27,4 +27,28 @@ struct DAVLock: Sendable, Equatable {
     return
       "<D:activelock><D:locktype><D:write/></D:locktype><D:lockscope>\(scope)</D:lockscope><D:depth>\(deep ? "infinity" : "0")</D:depth>\(ownerXML)<D:timeout>Second-\(timeout)</D:timeout><D:locktoken><D:href>\(DAVXML.escape(token))</D:href></D:locktoken><D:lockroot><D:href>\(DAVXML.escape(path.href(collection: false)))</D:href></D:lockroot></D:activelock>"
   }
+
+  /// Its owner as people read it: the text of the `owner` XML without its markup (an address
+  /// without `mailto:`), or "a WebDAV client" when the client named none.
+  var ownerName: String {
+    var text = ""
+    var inTag = false
+    for character in owner {
+      if character == "<" {
+        inTag = true
+      } else if character == ">" {
+        inTag = false
+        text.append(" ")
+      } else if !inTag {
+        text.append(character)
+      }
+    }
+    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'")] {
+      text = text.replacingOccurrences(of: entity, with: character)
+    }
+    text = text.replacingOccurrences(of: "&amp;", with: "&")
+    var name = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    if name.lowercased().hasPrefix("mailto:") { name.removeFirst("mailto:".count) }
+    return name.isEmpty ? "a WebDAV client" : String(name.prefix(200))
+  }
 }

@@ -59,6 +59,13 @@ public struct SyncVersionStore: VersionStore {
     }
   }
 
+  /// The WebDAV lock that holds the document now, if any: it is "locked by" the lock's owner,
+  /// and this device's changes to it are kept as conflict versions until the lock ends.
+  public func lock(of url: URL) async throws -> DocumentLock? {
+    let (client, item) = try syncedItem(at: url)
+    return try await client.versions(item: item).lock
+  }
+
   /// The version's contents, downloaded into the cache the first time.
   public func contents(of version: VersionRecord, item url: URL) async throws -> URL {
     let (client, item) = try syncedItem(at: url)

@@ -5,11 +5,15 @@ public struct VersionList: Codable, Sendable, Equatable {
   public var current: Int64
   /// Every version, the current one included, newest first.
   public var versions: [VersionInfo]
+  /// The WebDAV lock that holds the item (or one of its members) now, if any: the item is
+  /// "locked by" its owner. Absent from servers before WebDAV.
+  public var lock: DocumentLock?
 
   /// A list.
-  public init(current: Int64, versions: [VersionInfo]) {
+  public init(current: Int64, versions: [VersionInfo], lock: DocumentLock? = nil) {
     self.current = current
     self.versions = versions
+    self.lock = lock
   }
 
   /// The conflict revisions no one has resolved yet.

@@ -253,4 +253,19 @@ struct DAVParsingTests {
     let created = DAVStore.written(by: request(.package, "Documents/N.mydoc"), stored: nil)
     #expect(created.paths == ["Documents/N.mydoc", "Documents/N.mydoc/a/b.txt"])
   }
+
+  @Test("a lock's owner reads as its text: markup, entities and mailto: taken away")
+  func ownerNames() {
+    func name(_ owner: String) -> String {
+      DAVLock(
+        token: "t", path: .drive, deep: false, exclusive: true, owner: owner, timeout: 1,
+        expires: 0
+      ).ownerName
+    }
+    #expect(name("<D:href>mailto:ana@example.org</D:href>") == "ana@example.org")
+    #expect(name("Word on\n  Ana&apos;s &amp; Bo&lt;b&gt;") == "Word on Ana's & Bo<b>")
+    #expect(name("&amp;lt;") == "&lt;")
+    #expect(name("") == "a WebDAV client" && name("<D:href/>  ") == "a WebDAV client")
+    #expect(name(String(repeating: "x", count: 1000)).count == 200)
+  }
 }

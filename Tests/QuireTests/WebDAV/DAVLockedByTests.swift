@@ -1,0 +1,59 @@
+import AsyncHTTPClient
+import Foundation
+import NIOHTTP1
+import QuireSync
+import Testing
+
+/// A WebDAV lock on a synced document, seen from a device: `quire versions` says who holds it
+/// and until when, and an edit made on the device meanwhile is kept as a conflict version while
+/// the locked text stays current.
+@Suite("WebDAV locks seen from a device")
+struct DAVLockedByTests {
+  @Test("quire versions says who holds the lock, and an edit made meanwhile is kept aside")
+  func lockedBy() async throws {
+    let (server, a) = try await onThread { () throws -> (SyncServerProcess, SyncDevice) in
+      let server = try SyncServerProcess()
+      let a = try SyncDevice("A", server: server)
+      try a.start()
+      return (server, a)
+    }
+    defer { withExtendedLifetime(server) {} }
+    try a.write("draft\n", to: "Plan.txt")
+    let made = try Executables.run(
+      "quire", ["server", "app-password", "alice", "--label", "Word"] + server.dataArguments)
+    let password = try #require(made.stdout.split(separator: "\n").last, "\(made.stderr)")
+    let signIn = [
+      ("Authorization", "Basic " + Data("alice:\(password)".utf8).base64EncodedString())
+    ]
+    let plan = server.url.absoluteString + "/dav/Plan.txt"
+    #expect(
+      await eventuallyAsync {
+        (try? await SyncTestSupport.raw(.GET, plan, headers: signIn).status) == 200
+      }, "the document reached the drive")
+    #expect(try a.quire(["versions", a.url("Plan.txt").path]).stdout.contains("Locked") == false)
+
+    let lockinfo = """
+      <?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/>\
+      </D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>mailto:ana@example.org\
+      </D:href></D:owner></D:lockinfo>
+      """
+    let locked = try await SyncTestSupport.raw(
+      .RAW(value: "LOCK"), plan, body: Array(lockinfo.utf8),
+      headers: signIn + [("Depth", "0"), ("Timeout", "Second-600")])
+    #expect(locked.status == 200)
+    let listed = try a.quire(["versions", a.url("Plan.txt").path])
+    #expect(listed.status == 0, "\(listed.stderr)")
+    #expect(listed.stdout.hasPrefix("Locked by ana@example.org until "), "\(listed.stdout)")
+
+    try a.write("typed on A while it was locked\n", to: "Plan.txt")
+    #expect(
+      await eventually {
+        (try? a.quire(["versions", a.url("Plan.txt").path]).stdout.contains(" conflict ")) == true
+      }, "the edit was kept as a conflict version")
+    var get = HTTPClientRequest(url: plan)
+    get.headers.add(contentsOf: signIn)
+    let response = try await HTTPClient.shared.execute(get, timeout: .seconds(30))
+    let current = try await response.body.collect(upTo: 1 << 20)
+    #expect(String(buffer: current) == "draft\n", "the locked text stays current")
+  }
+}

@@ -3,6 +3,7 @@ sharing its app's XDG folders, so file coordination reaches the app) and one `qu
 loopback — with a real headless Chromium on each app: text typed in one page's editor appears
 in the other page's open editor, with no reload, and the header's sync line says so."""
 
+import base64
 import fcntl
 import glob
 import json
@@ -11,6 +12,7 @@ import sqlite3
 import subprocess
 import time
 import unittest
+import urllib.error
 import urllib.request
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -180,6 +182,57 @@ class SyncedAppsTests(unittest.TestCase):
         finally:
             a.stop()
             b.stop()
+            server.close()
+
+    def test_a_webdav_lock_shows_in_the_open_documents_versions_panel(self):
+        """While a WebDAV client holds a lock on a synced note, the note's Versions panel on a
+        device says who holds it and that what is saved meanwhile is kept as a conflict
+        version; once unlocked, the panel says nothing of a lock."""
+        server = SyncServer()
+        a = Device("A", server)
+        try:
+            with open(a.app.path("Plan.txt"), "w") as handle:
+                handle.write("draft\n")
+            made = subprocess.run([QUIRE, "server", "app-password", "alice", "--label", "Word",
+                                   "--data", server.data], check=True, capture_output=True, text=True)
+            secret = made.stdout.strip().splitlines()[-1]
+            authorization = "Basic " + base64.b64encode(f"alice:{secret}".encode()).decode()
+
+            def dav(method, body=b"", headers=None):
+                request = urllib.request.Request(server.url + "/dav/Plan.txt", method=method,
+                                                 data=body, headers={"Authorization": authorization,
+                                                                     **(headers or {})})
+                try:
+                    with urllib.request.urlopen(request) as answer:
+                        return answer.status, answer.headers
+                except urllib.error.HTTPError as error:
+                    return error.code, error.headers
+
+            wait_for(lambda: dav("HEAD")[0] == 200, seconds=30, message="the note on the server")
+            status, headers = dav("LOCK", b'<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:">'
+                                  b'<D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/>'
+                                  b'</D:locktype><D:owner>Word on Ana&apos;s laptop</D:owner>'
+                                  b'</D:lockinfo>', {"Depth": "0", "Timeout": "Second-600"})
+            self.assertEqual(status, 200)
+            a.driver.get(a.app.url)
+            a.driver.get(a.app.base + "#/doc/Plan.txt")
+            wait_for(lambda: a.text() == "draft\n", message="A's editor")
+            notice = a.driver.find_element(By.CSS_SELECTOR, "#versions-lock")
+            a.driver.find_element(By.CSS_SELECTOR, "#versions-button").click()
+            wait_for(notice.is_displayed, seconds=15, message="the lock in the Versions panel")
+            self.assertIn("Locked by Word on Ana's laptop until", notice.text)
+            self.assertIn("kept as a conflict version", notice.text)
+            a.driver.find_element(By.CSS_SELECTOR, "#versions-close").click()
+            self.assertEqual(dav("UNLOCK", headers={"Lock-Token": headers["Lock-Token"]})[0], 204)
+            a.driver.find_element(By.CSS_SELECTOR, "#versions-button").click()
+            wait_for(lambda: a.driver.execute_script(
+                "return document.querySelector('#versions-dialog').open"
+                " && document.querySelectorAll('#versions-list .version').length > 0"),
+                seconds=15, message="the Versions panel again")
+            self.assertFalse(notice.is_displayed(), "no lock once unlocked")
+            self.assertEqual(a.script_errors(), [], "script errors in the page")
+        finally:
+            a.stop()
             server.close()
 
     def test_text_typed_on_one_device_appears_in_the_other_open_editor(self):

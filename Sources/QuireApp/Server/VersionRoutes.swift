@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Quire
+import QuireSync
 
 /// The Versions panel's API: an open document's history (dates, devices, conflicts, a preview
 /// of each), one version's contents to read, each version's thumbnail, restoring one, and
@@ -42,7 +43,7 @@ struct VersionRoutes: Sendable {
         for (index, copy) in try await conflictCopies(handle).enumerated() {
           summaries.append(Self.summary(ofCopy: copy, id: "copy-\(index)", item: url))
         }
-        return APIResponse.json(["versions": summaries])
+        return APIResponse.json(Listing(versions: summaries, lock: await Self.lock(of: url)))
       }
     }
     router.get("api/documents/versions/preview") { request, _ in
@@ -122,6 +123,25 @@ struct VersionRoutes: Sendable {
         "“\(document.localizedName)” is read-only: save a version as a copy instead.",
         path: document.fileURL.path)
     }
+  }
+
+  /// The panel's list, and the WebDAV lock that holds the document ("Locked by Ana until
+  /// 14:05"), if any: edits saved meanwhile are kept as conflict versions.
+  struct Listing: Encodable {
+    var versions: [Summary]
+    var lock: String?
+  }
+
+  /// What the panel says of the WebDAV lock on the synced document at `url`; nil if it is not
+  /// locked, not synced, or the server cannot be asked now (the list still shows).
+  static func lock(of url: URL) async -> String? {
+    guard let store = FileVersion.store(for: url) as? SyncVersionStore,
+      let lock = try? await store.lock(of: url)
+    else { return nil }
+    let until = Date(timeIntervalSince1970: lock.expires).formatted(
+      date: .abbreviated, time: .shortened)
+    return "Locked by \(lock.owner) until \(until), in another app over WebDAV. What you save"
+      + " meanwhile is kept as a conflict version."
   }
 
   /// The current version first, then the others, newest first.

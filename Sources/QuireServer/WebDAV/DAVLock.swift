@@ -29,26 +29,17 @@ struct DAVLock: Sendable, Equatable {
   }
 
   /// Its owner as people read it: the text of the `owner` XML without its markup (an address
-  /// without `mailto:`), or "a WebDAV client" when the client named none.
+  /// without `mailto:`), or "a WebDAV client" when the client named none. The XML is read with
+  /// the parser that read the request, so every entity and character reference is decoded.
   var ownerName: String {
-    var text = ""
-    var inTag = false
-    for character in owner {
-      if character == "<" {
-        inTag = true
-      } else if character == ">" {
-        inTag = false
-        text.append(" ")
-      } else if !inTag {
-        text.append(character)
-      }
-    }
-    for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'")] {
-      text = text.replacingOccurrences(of: entity, with: character)
-    }
-    text = text.replacingOccurrences(of: "&amp;", with: "&")
-    var name = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let parsed = try? DAVElement.parse(Array("<owner>\(owner)</owner>".utf8))
+    var name = (parsed.map(Self.texts) ?? []).joined(separator: " ")
+      .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     if name.lowercased().hasPrefix("mailto:") { name.removeFirst("mailto:".count) }
     return name.isEmpty ? "a WebDAV client" : String(name.prefix(200))
+  }
+
+  private static func texts(_ element: DAVElement) -> [String] {
+    [element.text] + element.children.flatMap(texts)
   }
 }

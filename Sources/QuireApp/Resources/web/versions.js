@@ -43,8 +43,10 @@ async function openVersion(version) {
 async function showVersions() {
   if (!state.doc) return;
   await attempt(sendText);
-  const { versions } = await get(`api/documents/versions?${query({ handle: state.doc.handle })}`);
+  const { versions, lock } = await get(`api/documents/versions?${query({ handle: state.doc.handle })}`);
   $("versions-title").textContent = `Versions of ${state.doc.name}`;
+  $("versions-lock").textContent = lock ?? "";
+  $("versions-lock").hidden = !lock;
   $("versions-body").hidden = false;
   $("compare-view").hidden = true;
   $("version-view").hidden = true;

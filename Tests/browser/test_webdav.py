@@ -640,5 +640,70 @@ class WebDAVAccessTests(unittest.TestCase):
                                  authorization)[2], b"a\n")
 
 
+
+def peak_rss_mib(pid):
+    """The process's peak resident memory (VmHWM), in MiB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM")
+
+
+class WebDAVLargeFileTests(unittest.TestCase):
+    """A large PUT on a server of its own, so that its peak memory is this PUT's."""
+
+    def test_a_large_put_is_stored_in_bounded_memory_and_reads_back_whole(self):
+        """A 160 MiB PUT, sent in pieces, is cut into chunks as it arrives: the server's peak
+        memory grows by far less than the file (before, it held the body and a copy of it),
+        and a GET returns every byte. A PUT that says it is over the limit gets 413 before any
+        byte is read, and the drive keeps the first file."""
+        server = SyncServer()
+        try:
+            authorization = basic("alice", app_password(server, "backup"))
+            status, _, body = request(server, "PUT", "/dav/warm.txt", authorization, b"warm\n")
+            self.assertEqual(status, 201, body[:300])
+            before = peak_rss_mib(server.process.pid)
+            size, piece = 160 << 20, 1 << 20
+            seed = random.Random(7)
+            pieces = [seed.randbytes(piece) for _ in range(8)]  # repeated, the file is not held
+            digest = hashlib.sha256()
+            for index in range(size // piece):
+                digest.update(pieces[index % len(pieces)])
+            parsed = urllib.parse.urlparse(server.url)
+            connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=300)
+            try:
+                connection.request("PUT", "/dav/Large.bin",
+                                   body=(pieces[index % len(pieces)] for index in range(size // piece)),
+                                   headers={"Authorization": authorization,
+                                            "Content-Length": str(size)})
+                response = connection.getresponse()
+                self.assertEqual(response.status, 201, response.read()[:300])
+                response.read()
+            finally:
+                connection.close()
+            grown = peak_rss_mib(server.process.pid) - before
+            self.assertLess(grown, 64, f"the server's peak memory grew by {grown:.0f} MiB for 160 MiB")
+            status, headers, body = request(server, "GET", "/dav/Large.bin", authorization)
+            self.assertEqual(status, 200)
+            self.assertEqual(len(body), size)
+            self.assertEqual(hashlib.sha256(body).hexdigest(), digest.hexdigest())
+            self.assertEqual(headers["ETag"].strip('"'), digest.hexdigest()[:32])
+            parsed = urllib.parse.urlparse(server.url)
+            connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=60)
+            try:
+                connection.putrequest("PUT", "/dav/Large.bin")
+                connection.putheader("Authorization", authorization)
+                connection.putheader("Content-Length", str(1 << 40))
+                connection.endheaders()
+                response = connection.getresponse()
+                self.assertEqual(response.status, 413, response.read()[:300])
+            finally:
+                connection.close()
+            self.assertEqual(request(server, "HEAD", "/dav/Large.bin", authorization)[1]
+                             ["Content-Length"], str(size))
+        finally:
+            server.close()
+
 if __name__ == "__main__":
     unittest.main()

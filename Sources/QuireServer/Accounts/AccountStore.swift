@@ -189,10 +189,15 @@ extension AccountStore {
   /// 32 random bytes as base64url, without padding.
   static func randomToken() -> String {
     var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    return Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+    while true {
+      let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let token = Data(bytes).base64EncodedString()
+        .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+      // Never a leading "-": an app password pasted after a command (rclone obscure, litmus)
+      // would be taken for an option. One token in 64 is drawn again.
+      if token.first != "-" { return token }
+    }
   }
 
   /// The identity of the account named `name`; `notFound` if there is none.

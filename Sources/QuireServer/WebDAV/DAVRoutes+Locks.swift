@@ -99,7 +99,12 @@ extension DAVRoutes {
       try store.dav.resource(at: path, account: device.user)
     }) == nil {
       try checkWrite(request, path: path, paths: [path], membership: true, account: device.user)
-      let (_, commit) = try store.dav.put([], at: path, device: device) { _ throws(DAVError) in }
+      let (target, parent) = try store.dav.putTarget(at: path, account: device.user) {
+        _ throws(DAVError) in
+      }
+      var empty = DAVUpload { _ throws(DAVError) in }
+      let (_, commit) = store.dav.put(
+        try empty.finish(), at: path, target: target, parent: parent)
       try self.commit(commit, device: device)
       created = true
     }

@@ -8,29 +8,49 @@ import QuireSyncProtocol
 /// properties WebDAV keeps beside them).
 extension DAVRoutes {
   /// PUT: a new revision of the file (based on the one `If-Match` names, when it still is the
-  /// current one), a member of a package, or a new document. 201 if new, else 204.
+  /// current one), a member of a package, or a new document. 201 if new, else 204. The body is
+  /// checked for before it is read, then cut into chunks and stored as it arrives (DAVUpload):
+  /// a PUT of 256 MiB does not hold 256 MiB.
   func put(_ request: Request, path: DAVPath, device: AuthenticatedDevice) async throws
     -> Response
   {
     guard !path.isDrive else {
       throw DAVError(.methodNotAllowed, .forbidden, "The drive is a folder; PUT a file into it.")
     }
-    let bytes = try await Self.body(request, limit: Self.maximumPutBytes)
     let ifMatch = request.headers[.ifMatch]
     let ifNoneMatch = request.headers[.ifNoneMatch]
-    let (created, commit) = try store.dav.put(bytes, at: path, device: device) {
+    let (target, parent) = try store.dav.putTarget(at: path, account: device.user) {
       (target) throws(DAVError) in
       try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, target, path)
       try checkWrite(
         request, path: path, paths: [path], membership: target == nil, account: device.user)
     }
+    if let length = request.headers[.contentLength].flatMap(Int.init),
+      length > Self.maximumPutBytes
+    {
+      throw Self.tooLarge
+    }
+    let dav = store.dav
+    var upload = DAVUpload { frames throws(DAVError) in
+      try dav.storeFrames(frames, account: device.user)
+    }
+    for try await buffer in request.body {
+      guard upload.size + buffer.readableBytes <= Self.maximumPutBytes else { throw Self.tooLarge }
+      try upload.append(buffer.readableBytesView)
+    }
+    let contents = try upload.finish()
+    let (created, commit) = store.dav.put(contents, at: path, target: target, parent: parent)
     try self.commit(commit, device: device)
     return Response(
       status: created ? .created : .noContent,
-      headers: [
-        .eTag: "\"\(DAVResource.etag(hex: ContentHash(of: bytes).hex))\"", .contentLength: "0",
-      ])
+      headers: [.eTag: "\"\(DAVResource.etag(hex: contents.hash.hex))\"", .contentLength: "0"])
   }
+
+  /// A PUT over ``maximumPutBytes``.
+  static let tooLarge = DAVError(
+    .contentTooLarge, .tooLarge,
+    "A file sent over WebDAV is at most \(maximumPutBytes >> 20) MiB; sync larger files with a device."
+  )
 
   /// `If-Match` and `If-None-Match` against `target` (RFC 9110 §13.1): 412 if they fail.
   static func check(

@@ -5,13 +5,12 @@ import QuireSyncProtocol
 /// package member's change), a DELETE a deletion, a MOVE a rename that sends no bytes, a COPY
 /// new items naming the same chunks. The folder rows and dead properties follow the paths.
 extension DAVStore {
-  /// Stores `bytes` at `path`: a new revision of the file there (based on its current one), a
-  /// change of the package member there, or a new document. Returns whether it made one.
-  func put(
-    _ bytes: [UInt8], at path: DAVPath, device: AuthenticatedDevice,
-    check: (DAVResource?) throws(DAVError) -> Void
-  ) throws(DAVError) -> (created: Bool, commit: DAVCommit) {
-    let target = try wrap { () throws(SyncError) in try resource(at: path, account: device.user) }
+  /// The resource a PUT at `path` replaces (nil for a new one) and the collection that takes
+  /// it, once `check` (conditions and locks) has passed: all checked before the body is read.
+  func putTarget(
+    at path: DAVPath, account: Int64, check: (DAVResource?) throws(DAVError) -> Void
+  ) throws(DAVError) -> (target: DAVResource?, parent: DAVResource) {
+    let target = try wrap { () throws(SyncError) in try resource(at: path, account: account) }
     try check(target)
     if let target, target.isCollection {
       throw DAVError(
@@ -19,15 +18,27 @@ extension DAVStore {
     }
     guard
       let parent = try wrap({ () throws(SyncError) in
-        try resource(at: path.parent, account: device.user)
+        try resource(at: path.parent, account: account)
       }), parent.isCollection
     else { throw DAVError.noParent(path.path) }
-    let contents = ChunkedContents(bytes)
-    var frames: [UInt8] = []
-    frames.reserveCapacity(bytes.count + contents.chunks.count * ChunkFrames.headerSize)
-    for (chunk, range) in zip(contents.chunks, contents.ranges) {
-      ChunkFrames.append(hash: chunk.hash, bytes: bytes[range], to: &frames)
+    return (target, parent)
+  }
+
+  /// Stores the chunks of `frames` (``ChunkFrames``) for `account`: a PUT's body, a batch at a
+  /// time.
+  func storeFrames(_ frames: [UInt8], account: Int64) throws(DAVError) {
+    try wrap { () throws(SyncError) in
+      _ = try chunks.storeChunks(
+        user: account, body: frames, maximumChunk: ContentChunker.standard.maximumSize)
     }
+  }
+
+  /// The commit that puts `contents` (its chunks stored) at `path`, in place of `target`, in
+  /// `parent`: a new revision of the file there (based on its current one), a change of the
+  /// package member there, or a new document. Also whether it makes a new one.
+  func put(
+    _ contents: DAVUpload.Contents, at path: DAVPath, target: DAVResource?, parent: DAVResource
+  ) -> (created: Bool, commit: DAVCommit) {
     let now = Date().timeIntervalSince1970
     let request: CommitRequest
     switch (target?.kind, parent.kind) {
@@ -51,10 +62,6 @@ extension DAVStore {
       request = CommitRequest(
         commit: UUID().uuidString, item: UUID().uuidString, kind: .file, path: path.path,
         base: nil, change: ManifestChange(upserted: [contents.member(path: "", modified: now)]))
-    }
-    try wrap { () throws(SyncError) in
-      _ = try chunks.storeChunks(
-        user: device.user, body: frames, maximumChunk: ContentChunker.standard.maximumSize)
     }
     return (target == nil, DAVCommit(requests: [request]))
   }

@@ -35,6 +35,13 @@ struct MemberReadFaultTests {
     let folder = try TemporaryDirectory()
     let file = folder.file("Note.txt")
     try Disk.write(String(repeating: "a line of text\n", count: 100), to: file)
+    // A process another test spawns at that moment holds a copy of every descriptor of this
+    // one until it execs, the file's writing one too; under load that copy outlived the write,
+    // and the snapshot rightly took the file for one still being written (CI failed so once).
+    // The kernel says when the last writer has closed it.
+    let reader = open(file.path, O_RDONLY | O_CLOEXEC)
+    #expect(Sys.waitForWriters(of: reader, bound: .seconds(60)), "a writer kept the file open")
+    close(reader)
     let snapshot = try MemberSnapshot(path: "", file: file.path)
     #expect(try snapshot.bytes(ofChunk: 0).count == snapshot.size)
 

@@ -17,7 +17,9 @@ class SyncTortureTests(unittest.TestCase):
             [os.path.join(ROOT, "scripts", "torture"), "sync", "--rounds", "10", "--seed", "1"],
             env=dict(os.environ, QUIRE_BIN=QUIRE), capture_output=True, text=True, timeout=1200)
         lines = run.stdout.strip().splitlines()
-        self.assertTrue(lines and lines[-1].startswith("RESULT sync-torture rounds=10 "), run.stdout)
+        # Without a RESULT line the script itself stopped: what it printed on stderr says why.
+        self.assertTrue(lines and lines[-1].startswith("RESULT sync-torture rounds=10 "),
+                        run.stdout[-4000:] + "\nstderr:\n" + run.stderr[-4000:])
         self.assertIn(" diverged=0 lost=0 ", lines[-1] + " ", run.stdout[-4000:])
         self.assertEqual(run.returncode, 0, run.stdout[-4000:])
 

@@ -46,12 +46,12 @@ extension CommitStore {
   /// that fails fails them all, and nothing is stored. Also returns the participants of the
   /// folder shares that followed their folder to its new name (``followMovedFolders``).
   ///
-  /// A commit to an item a WebDAV client has locked is kept aside as a conflict version, not
-  /// applied over the lock, unless `checkedLocks` (WebDAV's own writes, which submitted the
-  /// lock's token).
+  /// A commit to an item a WebDAV client has locked is not applied over the lock: a device's
+  /// is kept aside as a conflict version, and a WebDAV write that does not hold the lock is
+  /// refused (``CommitLocks``).
   func commit(
     _ requests: [CommitRequest], container identifier: String, device: AuthenticatedDevice,
-    maximumMembers: Int, checkedLocks: Bool = false
+    maximumMembers: Int, locks: CommitLocks = .keepAside
   ) throws(SyncError) -> (answers: [CommitResponse], sharesMoved: [Int64]) {
     try SyncIdentifier.checkContainer(identifier)
     for request in requests {
@@ -62,8 +62,7 @@ extension CommitStore {
         db, user: device.user, identifier: identifier, create: true)!
       let answers = try requests.map { request in
         try Self.commit(
-          request, container: container, device: device, blobs: blobs, checkedLocks: checkedLocks,
-          db)
+          request, container: container, device: device, blobs: blobs, locks: locks, db)
       }
       let moved = try ShareStore.followMovedFolders(db, container: container, requests, answers)
       return (answers, moved)
@@ -82,7 +81,7 @@ extension CommitStore {
   /// One commit inside the caller's transaction.
   static func commit(
     _ request: CommitRequest, container: Int64, device: AuthenticatedDevice, blobs: any BlobStore,
-    checkedLocks: Bool = false, _ db: any SQLSession
+    locks: CommitLocks = .keepAside, _ db: any SQLSession
   ) throws -> CommitResponse {
     var request = request
     if let earlier = try Self.earlierAnswer(db, container: container, commit: request.commit) {
@@ -118,11 +117,23 @@ extension CommitStore {
       }
     }
     let current: Int64? = try item?["current"]
-    let written = DAVStore.written(by: request, stored: try item?["path"])
-    if let current, !checkedLocks,
-      try DAVStore.isLocked(db, container: container, paths: written.paths, trees: written.trees)
-    {
-      return try keptAside(request, container: container, current: current, device: device, db)
+    let stored: String? = try item?["path"]
+    let written = DAVStore.written(by: request, stored: stored)
+    switch locks {
+    case .keepAside:
+      if let current,
+        try DAVStore.isLocked(db, container: container, paths: written.paths, trees: written.trees)
+      {
+        return try keptAside(request, container: container, current: current, device: device, db)
+      }
+    case .holding(let tokens):
+      // A new item, a move and a deletion change their folder's membership too.
+      if let lock = try DAVStore.blocking(
+        db, container: container, paths: written.paths, trees: written.trees,
+        membership: stored != request.path || request.deleted, holding: tokens)
+      {
+        throw DAVLock.lockedError(lock.path)
+      }
     }
     if let current, current != request.base {
       return try mergeStale(

@@ -22,6 +22,16 @@ struct DAVError: Error {
     self.precondition = precondition
   }
 
+  /// The answer to `error`, a sync error from the store: its code's status, and for a lock
+  /// (423) the precondition `lock-token-submitted`.
+  init(_ error: SyncError) {
+    self.status =
+      error.code == .locked
+      ? .init(code: 423, reasonPhrase: "Locked") : .init(code: error.code.httpStatus)
+    self.error = error
+    self.precondition = error.code == .locked ? "lock-token-submitted" : nil
+  }
+
   /// 409: the parent collection of `path` does not exist (RFC 4918 §9.3.1, §9.7.1).
   static func noParent(_ path: String) -> DAVError {
     DAVError(

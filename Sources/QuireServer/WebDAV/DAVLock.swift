@@ -1,3 +1,5 @@
+import QuireSyncProtocol
+
 /// A WebDAV write lock (RFC 4918 §6, §9.10): who holds it is whoever submits its token.
 struct DAVLock: Sendable, Equatable {
   /// Its token, `urn:uuid:…`.
@@ -18,6 +20,24 @@ struct DAVLock: Sendable, Equatable {
   /// Whether it covers `other`: the resource itself, or one inside it if deep.
   func covers(_ other: DAVPath) -> Bool {
     path == other || (deep && path.contains(other))
+  }
+
+  /// The lock among `locks` (those that cover a write) that the write may not pass, having
+  /// submitted the tokens `submitted`: an exclusive lock it does not hold, or, when only shared
+  /// locks cover it, any of them unless it holds one (RFC 4918 §6.1, §7).
+  static func blocking(_ locks: [DAVLock], submitted: Set<String>) -> DAVLock? {
+    if let exclusive = locks.first(where: { $0.exclusive && !submitted.contains($0.token) }) {
+      return exclusive
+    }
+    let shared = locks.filter { !$0.exclusive }
+    return shared.contains(where: { submitted.contains($0.token) }) ? nil : shared.first
+  }
+
+  /// The error a write gets from `lock`, which it does not hold.
+  static func lockedError(_ path: DAVPath) -> SyncError {
+    SyncError(
+      .locked,
+      "“\(path)” is locked; send the lock's token in an If header, or wait for it to end.")
   }
 
   /// Its `activelock` XML, as `lockdiscovery` and a LOCK's answer carry it.

@@ -13,10 +13,13 @@ extension DAVRoutes {
 
   /// Checks `request`'s `If` header against `path` (412 if it fails), then that it submits a
   /// token of the locks on `paths`, inside `trees` and (with `membership`) on their parents.
+  /// Returns the tokens it submitted, for the commit to check the locks again in its own
+  /// transaction: a lock taken while a PUT's body arrives must hold too.
+  @discardableResult
   func checkWrite(
     _ request: Request, path: DAVPath, paths: [DAVPath], trees: [DAVPath] = [],
     membership: Bool, account: Int64
-  ) throws(DAVError) {
+  ) throws(DAVError) -> CommitLocks {
     var submitted: Set<String> = []
     if let header = request.headers[HTTPField.Name("If")!] {
       let condition = try DAVIfHeader.parse(header)
@@ -48,16 +51,10 @@ extension DAVRoutes {
     }
     let locks = try store.dav.locks(
       on: paths, trees: trees, membership: membership, account: account)
-    let exclusive = locks.filter(\.exclusive)
-    let shared = locks.filter { !$0.exclusive }
-    if exclusive.contains(where: { !submitted.contains($0.token) })
-      || (!shared.isEmpty && !shared.contains(where: { submitted.contains($0.token) }))
-    {
-      throw DAVError(
-        .init(code: 423, reasonPhrase: "Locked"), .forbidden,
-        "“\(path)” is locked; send the lock's token in an If header, or wait for it to end.",
-        precondition: "lock-token-submitted")
+    if DAVLock.blocking(locks, submitted: submitted) != nil {
+      throw DAVError(DAVLock.lockedError(path))
     }
+    return CommitLocks.holding(submitted)
   }
 
   /// LOCK: a new lock (`lockinfo` body), made on an unmapped URL as an empty file (201), or,
@@ -98,14 +95,15 @@ extension DAVRoutes {
     if try store.dav.wrap({ () throws(SyncError) in
       try store.dav.resource(at: path, account: device.user)
     }) == nil {
-      try checkWrite(request, path: path, paths: [path], membership: true, account: device.user)
-      let (target, parent) = try store.dav.putTarget(at: path, account: device.user) {
+      let locks = try checkWrite(
+        request, path: path, paths: [path], membership: true, account: device.user)
+      let (target, parent, _) = try store.dav.putTarget(at: path, account: device.user) {
         _ throws(DAVError) in
       }
       var empty = DAVUpload { _ throws(DAVError) in }
       let (_, commit) = store.dav.put(
         try empty.finish(), at: path, target: target, parent: parent)
-      try self.commit(commit, device: device)
+      try self.commit(commit, device: device, locks: locks)
       created = true
     }
     let lock = DAVLock(

@@ -19,10 +19,10 @@ extension DAVRoutes {
     }
     let ifMatch = request.headers[.ifMatch]
     let ifNoneMatch = request.headers[.ifNoneMatch]
-    let (target, parent) = try store.dav.putTarget(at: path, account: device.user) {
+    let (target, parent, locks) = try store.dav.putTarget(at: path, account: device.user) {
       (target) throws(DAVError) in
       try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, target, path)
-      try checkWrite(
+      return try checkWrite(
         request, path: path, paths: [path], membership: target == nil, account: device.user)
     }
     if let length = request.headers[.contentLength].flatMap(Int.init),
@@ -40,7 +40,7 @@ extension DAVRoutes {
     }
     let contents = try upload.finish()
     let (created, commit) = store.dav.put(contents, at: path, target: target, parent: parent)
-    try self.commit(commit, device: device)
+    try self.commit(commit, device: device, locks: locks)
     return Response(
       status: created ? .created : .noContent,
       headers: [.eTag: "\"\(DAVResource.etag(hex: contents.hash.hex))\"", .contentLength: "0"])
@@ -78,9 +78,10 @@ extension DAVRoutes {
     let resource = try existing(path, account: device.user)
     try Self.check(
       ifMatch: request.headers[.ifMatch], ifNoneMatch: nil, resource, path)
-    try checkWrite(
+    let locks = try checkWrite(
       request, path: path, paths: [path], trees: [path], membership: true, account: device.user)
-    try commit(try store.dav.deletion(of: resource, account: device.user), device: device)
+    try commit(
+      try store.dav.deletion(of: resource, account: device.user), device: device, locks: locks)
     return Response(status: .noContent)
   }
 
@@ -115,13 +116,13 @@ extension DAVRoutes {
       )
     }
     let source = try existing(path, account: device.user)
-    try checkWrite(
+    let locks = try checkWrite(
       request, path: path, paths: move ? [path, target] : [target],
       trees: move ? [path, target] : [target], membership: true, account: device.user)
     let (created, commit) = try store.dav.transfer(
       source, to: target, move: move, overwrite: overwrite, deep: depth != "0",
       account: device.user)
-    try self.commit(commit, device: device)
+    try self.commit(commit, device: device, locks: locks)
     return Response(status: created ? .created : .noContent, headers: [.contentLength: "0"])
   }
 

@@ -152,13 +152,16 @@ struct DAVRoutes: Sendable {
     return response
   }
 
-  /// Tells the devices that `commit`'s commits were made, and applies its folder rows.
-  func commit(_ commit: DAVCommit, device: AuthenticatedDevice) throws(DAVError) {
+  /// Makes `commit`'s commits, refused if a lock that `locks` does not hold now covers them
+  /// (checked again in their transaction), tells the devices, and applies its folder rows.
+  func commit(_ commit: DAVCommit, device: AuthenticatedDevice, locks: CommitLocks)
+    throws(DAVError)
+  {
     if !commit.requests.isEmpty {
       let moved = try store.dav.wrap { () throws(SyncError) in
         try store.commits.commit(
           commit.requests, container: DAVStore.container, device: device,
-          maximumMembers: configuration.maximumMembersPerCommit, checkedLocks: true
+          maximumMembers: configuration.maximumMembersPerCommit, locks: locks
         ).sharesMoved
       }
       signal.wake("\(device.user)/\(DAVStore.container)")

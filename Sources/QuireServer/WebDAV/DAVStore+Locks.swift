@@ -86,6 +86,24 @@ extension DAVStore {
   static func isLocked(
     _ db: any SQLSession, container: Int64, paths: [String], trees: [String] = []
   ) throws -> Bool {
+    try !liveLocks(db, container: container, paths: paths, trees: trees, membership: false)
+      .isEmpty
+  }
+
+  /// The lock that a WebDAV write of `paths` and `trees` (container paths) may not pass,
+  /// holding the tokens `submitted`, or nil (``DAVLock/blocking(_:submitted:)``).
+  static func blocking(
+    _ db: any SQLSession, container: Int64, paths: [String], trees: [String], membership: Bool,
+    holding submitted: Set<String>
+  ) throws -> DAVLock? {
+    DAVLock.blocking(
+      try liveLocks(db, container: container, paths: paths, trees: trees, membership: membership),
+      submitted: submitted)
+  }
+
+  private static func liveLocks(
+    _ db: any SQLSession, container: Int64, paths: [String], trees: [String], membership: Bool
+  ) throws -> [DAVLock] {
     let inDrive = { (path: String) in path.startsWithBytes(DAVPath.drive.prefix) }
     let paths = Set(paths.filter(inDrive))
     let trees = Set(trees.filter(inDrive))
@@ -93,11 +111,10 @@ extension DAVStore {
       try db.value(
         Bool.self, "SELECT 1 FROM davLocks WHERE container = ? AND expires > ? LIMIT 1",
         [container, Date().timeIntervalSince1970]) == true
-    else { return false }  // the common case: one indexed look-up finds no lock at all
-    return try !locks(
+    else { return [] }  // the common case: one indexed look-up finds no lock at all
+    return try locks(
       db, container: container, on: paths.sorted().map(DAVPath.init(stored:)),
-      trees: trees.sorted().map(DAVPath.init(stored:)), membership: false
-    ).isEmpty
+      trees: trees.sorted().map(DAVPath.init(stored:)), membership: membership)
   }
 
   /// Takes `lock`, unless a lock that conflicts with it holds: any lock on it, above it

@@ -6,12 +6,13 @@ import QuireSyncProtocol
 /// new items naming the same chunks. The folder rows and dead properties follow the paths.
 extension DAVStore {
   /// The resource a PUT at `path` replaces (nil for a new one) and the collection that takes
-  /// it, once `check` (conditions and locks) has passed: all checked before the body is read.
-  func putTarget(
-    at path: DAVPath, account: Int64, check: (DAVResource?) throws(DAVError) -> Void
-  ) throws(DAVError) -> (target: DAVResource?, parent: DAVResource) {
+  /// it, once `check` (conditions and locks) has passed, with what `check` returned: all
+  /// checked before the body is read.
+  func putTarget<Checked>(
+    at path: DAVPath, account: Int64, check: (DAVResource?) throws(DAVError) -> Checked
+  ) throws(DAVError) -> (target: DAVResource?, parent: DAVResource, checked: Checked) {
     let target = try wrap { () throws(SyncError) in try resource(at: path, account: account) }
-    try check(target)
+    let checked = try check(target)
     if let target, target.isCollection {
       throw DAVError(
         .methodNotAllowed, .forbidden, "“\(path)” is a folder; a PUT writes a file.")
@@ -21,7 +22,7 @@ extension DAVStore {
         try resource(at: path.parent, account: account)
       }), parent.isCollection
     else { throw DAVError.noParent(path.path) }
-    return (target, parent)
+    return (target, parent, checked)
   }
 
   /// Stores the chunks of `frames` (``ChunkFrames``) for `account`: a PUT's body, a batch at a
@@ -231,7 +232,7 @@ extension DAVStore {
     do {
       return try body()
     } catch {
-      throw DAVError(.init(code: error.code.httpStatus), error.code, error.message)
+      throw DAVError(SyncError(error.code, error.message))
     }
   }
 }

@@ -31,6 +31,10 @@ extension SyncError {
     public static let tooLarge = Code(rawValue: "tooLarge")
     /// The device commits faster than the server allows; retry after a moment (429).
     public static let rateLimited = Code(rawValue: "rateLimited")
+    /// A WebDAV client holds a lock on what the write would change, and the write did not
+    /// submit its token; nothing was written (423, WebDAV's routes only: a device's commit over
+    /// a lock is kept as a conflict version instead).
+    public static let locked = Code(rawValue: "locked")
     /// The name is taken (409).
     public static let alreadyExists = Code(rawValue: "alreadyExists")
     /// A device's own file changed while the agent read or replaced it; the agent syncs the item
@@ -49,6 +53,7 @@ extension SyncError {
       case .notFound: 404
       case .tooLarge: 413
       case .rateLimited: 429
+      case .locked: 423
       case .alreadyExists, .changedWhileSyncing: 409
       case .unavailable: 503
       case .internalError: 500

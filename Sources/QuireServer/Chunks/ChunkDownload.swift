@@ -12,12 +12,41 @@ struct ChunkDownload: Sendable {
   /// Whether each chunk goes in a frame with its hash (a fetch), or as its bare bytes (a file's
   /// contents).
   var framed = true
+  /// Bytes left out at the start of the first piece and at the end of the last: a byte range
+  /// of a file's contents (bare pieces only; see ``range(from:through:)``).
+  var trimmed: (head: Int, tail: Int) = (0, 0)
   /// The most bytes read at once.
   static let sliceBytes = 4 << 20
 
   /// The length of the whole answer: each chunk's bytes, and its frame header if framed.
   var contentLength: Int {
     pieces.reduce(0) { $0 + (framed ? ChunkFrames.headerSize : 0) + $1.location.size }
+      - trimmed.head - trimmed.tail
+  }
+
+  /// Bytes `start...end` of a file's contents (bare pieces, in order): only the chunks that
+  /// hold them, streamed a slice at a time like the whole file, so a range of any length is
+  /// sent in bounded memory. `start...end` lies within the contents.
+  func range(from start: Int, through end: Int) -> ChunkDownload {
+    var offset = 0
+    var first: Int?
+    var last = 0
+    var head = 0
+    var tail = 0
+    for (index, piece) in pieces.enumerated() {
+      defer { offset += piece.location.size }
+      guard offset + piece.location.size > start, offset <= end else { continue }
+      if first == nil {
+        first = index
+        head = start - offset
+      }
+      last = index
+      tail = offset + piece.location.size - 1 - end
+    }
+    guard let first else { return ChunkDownload(pieces: [], blobs: blobs, framed: false) }
+    var part = ChunkDownload(pieces: Array(pieces[first...last]), blobs: blobs, framed: false)
+    part.trimmed = (head, tail)
+    return part
   }
 
   /// The pieces in the order sent, cut into slices of at most ``sliceBytes`` of chunk bytes
@@ -52,6 +81,10 @@ struct ChunkDownload: Sendable {
         body += bytes
       }
     }
-    return body
+    // A range's first and last slices leave out what lies before and after it.
+    let head = slice.startIndex == pieces.startIndex ? trimmed.head : 0
+    let tail = slice.endIndex == pieces.endIndex ? trimmed.tail : 0
+    guard head > 0 || tail > 0 else { return body }
+    return Array(body[head..<(body.count - tail)])
   }
 }

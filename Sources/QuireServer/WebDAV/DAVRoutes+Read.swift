@@ -104,16 +104,19 @@ extension DAVRoutes {
     {
       return Response(status: .notModified, headers: headers)
     }
+    var download = try store.shares.download(of: stored, account: account)
     if let range = request.headers[.range], let (start, end) = Self.range(range, size: stored.size)
     {
-      let bytes = try slice(of: stored, from: start, through: end, account: account)
+      download = download.range(from: start, through: end)
       headers[.contentRange] = "bytes \(start)-\(end)/\(stored.size)"
-      headers[.contentLength] = String(bytes.count)
-      return Response(
-        status: .partialContent, headers: headers,
-        body: body ? .init(byteBuffer: ByteBuffer(bytes: bytes)) : .init())
+      guard body else {
+        headers[.contentLength] = String(end - start + 1)
+        return Response(status: .partialContent, headers: headers)
+      }
+      var response = ServerResponse.chunks(download, headers: headers)
+      response.status = .partialContent
+      return response
     }
-    let download = try store.shares.download(of: stored, account: account)
     guard body else {
       headers[.contentLength] = String(stored.size)
       return Response(status: .ok, headers: headers)
@@ -121,29 +124,9 @@ extension DAVRoutes {
     return ServerResponse.chunks(download, headers: headers)
   }
 
-  /// Bytes `start...end` of `member`, reading only the chunks that hold them.
-  private func slice(of member: ManifestMember, from start: Int, through end: Int, account: Int64)
-    throws -> [UInt8]
-  {
-    var offset = 0
-    var first = 0
-    var covering: [ChunkReference] = []
-    for chunk in member.chunks {
-      defer { offset += chunk.size }
-      guard offset + chunk.size > start, offset <= end else { continue }
-      if covering.isEmpty { first = offset }
-      covering.append(chunk)
-    }
-    var part = member
-    part.chunks = covering
-    let bytes = try store.shares.contents(of: part, account: account)
-    let lower = start - first
-    return Array(bytes[lower..<min(bytes.count, lower + end - start + 1)])
-  }
-
   /// The one range `header` asks for within `size` bytes (`bytes=A-B`, `A-` or `-N`), or nil
-  /// to send it all (several ranges, or one that cannot be read). At most 64 MiB is sent as a
-  /// range, since a range is read into memory.
+  /// to send it all (several ranges, or one that cannot be read). A range of any length is
+  /// streamed as the whole file is (``ChunkDownload/range(from:through:)``).
   static func range(_ header: String, size: Int) -> (Int, Int)? {
     guard header.hasPrefix("bytes="), !header.contains(","), size > 0 else { return nil }
     let spec = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
@@ -159,7 +142,7 @@ extension DAVRoutes {
       start = first
       end = spec[1].isEmpty ? size - 1 : min(size - 1, Int(spec[1]) ?? -1)
     }
-    guard start <= end, end - start < 64 << 20 else { return nil }
+    guard start <= end else { return nil }
     return (start, end)
   }
 }

@@ -134,7 +134,7 @@ struct DAVParsingTests {
       let b = Int.random(in: -10...size + 10, using: &random)
       let header = ["bytes=\(a)-\(b)", "bytes=\(a)-", "bytes=-\(b)"].randomElement(using: &random)!
       if let (start, end) = DAVRoutes.range(header, size: size) {
-        #expect(0 <= start && start <= end && end < size && end - start < 64 << 20, "\(header)")
+        #expect(0 <= start && start <= end && end < size, "\(header)")
       }
     }
   }

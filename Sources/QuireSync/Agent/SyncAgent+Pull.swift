@@ -184,7 +184,8 @@ extension SyncAgent {
           needsPush = true
           return
         }
-        _ = try trash.trash(url(local.path))  // a coordinated deletion of its own
+        // A coordinated deletion of its own; a save that raced it keeps the item here.
+        guard try trashForDeletion(local) else { return }
       }
       try state.forget(entry.item)
       synced[entry.item] = nil

@@ -332,14 +332,17 @@ public actor SyncAgent {
     while !Task.isCancelled && signedIn() {
       try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       do {
-        // Any event (the marker's, or a rescan) re-reads it: the folder changes rarely.
-        for try await _ in FileMonitor(watching: folder, recursive: false) {
+        var events = FileMonitor(watching: folder, recursive: false).makeAsyncIterator()
+        // The watch holds from here. The marker made or removed before it (`quire sync resume`
+        // just as the agent started, after it read the marker) has no event: read it now, then
+        // on any event (the marker's, or a rescan): the folder changes rarely.
+        repeat {
           if !signedIn() { return }
           setPaused(SyncSettings.isPaused(marker: pauseMarker))
           if let settings = try? SyncSettings.load(from: settingsFile) {
             setDownloadPolicy(settings.downloadPolicy(for: self.folder))
           }
-        }
+        } while try await events.next() != nil
       } catch {
         note(error)
       }

@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/file.h>
@@ -134,5 +133,3 @@ int cquire_unix_connect(const char *path) {
 }
 
 int cquire_lremovexattr(const char *path, const char *name) { return lremovexattr(path, name); }
-
-int cquire_set_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }

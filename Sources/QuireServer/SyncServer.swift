@@ -1,4 +1,3 @@
-import CQuireShims
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -43,15 +42,6 @@ public final class SyncServer: Sendable {
     return logger
   }()
 
-  /// Makes glibc give every buffer of 1 MiB or more back to the kernel when it is freed.
-  /// Downloads stream in slices of a few MiB, made on one thread and freed on another; with
-  /// glibc's default, which raises its threshold to the largest block freed, those slices were
-  /// kept in per-thread heaps, and a 160 MiB download left the server's resident memory 90 MiB
-  /// higher, though no more than two slices were ever in flight.
-  static func returnLargeBuffersAtOnce() {
-    _ = cquire_set_mmap_threshold(1 << 20)
-  }
-
   /// The address it serves (with the bound port once running).
   public var url: URL {
     URL(
@@ -63,7 +53,6 @@ public final class SyncServer: Sendable {
   /// Serves until the task is cancelled or the process gets SIGTERM or SIGINT (requests in
   /// flight finish first); `ready` gets the address once the port is bound.
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
-    Self.returnLargeBuffersAtOnce()
     let router = Router(context: ServerRequestContext.self)
     // Requests run on threads of their own: the store's work blocks (a PostgreSQL round trip,
     // an fsync or a blob read with SQLite), and Swift's cooperative threads serve everyone.

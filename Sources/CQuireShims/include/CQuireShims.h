@@ -13,10 +13,6 @@ int cquire_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, con
 /// copy_file_range(2): in-kernel copy (reflinks where the file system can).
 ssize_t cquire_copy_file_range(int fd_in, int fd_out, size_t len);
 
-/// mallopt(3)'s M_MMAP_THRESHOLD, fixed at `bytes`: blocks of that size or more are mapped on
-/// their own and given back to the kernel when freed. Returns 1 on success.
-int cquire_set_mmap_threshold(int bytes);
-
 /// The errno of the calling thread.
 int cquire_errno(void);
 

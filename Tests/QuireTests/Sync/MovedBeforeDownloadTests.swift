@@ -13,22 +13,6 @@ import Testing
 /// the document. Noticed with a share participant moving a shared file.
 @Suite("A document moved here before a download of it")
 struct MovedBeforeDownloadTests {
-  private static let container = "iCloud.net.gacha.quire"
-
-  private static func agent(
-    _ device: String, in home: URL, server: SyncServerProcess
-  ) async throws -> SyncAgent {
-    let signedIn = try await SyncClient.signIn(
-      server: server.url, user: "alice", password: "alice-password", device: device)
-    return try SyncAgent(
-      settings: SyncSettings(
-        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
-        container: container),
-      folder: home.appendingPathComponent("Documents"),
-      stateFile: home.appendingPathComponent("state.sqlite"),
-      trash: Trash(folder: home.appendingPathComponent("Trash")))
-  }
-
   /// The files and packages under `folder` that carry `id`, by relative path.
   private static func carrying(_ id: String, in folder: URL) throws -> [String] {
     try Disk.tree(folder).filter { !$0.hasPrefix(".") }
@@ -95,8 +79,8 @@ struct MovedBeforeDownloadTests {
     let folderA = homeA.url.appendingPathComponent("Documents")
     let folderB = homeB.url.appendingPathComponent("Documents")
     try Disk.write("first line\n", to: folderA.appendingPathComponent("Notes.txt"))
-    let a = try await Self.agent("A", in: homeA.url, server: server)
-    let b = try await Self.agent("B", in: homeB.url, server: server)
+    let a = try await SyncAgent.test("A", in: homeA.url, server: server)
+    let b = try await SyncAgent.test("B", in: homeB.url, server: server)
     try await a.pushLocalChanges()
     try await b.pull()
     let id = try ItemIdentity.of(folderA.appendingPathComponent("Notes.txt"))
@@ -153,8 +137,8 @@ struct MovedBeforeDownloadTests {
     let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
     let devices = EditedOnB(
       server: server, homes: homes,
-      a: try await agent("A", in: homes[0].url, server: server),
-      b: try await agent("B", in: homes[1].url, server: server))
+      a: try await SyncAgent.test("A", in: homes[0].url, server: server),
+      b: try await SyncAgent.test("B", in: homes[1].url, server: server))
     try Disk.write("first line\n", to: devices.notes)
     try await devices.a.pushLocalChanges()
     try await devices.b.pull()

@@ -12,30 +12,14 @@ import Testing
 /// must stay, and reach the other device.
 @Suite("A save that races another device's deletion")
 struct SavedAsDeletedTests {
-  private static let container = "iCloud.net.gacha.quire"
-
-  private static func agent(
-    _ device: String, in home: URL, server: SyncServerProcess
-  ) async throws -> SyncAgent {
-    let signedIn = try await SyncClient.signIn(
-      server: server.url, user: "alice", password: "alice-password", device: device)
-    return try SyncAgent(
-      settings: SyncSettings(
-        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
-        container: container),
-      folder: home.appendingPathComponent("Documents"),
-      stateFile: home.appendingPathComponent("state.sqlite"),
-      trash: Trash(folder: home.appendingPathComponent("Trash")))
-  }
-
   @Test(
     "saved after the agent read it and before the move: it stays here, and the other device gets it back",
     arguments: ["Notes.txt", "Doc.mydoc"])
   func savedBetweenReadAndTrash(name: String) async throws {
     let server = try SyncServerProcess(users: ["alice": "alice-password"])
     let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
-    let a = try await Self.agent("A", in: homes[0].url, server: server)
-    let b = try await Self.agent("B", in: homes[1].url, server: server)
+    let a = try await SyncAgent.test("A", in: homes[0].url, server: server)
+    let b = try await SyncAgent.test("B", in: homes[1].url, server: server)
     let folderA = homes[0].url.appendingPathComponent("Documents")
     let folderB = homes[1].url.appendingPathComponent("Documents")
     let text = name.hasSuffix(".mydoc") ? name + "/text.txt" : name
@@ -68,7 +52,7 @@ struct SavedAsDeletedTests {
   func unchangedGoes() async throws {
     let server = try SyncServerProcess(users: ["alice": "alice-password"])
     let home = try TemporaryDirectory()
-    let a = try await Self.agent("A", in: home.url, server: server)
+    let a = try await SyncAgent.test("A", in: home.url, server: server)
     let folder = home.url.appendingPathComponent("Documents")
     try Disk.write("first line\n", to: folder.appendingPathComponent("Notes.txt"))
     try await a.pushLocalChanges()

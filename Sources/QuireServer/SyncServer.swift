@@ -89,7 +89,9 @@ public final class SyncServer: Sendable {
       signal: signal, throttle: throttle
     ).add(to: router)
     PublicPage(store: store, heavy: reading.heavy).add(to: router)
-    DAVRoutes(store: store, configuration: configuration, signal: signal).add(to: router)
+    DAVRoutes(
+      store: store, configuration: configuration, signal: signal, heavy: reading.heavy
+    ).add(to: router)
     let application = Application(
       router: router, server: try serverBuilder(),
       configuration: .init(

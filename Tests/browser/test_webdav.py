@@ -15,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 import unittest
 import urllib.parse
 import uuid
@@ -72,6 +73,15 @@ PROPFIND_ALL = (b'<?xml version="1.0" encoding="utf-8"?>'
                 b'<D:propfind xmlns:D="DAV:"><D:allprop/></D:propfind>')
 
 
+PROPPATCH_SET = (b'<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" '
+                 b'xmlns:Z="urn:quire-test"><D:set><D:prop><Z:colour>red</Z:colour></D:prop>'
+                 b'</D:set></D:propertyupdate>')
+
+LOCK_EXCLUSIVE = (b'<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:">'
+                  b'<D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype>'
+                  b'<D:owner>bob</D:owner></D:lockinfo>')
+
+
 def listing(server, path, authorization):
     """The names in the collection `path` (a PROPFIND of depth 1), folders with a trailing /."""
     status, _, body = request(server, "PROPFIND", path, authorization, PROPFIND_ALL,
@@ -81,7 +91,7 @@ def listing(server, path, authorization):
     names = set()
     for response in ElementTree.fromstring(body).iter("{DAV:}response"):
         href = urllib.parse.unquote(urllib.parse.urlparse(response.findtext("{DAV:}href")).path)
-        if href.rstrip("/") == path.rstrip("/"):
+        if href.rstrip("/") == urllib.parse.unquote(path).rstrip("/"):
             continue
         folder = response.find(".//{DAV:}resourcetype/{DAV:}collection") is not None
         names.add(href.rstrip("/").rsplit("/", 1)[-1] + ("/" if folder else ""))
@@ -358,6 +368,161 @@ class WebDAVAccessTests(unittest.TestCase):
             status, _, body = request(self.server, "GET", climbing, alice)
             self.assertIn(status, (400, 404), f"{climbing}: {status} {body[:300]!r}")
             self.assertNotIn(b"root:", body)
+
+    def test_what_others_share_is_under_shared_with_me_and_a_read_only_share_refuses_writes(self):
+        """alice shares a folder with bob read-write and a document read-only. bob's drive lists
+        "Shared with me" with both at their names; he reads them, edits, adds, renames and
+        deletes inside the folder (alice reads his changes in her drive, where they are
+        commits), and locks a file there that alice's own write then waits for. Every write to
+        the read-only document is 403, as are moving or deleting the shared folder itself,
+        moving a file out of it, and writing into "Shared with me"; nothing else of alice's is
+        reachable through it."""
+        token = self.server.sign_in()
+        alice = basic("alice", app_password(self.server, "sharing"))
+        output = quire_server(self.server, "app-password", "bob", "--label", "bob-sharing")
+        bob = basic("bob", output.strip().splitlines()[-1])
+        for folder in ("/dav/Lent/", "/dav/Lent/Projects/", "/dav/Lent/Private/"):
+            self.assertEqual(request(self.server, "MKCOL", folder, alice)[0], 201, folder)
+        for path, content in (("/dav/Lent/Projects/Plan.txt", b"the plan\n"),
+                              ("/dav/Lent/Private/Diary.txt", b"dear diary\n"),
+                              ("/dav/Lent/Recipe.txt", b"flour, water\n")):
+            self.assertEqual(request(self.server, "PUT", path, alice, content)[0], 201, path)
+        bearer = f"Bearer {token}"
+        scope = f"/v1/containers/{CONTAINER}"
+        status, _, body = request(self.server, "POST", f"{scope}/shares", bearer, json.dumps(
+            {"user": "bob", "role": "write", "folder": "Lent/Projects"}).encode(),
+            {"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body[:500])
+        recipe = self.item_at(token, "Documents/Lent/Recipe.txt")
+        status, _, body = request(self.server, "POST", f"{scope}/items/{recipe}/shares", bearer,
+                                  json.dumps({"user": "bob", "role": "read"}).encode(),
+                                  {"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body[:500])
+
+        shared = "/dav/Shared%20with%20me/"
+        self.assertIn("Shared with me/", listing(self.server, "/dav/", bob))
+        self.assertNotIn("Shared with me/", listing(self.server, "/dav/", alice))
+        self.assertEqual(listing(self.server, shared, bob), {"Projects/", "Recipe.txt"})
+        self.assertEqual(listing(self.server, shared + "Projects/", bob), {"Plan.txt"})
+        status, _, body = request(self.server, "PROPFIND", shared + "Projects/", bob, PROPFIND_ALL,
+                                  {"Depth": "1", "Content-Type": "application/xml"})
+        hrefs = [element.text for element in ElementTree.fromstring(body).iter("{DAV:}href")]
+        self.assertEqual(sorted(hrefs), [shared + "Projects/", shared + "Projects/Plan.txt"])
+        self.assertEqual(request(self.server, "GET", shared + "Projects/Plan.txt", bob)[2],
+                         b"the plan\n")
+        self.assertEqual(request(self.server, "GET", shared + "Recipe.txt", bob)[2],
+                         b"flour, water\n")
+
+        # The read-only document: every write is 403, and it stays as alice has it.
+        for method, headers, body in (("PUT", {}, b"bob's recipe\n"), ("DELETE", {}, None),
+                                      ("PROPPATCH", {}, PROPPATCH_SET),
+                                      ("MOVE", {"Destination": shared + "Other.txt"}, None),
+                                      ("LOCK", {}, LOCK_EXCLUSIVE)):
+            status, _, answer = request(self.server, method, shared + "Recipe.txt", bob, body,
+                                        headers)
+            self.assertEqual(status, 403, f"{method}: {answer[:300]!r}")
+            self.assertEqual(json.loads(answer)["error"]["code"], "forbidden")
+        self.assertEqual(request(self.server, "GET", "/dav/Lent/Recipe.txt", alice)[2],
+                         b"flour, water\n")
+
+        # The read-write folder: edits, new files, renames and deletions inside it are alice's
+        # commits too.
+        self.assertEqual(request(self.server, "PUT", shared + "Projects/Plan.txt", bob,
+                                 b"the plan, as bob sees it\n")[0], 204)
+        self.assertEqual(request(self.server, "GET", "/dav/Lent/Projects/Plan.txt", alice)[2],
+                         b"the plan, as bob sees it\n")
+        self.assertEqual(request(self.server, "PUT", shared + "Projects/Budget.txt", bob,
+                                 b"12 coffees\n")[0], 201)
+        self.assertEqual(request(self.server, "MOVE", shared + "Projects/Budget.txt", bob, headers={
+            "Destination": self.server.url + shared + "Projects/Costs.txt"})[0], 201)
+        self.assertEqual(listing(self.server, "/dav/Lent/Projects/", alice),
+                         {"Plan.txt", "Costs.txt"})
+        self.assertEqual(request(self.server, "GET", "/dav/Lent/Projects/Costs.txt", alice)[2],
+                         b"12 coffees\n")
+        self.assertEqual(request(self.server, "DELETE", shared + "Projects/Costs.txt", bob)[0], 204)
+        self.assertEqual(listing(self.server, "/dav/Lent/Projects/", alice), {"Plan.txt"})
+
+        # A lock bob takes in the share holds against alice's own writes.
+        status, headers, body = request(self.server, "LOCK", shared + "Projects/Plan.txt", bob,
+                                        LOCK_EXCLUSIVE, {"Content-Type": "application/xml"})
+        self.assertEqual(status, 200, body[:500])
+        self.assertIn(b"Shared%20with%20me/Projects/Plan.txt", body)
+        self.assertEqual(request(self.server, "PUT", "/dav/Lent/Projects/Plan.txt", alice,
+                                 b"alice's\n")[0], 423)
+        self.assertEqual(request(self.server, "UNLOCK", shared + "Projects/Plan.txt", bob,
+                                 headers={"Lock-Token": headers["Lock-Token"]})[0], 204)
+        self.assertEqual(request(self.server, "PUT", "/dav/Lent/Projects/Plan.txt", alice,
+                                 b"alice's\n")[0], 204)
+
+        # The share itself, and what is outside it, are alice's alone.
+        refused = [("DELETE", shared + "Projects/", {}),
+                   ("MOVE", shared + "Projects/", {"Destination": "/dav/Mine/"}),
+                   ("MOVE", shared + "Projects/Plan.txt", {"Destination": "/dav/Plan.txt"}),
+                   ("COPY", shared + "Projects/Plan.txt", {"Destination": "/dav/Plan.txt"}),
+                   ("PUT", shared + "Mine.txt", {}), ("MKCOL", shared + "Mine/", {}),
+                   ("DELETE", shared, {})]
+        for method, path, headers in refused:
+            status, _, answer = request(self.server, method, path, bob, headers=headers)
+            self.assertEqual(status, 403, f"{method} {path}: {answer[:300]!r}")
+        self.assertEqual(listing(self.server, "/dav/Lent/Projects/", alice), {"Plan.txt"})
+        for path in (shared + "Private/Diary.txt", shared + "Projects/%2e%2e/Private/Diary.txt",
+                     shared + "Projects/..%2FPrivate%2FDiary.txt", shared + "Lent/Recipe.txt"):
+            status, _, answer = request(self.server, "GET", path, bob)
+            self.assertIn(status, (400, 404), f"{path}: {status} {answer[:300]!r}")
+            self.assertNotIn(b"dear diary", answer)
+
+    def test_an_account_past_its_heavy_requests_at_once_is_told_to_wait_and_others_are_served(self):
+        """Twelve GETs of a 32 MiB file whose client reads nothing: eight are answered and hold
+        their places until their bytes are written, the other four are 429 with Retry-After.
+        Another account is served meanwhile, and once the readers go, alice is served again."""
+        alice = basic("alice", app_password(self.server, "heavy"))
+        output = quire_server(self.server, "app-password", "bob", "--label", "bob-heavy")
+        bob = basic("bob", output.strip().splitlines()[-1])
+        content = random.Random(5).randbytes(32 << 20)
+        self.assertEqual(request(self.server, "PUT", "/dav/Heavy.bin", alice, content)[0], 201)
+        parsed = urllib.parse.urlparse(self.server.url)
+        connections, statuses = [], []
+        try:
+            for _ in range(12):
+                connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=60)
+                connections.append(connection)
+                connection.request("GET", "/dav/Heavy.bin", headers={"Authorization": alice})
+                response = connection.getresponse()  # the headers; the body stays unread
+                statuses.append((response.status, response.headers.get("Retry-After")))
+            self.assertEqual(sorted(status for status, _ in statuses), [200] * 8 + [429] * 4,
+                             statuses)
+            self.assertTrue(all(wait for status, wait in statuses if status == 429), statuses)
+            self.assertEqual(self.propfind_root(bob)[0], 207)
+            self.assertEqual(request(self.server, "PROPFIND", "/dav/", bob, PROPFIND_ALL,
+                                     {"Depth": "1"})[0], 207)
+        finally:
+            for connection in connections:
+                connection.close()
+        # The server gives a place back once it sees its reader gone; until then it says when
+        # to ask again, and a client does as it says.
+        for _ in range(30):
+            status, headers, body = request(self.server, "GET", "/dav/Heavy.bin", alice)
+            if status != 429:
+                break
+            time.sleep(float(headers["Retry-After"]))
+        self.assertEqual((status, body == content), (200, True))
+
+    def item_at(self, token, path):
+        """The item id of alice's live document at `path`, from her container's journal."""
+        items, since = {}, 0
+        while True:
+            status, _, body = request(
+                self.server, "GET", f"/v1/containers/{CONTAINER}/changes?since={since}",
+                f"Bearer {token}")
+            self.assertEqual(status, 200, body[:500])
+            page = json.loads(body)
+            for entry in page["entries"]:
+                items[entry["path"]] = None if entry["deleted"] else entry["item"]
+            since = page["cursor"]
+            if not page["more"]:
+                break
+        self.assertIsNotNone(items.get(path), f"no live item at {path}")
+        return items[path]
 
     def test_names_that_fuse_with_a_slash_are_served_not_fatal(self):
         """Names that begin with a combining mark (U+0301) or end with a character that joins

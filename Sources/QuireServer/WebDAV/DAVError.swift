@@ -33,15 +33,15 @@ struct DAVError: Error {
   }
 
   /// 409: the parent collection of `path` does not exist (RFC 4918 §9.3.1, §9.7.1).
-  static func noParent(_ path: String) -> DAVError {
+  static func noParent(_ path: DAVPath) -> DAVError {
     DAVError(
       .conflict, .notFound,
       "The folder that would hold “\(path)” does not exist. Make it first (MKCOL).")
   }
 
   /// 404: nothing is at `path`.
-  static func notFound(_ path: String) -> DAVError {
-    DAVError(.notFound, .notFound, "There is nothing at “/\(path)” in this drive.")
+  static func notFound(_ path: DAVPath) -> DAVError {
+    DAVError(.notFound, .notFound, "There is nothing at “\(path)” in this drive.")
   }
 
   /// 412: `path` exists and the client said not to overwrite it, or its If-Match failed.

@@ -5,19 +5,53 @@ import QuireSyncProtocol
 /// `Documents/Notes/Trip plan.txt` in the container (the drive devices show is its `Documents`
 /// folder), and `/dav/` is `Documents` itself. Made only from a checked request path, so it is
 /// always a valid ``SyncPath``.
+///
+/// Its ``view`` says how it reads in URLs and messages: a path in a share is its owner's path,
+/// shown under `/dav/Shared with me/`. Two paths are equal when their stored paths are.
 struct DAVPath: Hashable, Sendable, CustomStringConvertible {
   /// The path in the container, without a leading or trailing `/`.
   let path: String
+  /// How it reads in a URL.
+  let view: DAVView
 
   /// Where the drive's URLs start.
   static let root = "/dav"
   /// The container's folder that is the drive.
   static let scope = "Documents"
 
-  private init(checked path: String) { self.path = path }
+  private init(checked path: String, view: DAVView = .drive) {
+    self.path = path
+    self.view = view
+  }
 
-  /// An item's path as the store holds it (checked when it was committed).
-  init(stored path: String) { self.path = path }
+  /// An item's path as the store holds it (checked when it was committed), read in `view`.
+  init(stored path: String, view: DAVView = .drive) {
+    self.path = path
+    self.view = view
+  }
+
+  static func == (lhs: DAVPath, rhs: DAVPath) -> Bool { lhs.path == rhs.path }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
+  /// `rest` (a checked relative path, "" for the root) inside `root`, read in `view`: a path
+  /// in a share. `invalidPath` if the whole is too long for the sync API.
+  static func mounted(_ rest: String, in root: String, view: DAVView) throws(DAVError) -> DAVPath {
+    let path = rest.isEmpty ? root : root + "/" + rest
+    do {
+      try SyncPath.check(path)
+    } catch {
+      throw DAVError(.badRequest, error.code, error.message)
+    }
+    return DAVPath(checked: path, view: view)
+  }
+
+  /// The same path read in `view`.
+  func viewed(in view: DAVView) -> DAVPath { DAVPath(checked: path, view: view) }
+
+  /// Its path after the drive's root, as the request named it ("" for the drive): where a
+  /// request in the account's own drive resolves to a share.
+  var rest: String { path.droppingBytes(min(path.utf8.count, Self.scope.utf8.count + 1)) }
 
   /// The drive itself.
   static let drive = DAVPath(checked: scope)
@@ -75,12 +109,12 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
   /// The folder that holds it (the drive for a top-level name, and for the drive).
   var parent: DAVPath {
     guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return .drive }
-    return DAVPath(checked: String(decoding: path.utf8[..<slash], as: UTF8.self))
+    return DAVPath(checked: String(decoding: path.utf8[..<slash], as: UTF8.self), view: view)
   }
 
   /// `name` (or a relative path) inside this folder.
   func appending(_ name: String) -> DAVPath {
-    DAVPath(checked: path + "/" + name)
+    DAVPath(checked: path + "/" + name, view: view)
   }
 
   /// What a path inside this one starts with: "Documents/Notes/".
@@ -101,18 +135,30 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
   /// Its URL path, percent-encoded, with a trailing `/` for a collection.
   func href(collection: Bool) -> String {
     var href: [UInt8] = Array(Self.root.utf8)
-    href.reserveCapacity(path.utf8.count + 16)
+    href.reserveCapacity(view.shown.utf8.count + path.utf8.count + 16)
     let hex = Array("0123456789ABCDEF".utf8)
     // Byte by byte: Foundation's percent-encoding was an eighth of a 10 000-item PROPFIND.
-    for byte in path.utf8.dropFirst(Self.scope.utf8.count) {
-      if byte == UInt8(ascii: "/") || Self.allowed[Int(byte)] {
-        href.append(byte)
-      } else {
-        href += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+    for part in [view.shown.utf8[...], shownRest] {
+      for byte in part {
+        if byte == UInt8(ascii: "/") || Self.allowed[Int(byte)] {
+          href.append(byte)
+        } else {
+          href += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+        }
       }
     }
     if collection { href.append(UInt8(ascii: "/")) }
     return String(decoding: href, as: UTF8.self)
+  }
+
+  /// Its bytes after its view's root ("/Notes/x" or ""); nothing for a path outside it (which
+  /// no request of the view names).
+  private var shownRest: Substring.UTF8View {
+    guard path.startsWithBytes(view.root),
+      path.utf8.count == view.root.utf8.count
+        || path.utf8.dropFirst(view.root.utf8.count).first == UInt8(ascii: "/")
+    else { return path.utf8[path.utf8.endIndex...] }
+    return path.utf8.dropFirst(view.root.utf8.count)
   }
 
   /// Which bytes need no encoding in a path segment: RFC 3986's unreserved characters and the
@@ -124,5 +170,8 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
       || "-._~!$'()*,;=:@".contains(character)
   }
 
-  var description: String { "/" + path.split(separator: "/").dropFirst().joined(separator: "/") }
+  var description: String {
+    let shown = view.shown + String(decoding: shownRest, as: UTF8.self)
+    return shown.isEmpty ? "/" : shown
+  }
 }

@@ -18,7 +18,7 @@ extension DAVRoutes {
   @discardableResult
   func checkWrite(
     _ request: Request, path: DAVPath, paths: [DAVPath], trees: [DAVPath] = [],
-    membership: Bool, account: Int64
+    membership: Bool, mount: DAVMount
   ) throws(DAVError) -> CommitLocks {
     var submitted: Set<String> = []
     if let header = request.headers[HTTPField.Name("If")!] {
@@ -28,14 +28,23 @@ extension DAVRoutes {
       var failure: DAVError?
       let holds = condition.holds { tag in
         do throws(DAVError) {
-          let target = try tag.map { tag throws(DAVError) in try DAVPath.destination(tag) } ?? path
-          if let known = states[target] { return known }
-          let resource = try store.dav.wrap { () throws(SyncError) in
-            try store.dav.resource(at: target, account: account)
+          var drive = mount.drive
+          var target = path
+          if let tag {
+            // A tagged list names its resource by URL: in the drive, or in a share.
+            guard
+              case .mounted(let tagged, let named) = try place(
+                try DAVPath.destination(tag), account: mount.account)
+            else { return (nil, []) }
+            (drive, target) = (tagged.drive, named)
           }
-          let locks = try store.dav.locks(on: [target], membership: false, account: account)
+          if let known = states[target], drive == mount.drive { return known }
+          let resource = try store.dav.wrap { () throws(SyncError) in
+            try store.dav.resource(at: target, drive: drive)
+          }
+          let locks = try store.dav.locks(on: [target], membership: false, drive: drive)
           let state = (resource?.etag, Set(locks.map(\.token)))
-          states[target] = state
+          if drive == mount.drive { states[target] = state }
           return state
         } catch {
           failure = error
@@ -50,7 +59,7 @@ extension DAVRoutes {
       }
     }
     let locks = try store.dav.locks(
-      on: paths, trees: trees, membership: membership, account: account)
+      on: paths, trees: trees, membership: membership, drive: mount.drive)
     if DAVLock.blocking(locks, submitted: submitted) != nil {
       throw DAVError(DAVLock.lockedError(path))
     }
@@ -59,16 +68,17 @@ extension DAVRoutes {
 
   /// LOCK: a new lock (`lockinfo` body), made on an unmapped URL as an empty file (201), or,
   /// with no body, a refresh of the lock the `If` header names.
-  func lock(_ request: Request, path: DAVPath, device: AuthenticatedDevice) async throws
-    -> Response
-  {
+  func lock(
+    _ request: Request, path: DAVPath, mount: DAVMount, device: AuthenticatedDevice
+  ) async throws -> Response {
+    try mount.checkWrite(changing: [path])
     let body = try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes))
     let timeout = Self.timeout(request.headers[HTTPField.Name("Timeout")!])
     guard let body else {
       var renewed: DAVLock?
       if let header = request.headers[HTTPField.Name("If")!] {
         for token in try DAVIfHeader.parse(header).tokens.sorted() where renewed == nil {
-          renewed = try store.dav.refresh(token, at: path, timeout: timeout, account: device.user)
+          renewed = try store.dav.refresh(token, at: path, timeout: timeout, drive: mount.drive)
         }
       }
       guard let lock = renewed else {
@@ -93,24 +103,24 @@ extension DAVRoutes {
     }
     var created = false
     if try store.dav.wrap({ () throws(SyncError) in
-      try store.dav.resource(at: path, account: device.user)
+      try store.dav.resource(at: path, drive: mount.drive)
     }) == nil {
       let locks = try checkWrite(
-        request, path: path, paths: [path], membership: true, account: device.user)
-      let (target, parent, _) = try store.dav.putTarget(at: path, account: device.user) {
+        request, path: path, paths: [path], membership: true, mount: mount)
+      let (target, parent, _) = try store.dav.putTarget(at: path, drive: mount.drive) {
         _ throws(DAVError) in
       }
       var empty = DAVUpload { _ throws(DAVError) in }
       let (_, commit) = store.dav.put(
         try empty.finish(), at: path, target: target, parent: parent)
-      try self.commit(commit, device: device, locks: locks)
+      try self.commit(commit, mount: mount, device: device, locks: locks)
       created = true
     }
     let lock = DAVLock(
       token: "urn:uuid:\(UUID().uuidString.lowercased())", path: path, deep: depth != "0",
       exclusive: scope.name == "exclusive", owner: body.child("owner")?.innerXML ?? "",
       timeout: timeout, expires: Date().timeIntervalSince1970 + Double(timeout))
-    if try store.dav.take(lock, account: device.user) != nil {
+    if try store.dav.take(lock, drive: mount.drive) != nil {
       throw DAVError(
         .init(code: 423, reasonPhrase: "Locked"), .alreadyExists,
         "“\(path)” (or something in it) is locked already; wait for that lock to end.",
@@ -120,12 +130,12 @@ extension DAVRoutes {
   }
 
   /// UNLOCK of the lock `Lock-Token` names, if it covers the request's resource.
-  func unlock(_ request: Request, path: DAVPath, account: Int64) throws -> Response {
+  func unlock(_ request: Request, path: DAVPath, drive: DAVDrive) throws -> Response {
     guard var token = request.headers[HTTPField.Name("Lock-Token")!] else {
       throw DAVError(.badRequest, .malformed, "UNLOCK needs a Lock-Token header.")
     }
     token = token.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
-    guard try store.dav.unlock(token, at: path, account: account) else {
+    guard try store.dav.unlock(token, at: path, drive: drive) else {
       throw DAVError(
         .conflict, .notFound, "No lock with that token covers “\(path)”.",
         precondition: "lock-token-matches-request-uri")

@@ -6,31 +6,62 @@ import QuireSyncProtocol
 
 /// PROPFIND, GET and HEAD.
 extension DAVRoutes {
-  /// PROPFIND with `Depth: 0` or `1` (`infinity` is refused with `propfind-finite-depth`, as
-  /// RFC 4918 §9.1 allows: a whole drive in one answer is a denial of service).
-  func propfind(_ request: Request, path: DAVPath, account: Int64) async throws -> Response {
-    let resource = try existing(path, account: account)
-    var depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
-    if !resource.isCollection { depth = "0" }  // a file is all there is, at any depth
+  /// PROPFIND with `Depth: 0` or `1` (``depth(_:of:)``). The drive's listing shows "Shared
+  /// with me" when another account shares something with this one.
+  func propfind(_ request: Request, path: DAVPath, mount: DAVMount) async throws -> Response {
+    let resource = try existing(path, drive: mount.drive)
+    let depth = try Self.depth(request, of: resource)
+    let query = try await Self.propertyQuery(request)
+    var resources = [resource]
+    if depth == "1", resource.isCollection {
+      resources += try store.dav.wrap { () throws(SyncError) in
+        try store.dav.children(of: resource, drive: mount.drive)
+      }
+      if path.isDrive, mount.access == .owner,
+        !resources.contains(where: { $0.path.name == DAVStore.sharedFolder }),
+        try !sharedMounts(account: mount.drive.owner).isEmpty
+      {
+        resources.append(
+          DAVResource(path: path.appending(DAVStore.sharedFolder), kind: .folder))
+      }
+    }
+    var output = DAVXML.multistatusStart
+    output.reserveCapacity(resources.count * 700)
+    try properties(
+      of: resources, root: resource, deep: depth == "1", in: mount.drive, query, to: &output)
+    output += DAVXML.multistatusEnd
+    return Self.multistatus(output)
+  }
+
+  /// The depth a PROPFIND of `resource` asks for, "0" or "1" (`infinity` is refused with
+  /// `propfind-finite-depth`, as RFC 4918 §9.1 allows: a whole drive in one answer is a denial
+  /// of service).
+  static func depth(_ request: Request, of resource: DAVResource) throws(DAVError) -> String {
+    let depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
+    if !resource.isCollection { return "0" }  // a file is all there is, at any depth
     guard depth == "0" || depth == "1" else {
       throw DAVError(
         .forbidden, .forbidden, "PROPFIND takes Depth 0 or 1 here, not \(depth.prefix(20)).",
         precondition: "propfind-finite-depth")
     }
-    let body = try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes))
-    let query = try DAVPropertyQuery(body)
-    var resources = [resource]
-    if depth == "1", resource.isCollection {
-      resources += try store.dav.wrap { () throws(SyncError) in
-        try store.dav.children(of: resource, account: account)
-      }
-    }
-    let dead = try store.dav.deadProperties(of: resources.map(\.path), account: account)
+    return depth
+  }
+
+  /// What a PROPFIND's body asks for (all properties when it has none).
+  static func propertyQuery(_ request: Request) async throws -> DAVPropertyQuery {
+    try DAVPropertyQuery(
+      try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes)))
+  }
+
+  /// Appends the `response` of each of `resources`, all in `drive`, with the properties
+  /// `query` asks for, to `output`: `root`'s and (`deep`) its children's.
+  func properties(
+    of resources: [DAVResource], root: DAVResource, deep: Bool, in drive: DAVDrive,
+    _ query: DAVPropertyQuery, to output: inout String
+  ) throws(DAVError) {
+    let dead = try store.dav.deadProperties(of: resources.map(\.path), drive: drive)
     let locks = try store.dav.locks(
-      on: [resource.path], trees: depth == "1" ? [resource.path] : [], membership: false,
-      account: account)
-    var output = DAVXML.multistatusStart
-    output.reserveCapacity(resources.count * 700)
+      on: [root.path], trees: deep ? [root.path] : [], membership: false, drive: drive)
     for resource in resources {
       let covering = locks.filter { $0.covers(resource.path) }
       let own = dead[resource.path] ?? [:]
@@ -65,8 +96,6 @@ extension DAVRoutes {
         href: resource.path.href(collection: resource.isCollection),
         [(200, found), (404, missing)], to: &output)
     }
-    output += DAVXML.multistatusEnd
-    return Self.multistatus(output)
   }
 
   /// A 207 with `xml`.
@@ -79,16 +108,16 @@ extension DAVRoutes {
 
   /// GET (with `body`) or HEAD of a file or a package member: its bytes, with a strong ETag,
   /// `Last-Modified`, `If-None-Match` and one byte range.
-  func get(_ request: Request, path: DAVPath, account: Int64, body: Bool) throws -> Response {
-    let resource = try existing(path, account: account)
+  func get(_ request: Request, path: DAVPath, drive: DAVDrive, body: Bool) throws -> Response {
+    let resource = try existing(path, drive: drive)
     guard let (item, revision, member) = resource.item, !resource.isCollection else {
       throw DAVError(
         .methodNotAllowed, .forbidden,
         "“\(path)” is a folder; list it with PROPFIND, or download a package with the app.")
     }
-    let members = try store.dav.members(item: item, revision: revision, account: account)
+    let members = try store.dav.members(item: item, revision: revision, drive: drive)
     guard let stored = members.first(where: { $0.path == member }) else {
-      throw DAVError.notFound(path.path)
+      throw DAVError.notFound(path)
     }
     var headers: HTTPFields = [
       .contentType: PublicPage.contentType(path.name),
@@ -104,7 +133,7 @@ extension DAVRoutes {
     {
       return Response(status: .notModified, headers: headers)
     }
-    var download = try store.shares.download(of: stored, account: account)
+    var download = try store.shares.download(of: stored, account: drive.owner)
     if let range = request.headers[.range], let (start, end) = Self.range(range, size: stored.size)
     {
       download = download.range(from: start, through: end)

@@ -11,19 +11,20 @@ extension DAVRoutes {
   /// current one), a member of a package, or a new document. 201 if new, else 204. The body is
   /// checked for before it is read, then cut into chunks and stored as it arrives (DAVUpload):
   /// a PUT of 256 MiB does not hold 256 MiB.
-  func put(_ request: Request, path: DAVPath, device: AuthenticatedDevice) async throws
-    -> Response
+  func put(_ request: Request, path: DAVPath, mount: DAVMount, device: AuthenticatedDevice)
+    async throws -> Response
   {
     guard !path.isDrive else {
       throw DAVError(.methodNotAllowed, .forbidden, "The drive is a folder; PUT a file into it.")
     }
+    try mount.checkWrite(changing: [path])
     let ifMatch = request.headers[.ifMatch]
     let ifNoneMatch = request.headers[.ifNoneMatch]
-    let (target, parent, locks) = try store.dav.putTarget(at: path, account: device.user) {
+    let (target, parent, locks) = try store.dav.putTarget(at: path, drive: mount.drive) {
       (target) throws(DAVError) in
       try Self.check(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, target, path)
       return try checkWrite(
-        request, path: path, paths: [path], membership: target == nil, account: device.user)
+        request, path: path, paths: [path], membership: target == nil, mount: mount)
     }
     if let length = request.headers[.contentLength].flatMap(Int.init),
       length > Self.maximumPutBytes
@@ -32,7 +33,7 @@ extension DAVRoutes {
     }
     let dav = store.dav
     var upload = DAVUpload { frames throws(DAVError) in
-      try dav.storeFrames(frames, account: device.user)
+      try dav.storeFrames(frames, drive: mount.drive)
     }
     for try await buffer in request.body {
       guard upload.size + buffer.readableBytes <= Self.maximumPutBytes else { throw Self.tooLarge }
@@ -40,7 +41,7 @@ extension DAVRoutes {
     }
     let contents = try upload.finish()
     let (created, commit) = store.dav.put(contents, at: path, target: target, parent: parent)
-    try self.commit(commit, device: device, locks: locks)
+    try self.commit(commit, mount: mount, device: device, locks: locks)
     return Response(
       status: created ? .created : .noContent,
       headers: [.eTag: "\"\(DAVResource.etag(hex: contents.hash.hex))\"", .contentLength: "0"])
@@ -74,39 +75,52 @@ extension DAVRoutes {
 
   /// DELETE: the item (every item of a folder) is deleted, as a device deletes it; versions
   /// keep it, and an edit made meanwhile on a device wins.
-  func delete(_ request: Request, path: DAVPath, device: AuthenticatedDevice) throws -> Response {
-    let resource = try existing(path, account: device.user)
+  func delete(
+    _ request: Request, path: DAVPath, mount: DAVMount, device: AuthenticatedDevice
+  ) throws -> Response {
+    let resource = try existing(path, drive: mount.drive)
+    try mount.checkWrite(changing: [path], removing: [path])
     try Self.check(
       ifMatch: request.headers[.ifMatch], ifNoneMatch: nil, resource, path)
     let locks = try checkWrite(
-      request, path: path, paths: [path], trees: [path], membership: true, account: device.user)
+      request, path: path, paths: [path], trees: [path], membership: true, mount: mount)
     try commit(
-      try store.dav.deletion(of: resource, account: device.user), device: device, locks: locks)
+      try store.dav.deletion(of: resource, drive: mount.drive), mount: mount, device: device,
+      locks: locks)
     return Response(status: .noContent)
   }
 
   /// MKCOL: an empty folder (a body is refused with 415, as RFC 4918 §9.3 says).
-  func mkcol(_ request: Request, path: DAVPath, account: Int64) async throws -> Response {
+  func mkcol(_ request: Request, path: DAVPath, mount: DAVMount) async throws -> Response {
+    try mount.checkWrite(changing: [path])
     let body = try await Self.body(request, limit: Self.maximumXMLBytes)
     guard body.isEmpty else {
       throw DAVError(
         .unsupportedMediaType, .malformed, "MKCOL takes no body here; send it without one.")
     }
-    try checkWrite(request, path: path, paths: [path], membership: true, account: account)
-    try store.dav.makeFolder(at: path, account: account)
+    try checkWrite(request, path: path, paths: [path], membership: true, mount: mount)
+    try store.dav.makeFolder(at: path, drive: mount.drive)
     return Response(status: .created, headers: [.contentLength: "0"])
   }
 
   /// COPY and MOVE, with `Destination`, `Overwrite` (T unless F) and, for a COPY of a folder,
   /// `Depth` 0 or infinity.
-  func transfer(_ request: Request, path: DAVPath, device: AuthenticatedDevice, move: Bool)
-    throws -> Response
-  {
+  func transfer(
+    _ request: Request, path: DAVPath, mount: DAVMount, device: AuthenticatedDevice, move: Bool
+  ) throws -> Response {
     guard let header = request.headers[HTTPField.Name("Destination")!] else {
       throw DAVError(
         .badRequest, .malformed, "\(move ? "MOVE" : "COPY") needs a Destination header.")
     }
-    let target = try DAVPath.destination(header)
+    guard
+      case .mounted(let destination, let target) = try place(
+        try DAVPath.destination(header), account: device.user), destination.isSame(as: mount)
+    else {
+      throw DAVError(
+        .forbidden, .forbidden,
+        "A \(move ? "MOVE" : "COPY") stays in your drive or in one share; to take “\(path)” elsewhere, download it and upload it there."
+      )
+    }
     let overwrite = request.headers[HTTPField.Name("Overwrite")!]?.uppercased() != "F"
     let depth = request.headers[HTTPField.Name("Depth")!] ?? "infinity"
     guard depth == "infinity" || (depth == "0" && !move) else {
@@ -115,25 +129,28 @@ extension DAVRoutes {
         "\(move ? "MOVE takes Depth infinity" : "COPY takes Depth 0 or infinity"), not \(depth.prefix(20))."
       )
     }
-    let source = try existing(path, account: device.user)
+    let source = try existing(path, drive: mount.drive)
+    try mount.checkWrite(
+      changing: move ? [target, path] : [target], removing: move ? [path, target] : [target])
     let locks = try checkWrite(
       request, path: path, paths: move ? [path, target] : [target],
-      trees: move ? [path, target] : [target], membership: true, account: device.user)
+      trees: move ? [path, target] : [target], membership: true, mount: mount)
     let (created, commit) = try store.dav.transfer(
       source, to: target, move: move, overwrite: overwrite, deep: depth != "0",
-      account: device.user)
-    try self.commit(commit, device: device, locks: locks)
+      drive: mount.drive)
+    try self.commit(commit, mount: mount, device: device, locks: locks)
     return Response(status: created ? .created : .noContent, headers: [.contentLength: "0"])
   }
 
   /// PROPPATCH: sets and removes dead properties, all or none (RFC 4918 §9.2). Live properties
   /// are protected: asking to change one fails the whole request (403 for it, 424 for the rest).
-  func proppatch(_ request: Request, path: DAVPath, account: Int64) async throws -> Response {
+  func proppatch(_ request: Request, path: DAVPath, mount: DAVMount) async throws -> Response {
     let body = try DAVElement.parse(try await Self.body(request, limit: Self.maximumXMLBytes))
     guard let body, body.namespace == "DAV:", body.name == "propertyupdate" else {
       throw DAVError(.badRequest, .malformed, "A PROPPATCH body is a DAV:propertyupdate element.")
     }
-    let resource = try existing(path, account: account)
+    let resource = try existing(path, drive: mount.drive)
+    try mount.checkWrite(changing: [path])
     var operations: [(DAVPropertyName, String?)] = []
     for update in body.children where update.namespace == "DAV:" {
       guard update.name == "set" || update.name == "remove", let prop = update.child("prop") else {
@@ -144,7 +161,7 @@ extension DAVRoutes {
         operations.append((name, update.name == "set" ? property.innerXML : nil))
       }
     }
-    try checkWrite(request, path: path, paths: [path], membership: false, account: account)
+    try checkWrite(request, path: path, paths: [path], membership: false, mount: mount)
     let protected = Set(DAVStore.liveNames)
     let refused = operations.filter { protected.contains($0.0) }
     let href = resource.path.href(collection: resource.isCollection)
@@ -157,7 +174,7 @@ extension DAVRoutes {
             [(403, refused.map { ($0.0, nil) }), (424, others.map { ($0.0, nil) })])
           + DAVXML.multistatusEnd)
     }
-    try store.dav.patchProperties(operations, of: resource.path, account: account)
+    try store.dav.patchProperties(operations, of: resource.path, drive: mount.drive)
     return Self.multistatus(
       DAVXML.multistatusStart
         + DAVXML.response(href: href, [(200, operations.map { ($0.0, nil) })])

@@ -13,6 +13,9 @@ struct DAVRoutes: Sendable {
   let configuration: ServerConfiguration
   /// Tells the account's devices (and share participants) that a write committed.
   let signal: JournalSignal
+  /// Bounds an account's WebDAV requests that hold much memory, disk or database time at once
+  /// (a GET's bytes, a PUT's, a folder's listing), apart from its devices' own.
+  let heavy: HeavyRequests
 
   /// The largest PUT body taken (held in memory while it is chunked).
   static let maximumPutBytes = 256 << 20
@@ -44,20 +47,11 @@ struct DAVRoutes: Sendable {
       }
       if request.method == .options { return options() }
       let device = try signedIn(request, peer: peer)
-      switch request.method.rawValue {
-      case "PROPFIND": return try await propfind(request, path: path, account: device.user)
-      case "PROPPATCH": return try await proppatch(request, path: path, account: device.user)
-      case "GET": return try get(request, path: path, account: device.user, body: true)
-      case "HEAD": return try get(request, path: path, account: device.user, body: false)
-      case "PUT": return try await put(request, path: path, device: device)
-      case "DELETE": return try delete(request, path: path, device: device)
-      case "MKCOL": return try await mkcol(request, path: path, account: device.user)
-      case "COPY": return try transfer(request, path: path, device: device, move: false)
-      case "MOVE": return try transfer(request, path: path, device: device, move: true)
-      case "LOCK": return try await lock(request, path: path, device: device)
-      case "UNLOCK": return try unlock(request, path: path, account: device.user)
-      default:
-        throw DAVError(.methodNotAllowed, .malformed, "\(request.method) is not served here.")
+      switch try place(path, account: device.user) {
+      case .sharedWithMe(let path):
+        return try await sharedWithMe(request, path: path, account: device.user)
+      case .mounted(let mount, let path):
+        return try await respond(request, path: path, mount: mount, device: device)
       }
     } catch let error as DAVError {
       return Self.response(error)
@@ -68,6 +62,42 @@ struct DAVRoutes: Sendable {
       }
       return Self.response(
         DAVError(.init(code: sync.code.httpStatus), sync.code, sync.message))
+    }
+  }
+
+  /// The answer to `request` for `path` in `mount`, by its method. GET, PUT and a listing
+  /// (PROPFIND not of depth 0) count among the account's heavy requests: past
+  /// ``HeavyRequests/perKey`` at once, another is 429 with `Retry-After`.
+  private func respond(
+    _ request: Request, path: DAVPath, mount: DAVMount, device: AuthenticatedDevice
+  ) async throws -> Response {
+    let heavy = "dav:\(device.user)"
+    switch request.method.rawValue {
+    case "PROPFIND" where request.headers[HTTPField.Name("Depth")!] != "0":
+      return try await self.heavy.run(heavy) {
+        try await propfind(request, path: path, mount: mount)
+      }
+    case "PROPFIND": return try await propfind(request, path: path, mount: mount)
+    case "PROPPATCH": return try await proppatch(request, path: path, mount: mount)
+    case "GET":
+      return try await self.heavy.run(heavy) {
+        try get(request, path: path, drive: mount.drive, body: true)
+      }
+    case "HEAD": return try get(request, path: path, drive: mount.drive, body: false)
+    case "PUT":
+      return try await self.heavy.run(heavy) {
+        try await put(request, path: path, mount: mount, device: device)
+      }
+    case "DELETE": return try delete(request, path: path, mount: mount, device: device)
+    case "MKCOL": return try await mkcol(request, path: path, mount: mount)
+    case "COPY":
+      return try transfer(request, path: path, mount: mount, device: device, move: false)
+    case "MOVE":
+      return try transfer(request, path: path, mount: mount, device: device, move: true)
+    case "LOCK": return try await lock(request, path: path, mount: mount, device: device)
+    case "UNLOCK": return try unlock(request, path: path, drive: mount.drive)
+    default:
+      throw DAVError(.methodNotAllowed, .malformed, "\(request.method) is not served here.")
     }
   }
 
@@ -152,25 +182,27 @@ struct DAVRoutes: Sendable {
     return response
   }
 
-  /// Makes `commit`'s commits, refused if a lock that `locks` does not hold now covers them
-  /// (checked again in their transaction), tells the devices, and applies its folder rows.
-  func commit(_ commit: DAVCommit, device: AuthenticatedDevice, locks: CommitLocks)
-    throws(DAVError)
-  {
+  /// Makes `commit`'s commits in `mount`'s container, as `device` (in a share, as a device of
+  /// its owner's, as a participant's device commits), refused if a lock that `locks` does not
+  /// hold now covers them (checked again in their transaction); tells the devices and the
+  /// share's participants, and applies its folder rows.
+  func commit(
+    _ commit: DAVCommit, mount: DAVMount, device: AuthenticatedDevice, locks: CommitLocks
+  ) throws(DAVError) {
     if !commit.requests.isEmpty {
       let moved = try store.dav.wrap { () throws(SyncError) in
         try store.commits.commit(
-          commit.requests, container: DAVStore.container, device: device,
+          commit.requests, container: mount.drive.container, device: mount.committer(device),
           maximumMembers: configuration.maximumMembersPerCommit, locks: locks
         ).sharesMoved
       }
-      signal.wake("\(device.user)/\(DAVStore.container)")
+      signal.wake(mount.drive.signalKey)  // the commit told the other replicas
       if !moved.isEmpty {
-        signal.notify(ShareRoutes.sharesKey(device.user))
+        signal.notify(ShareRoutes.sharesKey(mount.drive.owner))
         for participant in Set(moved) { signal.notify(ShareRoutes.sharesKey(participant)) }
       }
     }
-    try store.dav.finish(commit, account: device.user)
+    try store.dav.finish(commit, drive: mount.drive)
   }
 
   /// The body of `request`, up to `limit` bytes.
@@ -180,13 +212,13 @@ struct DAVRoutes: Sendable {
     return Array(buffer: buffer)
   }
 
-  /// The resource at `path`, or a 404.
-  func existing(_ path: DAVPath, account: Int64) throws(DAVError) -> DAVResource {
+  /// The resource at `path` in `drive`, or a 404.
+  func existing(_ path: DAVPath, drive: DAVDrive) throws(DAVError) -> DAVResource {
     guard
       let resource = try store.dav.wrap({ () throws(SyncError) in
-        try store.dav.resource(at: path, account: account)
+        try store.dav.resource(at: path, drive: drive)
       })
-    else { throw DAVError.notFound(path.path) }
+    else { throw DAVError.notFound(path) }
     return resource
   }
 }

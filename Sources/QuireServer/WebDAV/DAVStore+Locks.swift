@@ -7,12 +7,12 @@ extension DAVStore {
   /// The live locks that apply to a write at `paths`: those on each path or on a folder above
   /// it (deep, or a depth-0 lock on its own parent, whose membership the write changes when
   /// `membership`), and, for each of `trees`, those on anything inside it.
-  func locks(on paths: [DAVPath], trees: [DAVPath] = [], membership: Bool, account: Int64)
+  func locks(on paths: [DAVPath], trees: [DAVPath] = [], membership: Bool, drive: DAVDrive)
     throws(DAVError) -> [DAVLock]
   {
     try wrap { () throws(SyncError) in
       try read { db in
-        guard let container = try Self.containerID(db, account: account) else { return [] }
+        guard let container = try Self.containerID(db, drive: drive) else { return [] }
         return try Self.locks(
           db, container: container, on: paths, trees: trees, membership: membership)
       }
@@ -25,6 +25,7 @@ extension DAVStore {
   ) throws -> [DAVLock] {
     var found: [String: DAVLock] = [:]
     let now = Date().timeIntervalSince1970
+    let view = paths.first?.view ?? trees.first?.view ?? .drive
     for path in paths {
       var above: [DAVPath] = [path]
       var walk = path
@@ -35,7 +36,7 @@ extension DAVStore {
       let marks = Array(repeating: "?", count: above.count).joined(separator: ", ")
       for lock in try rows(
         db, "container = ? AND expires > ? AND path IN (\(marks))",
-        [container, now] + above.map(\.path))
+        [container, now] + above.map(\.path), view: view)
       where lock.covers(path) || (membership && lock.path == path.parent) {
         found[lock.token] = lock
       }
@@ -43,7 +44,7 @@ extension DAVStore {
     for tree in trees {
       for lock in try rows(
         db, "container = ? AND expires > ? AND \(db.startsWith("path"))",
-        [container, now] + db.startsWithArguments(tree.prefix))
+        [container, now] + db.startsWithArguments(tree.prefix), view: view)
       {
         found[lock.token] = lock
       }
@@ -51,8 +52,9 @@ extension DAVStore {
     return Array(found.values)
   }
 
+  /// The locks matching `condition`, their paths read in `view`.
   private static func rows(
-    _ db: any SQLSession, _ condition: String, _ arguments: [any SQLArgument]
+    _ db: any SQLSession, _ condition: String, _ arguments: [any SQLArgument], view: DAVView
   )
     throws -> [DAVLock]
   {
@@ -61,7 +63,8 @@ extension DAVStore {
       arguments
     ).map { row in
       DAVLock(
-        token: try row["token"], path: DAVPath(stored: try row["path"]), deep: try row["deep"],
+        token: try row["token"], path: DAVPath(stored: try row["path"], view: view),
+        deep: try row["deep"],
         exclusive: try row["exclusive"], owner: try row["owner"], timeout: try row["timeout"],
         expires: try row["expires"])
     }
@@ -113,17 +116,17 @@ extension DAVStore {
         [container, Date().timeIntervalSince1970]) == true
     else { return [] }  // the common case: one indexed look-up finds no lock at all
     return try locks(
-      db, container: container, on: paths.sorted().map(DAVPath.init(stored:)),
-      trees: trees.sorted().map(DAVPath.init(stored:)), membership: membership)
+      db, container: container, on: paths.sorted().map { DAVPath(stored: $0) },
+      trees: trees.sorted().map { DAVPath(stored: $0) }, membership: membership)
   }
 
   /// Takes `lock`, unless a lock that conflicts with it holds: any lock on it, above it
   /// (deep) or, if `lock` is deep, inside it, where either is exclusive. Returns the conflict.
-  func take(_ lock: DAVLock, account: Int64) throws(DAVError) -> DAVLock? {
+  func take(_ lock: DAVLock, drive: DAVDrive) throws(DAVError) -> DAVLock? {
     try wrap { () throws(SyncError) in
       try write { db in
         let container = try CommitStore.container(
-          db, user: account, identifier: Self.container, create: true)!
+          db, user: drive.owner, identifier: drive.container, create: true)!
         _ = try db.execute(
           "DELETE FROM davLocks WHERE container = ? AND expires <= ?",
           [container, Date().timeIntervalSince1970])
@@ -148,11 +151,11 @@ extension DAVStore {
   }
 
   /// Renews the lock `token` that covers `path` for `timeout` seconds; nil if there is none.
-  func refresh(_ token: String, at path: DAVPath, timeout: Int, account: Int64)
+  func refresh(_ token: String, at path: DAVPath, timeout: Int, drive: DAVDrive)
     throws(DAVError) -> DAVLock?
   {
     guard
-      var lock = try locks(on: [path], membership: false, account: account)
+      var lock = try locks(on: [path], membership: false, drive: drive)
         .first(where: { $0.token == token })
     else { return nil }
     lock.timeout = timeout
@@ -169,9 +172,9 @@ extension DAVStore {
   }
 
   /// Removes the lock `token` if it covers `path`; whether it did.
-  func unlock(_ token: String, at path: DAVPath, account: Int64) throws(DAVError) -> Bool {
+  func unlock(_ token: String, at path: DAVPath, drive: DAVDrive) throws(DAVError) -> Bool {
     guard
-      try locks(on: [path], membership: false, account: account)
+      try locks(on: [path], membership: false, drive: drive)
         .contains(where: { $0.token == token })
     else { return false }
     try wrap { () throws(SyncError) in

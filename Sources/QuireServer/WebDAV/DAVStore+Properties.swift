@@ -38,13 +38,13 @@ extension DAVStore {
   }.joined()
 
   /// The dead properties of the paths in `paths`, by path.
-  func deadProperties(of paths: [DAVPath], account: Int64) throws(DAVError)
+  func deadProperties(of paths: [DAVPath], drive: DAVDrive) throws(DAVError)
     -> [DAVPath: [DAVPropertyName: String]]
   {
     guard !paths.isEmpty else { return [:] }
     return try wrap { () throws(SyncError) in
       try read { db in
-        guard let container = try Self.containerID(db, account: account) else { return [:] }
+        guard let container = try Self.containerID(db, drive: drive) else { return [:] }
         var found: [DAVPath: [DAVPropertyName: String]] = [:]
         let wanted = Set(paths.map(\.path))
         // One folder's listing asks for all its children: read the parent's range once.
@@ -71,12 +71,12 @@ extension DAVStore {
 
   /// Sets (value) and removes (nil) dead properties of `path`, in order, in one transaction.
   func patchProperties(
-    _ operations: [(DAVPropertyName, String?)], of path: DAVPath, account: Int64
+    _ operations: [(DAVPropertyName, String?)], of path: DAVPath, drive: DAVDrive
   ) throws(DAVError) {
     try wrap { () throws(SyncError) in
       try write { db in
         let container = try CommitStore.container(
-          db, user: account, identifier: Self.container, create: true)!
+          db, user: drive.owner, identifier: drive.container, create: true)!
         for (name, value) in operations {
           if let value {
             _ = try db.execute(

@@ -9,7 +9,7 @@ extension DAVStore {
   /// and whether `target` was new.
   func transfer(
     _ source: DAVResource, to target: DAVPath, move: Bool, overwrite: Bool, deep: Bool,
-    account: Int64
+    drive: DAVDrive
   ) throws(DAVError) -> (created: Bool, commit: DAVCommit) {
     if source.path.isDrive {
       throw DAVError(.forbidden, .forbidden, "The drive itself cannot be moved or copied.")
@@ -22,10 +22,10 @@ extension DAVStore {
     }
     guard
       let parent = try wrap({ () throws(SyncError) in
-        try resource(at: target.parent, account: account)
+        try resource(at: target.parent, drive: drive)
       }), parent.isCollection
-    else { throw DAVError.noParent(target.path) }
-    let existing = try wrap { () throws(SyncError) in try resource(at: target, account: account) }
+    else { throw DAVError.noParent(target) }
+    let existing = try wrap { () throws(SyncError) in try resource(at: target, drive: drive) }
     if case .member = source.kind, existing?.isCollection == true {
       throw DAVError(
         .conflict, .alreadyExists,
@@ -36,24 +36,24 @@ extension DAVStore {
         "“\(target)” exists and the request said not to overwrite it (Overwrite: F).")
     }
     var commit = DAVCommit()
-    if let existing { commit.append(try deletion(of: existing, account: account)) }
+    if let existing { commit.append(try deletion(of: existing, drive: drive)) }
     if move { commit.keptFolders.append(source.path.parent) }
     commit.moved.append((source.path, target, !move, deep))
     switch (source.kind, parent.kind) {
     case (.folder, .folder):
       commit.keptFolders.append(target)
       guard deep else { break }
-      for item in try liveItems(under: source.path, account: account) {
+      for item in try liveItems(under: source.path, drive: drive) {
         commit.requests.append(
           try transferred(
             item, to: source.path.rebase(item.path, onto: target), move: move,
-            account: account))
+            drive: drive))
       }
     case (.file(let item, let revision), .folder), (.package(let item, let revision), .folder):
       let live = DAVLiveItem(
         item: item, kind: source.isCollection ? .package : .file, path: source.path,
         revision: revision)
-      commit.requests.append(try transferred(live, to: target, move: move, account: account))
+      commit.requests.append(try transferred(live, to: target, move: move, drive: drive))
     case (.member(let item, let revision, let member), _):
       guard let inPackage = parent.item, inPackage.item == item else {
         throw DAVError(
@@ -62,10 +62,10 @@ extension DAVStore {
         )
       }
       let members = try wrap { () throws(SyncError) in
-        try self.members(item: item, revision: revision, account: account)
+        try self.members(item: item, revision: revision, drive: drive)
       }
       guard var moved = members.first(where: { $0.path == member }) else {
-        throw DAVError.notFound(source.path.path)
+        throw DAVError.notFound(source.path)
       }
       let packagePath = source.path.package(holding: member)
       moved.path = inPackage.member.isEmpty ? target.name : inPackage.member + "/" + target.name
@@ -87,7 +87,7 @@ extension DAVStore {
   }
 
   /// The commit that renames `item` to `target`, or makes a new item there with its members.
-  private func transferred(_ item: DAVLiveItem, to target: DAVPath, move: Bool, account: Int64)
+  private func transferred(_ item: DAVLiveItem, to target: DAVPath, move: Bool, drive: DAVDrive)
     throws(DAVError) -> CommitRequest
   {
     if move {
@@ -96,7 +96,7 @@ extension DAVStore {
         base: item.revision, change: ManifestChange())
     }
     let members = try wrap { () throws(SyncError) in
-      try self.members(item: item.item, revision: item.revision, account: account)
+      try self.members(item: item.item, revision: item.revision, drive: drive)
     }
     return CommitRequest(
       commit: UUID().uuidString, item: UUID().uuidString, kind: item.kind, path: target.path,

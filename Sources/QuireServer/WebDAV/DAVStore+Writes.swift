@@ -9,9 +9,9 @@ extension DAVStore {
   /// it, once `check` (conditions and locks) has passed, with what `check` returned: all
   /// checked before the body is read.
   func putTarget<Checked>(
-    at path: DAVPath, account: Int64, check: (DAVResource?) throws(DAVError) -> Checked
+    at path: DAVPath, drive: DAVDrive, check: (DAVResource?) throws(DAVError) -> Checked
   ) throws(DAVError) -> (target: DAVResource?, parent: DAVResource, checked: Checked) {
-    let target = try wrap { () throws(SyncError) in try resource(at: path, account: account) }
+    let target = try wrap { () throws(SyncError) in try resource(at: path, drive: drive) }
     let checked = try check(target)
     if let target, target.isCollection {
       throw DAVError(
@@ -19,18 +19,18 @@ extension DAVStore {
     }
     guard
       let parent = try wrap({ () throws(SyncError) in
-        try resource(at: path.parent, account: account)
+        try resource(at: path.parent, drive: drive)
       }), parent.isCollection
-    else { throw DAVError.noParent(path.path) }
+    else { throw DAVError.noParent(path) }
     return (target, parent, checked)
   }
 
-  /// Stores the chunks of `frames` (``ChunkFrames``) for `account`: a PUT's body, a batch at a
+  /// Stores the chunks of `frames` (``ChunkFrames``) in `drive`'s owner's account: a PUT's body, a batch at a
   /// time.
-  func storeFrames(_ frames: [UInt8], account: Int64) throws(DAVError) {
+  func storeFrames(_ frames: [UInt8], drive: DAVDrive) throws(DAVError) {
     try wrap { () throws(SyncError) in
       _ = try chunks.storeChunks(
-        user: account, body: frames, maximumChunk: ContentChunker.standard.maximumSize)
+        user: drive.owner, body: frames, maximumChunk: ContentChunker.standard.maximumSize)
     }
   }
 
@@ -68,18 +68,18 @@ extension DAVStore {
   }
 
   /// Makes the empty folder `path` (MKCOL).
-  func makeFolder(at path: DAVPath, account: Int64) throws(DAVError) {
+  func makeFolder(at path: DAVPath, drive: DAVDrive) throws(DAVError) {
     guard !path.isDrive else {
       throw DAVError(.methodNotAllowed, .alreadyExists, "The drive exists already.")
     }
-    if try wrap({ () throws(SyncError) in try resource(at: path, account: account) }) != nil {
+    if try wrap({ () throws(SyncError) in try resource(at: path, drive: drive) }) != nil {
       throw DAVError(.methodNotAllowed, .alreadyExists, "“\(path)” exists already.")
     }
     guard
       let parent = try wrap({ () throws(SyncError) in
-        try resource(at: path.parent, account: account)
+        try resource(at: path.parent, drive: drive)
       }), parent.isCollection
-    else { throw DAVError.noParent(path.path) }
+    else { throw DAVError.noParent(path) }
     guard parent.kind == .folder else {
       throw DAVError(
         .forbidden, .forbidden,
@@ -89,7 +89,7 @@ extension DAVStore {
     try wrap { () throws(SyncError) in
       try write { db in
         let container = try CommitStore.container(
-          db, user: account, identifier: Self.container, create: true)!
+          db, user: drive.owner, identifier: drive.container, create: true)!
         try db.execute(
           "INSERT INTO davFolders(container, path, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
           [container, path.path, Date().timeIntervalSince1970])
@@ -99,14 +99,14 @@ extension DAVStore {
 
   /// The commits that delete `resource` (every item in a folder), and the folder rows and
   /// properties that go with it.
-  func deletion(of resource: DAVResource, account: Int64) throws(DAVError) -> DAVCommit {
+  func deletion(of resource: DAVResource, drive: DAVDrive) throws(DAVError) -> DAVCommit {
     if resource.path.isDrive {
       throw DAVError(.forbidden, .forbidden, "The drive itself cannot be deleted.")
     }
     var commit = DAVCommit(forgotten: [resource.path], keptFolders: [resource.path.parent])
     switch resource.kind {
     case .folder:
-      commit.requests = try liveItems(under: resource.path, account: account).map {
+      commit.requests = try liveItems(under: resource.path, drive: drive).map {
         CommitRequest(
           commit: UUID().uuidString, item: $0.item, kind: $0.kind, path: $0.path.path,
           base: $0.revision, deleted: true, change: ManifestChange())
@@ -127,7 +127,7 @@ extension DAVStore {
       ]
     case .memberFolder(let item, let revision, let member):
       let removed = try wrap { () throws(SyncError) in
-        try members(item: item, revision: revision, account: account)
+        try members(item: item, revision: revision, drive: drive)
       }.map(\.path)
         .filter { $0.startsWithBytes(member + "/") }
       commit.requests = [
@@ -141,10 +141,10 @@ extension DAVStore {
   }
 
   /// The live items at or under `folder`, with their current revisions.
-  func liveItems(under folder: DAVPath, account: Int64) throws(DAVError) -> [DAVLiveItem] {
+  func liveItems(under folder: DAVPath, drive: DAVDrive) throws(DAVError) -> [DAVLiveItem] {
     try wrap { () throws(SyncError) in
       try read { db in
-        guard let container = try Self.containerID(db, account: account) else { return [] }
+        guard let container = try Self.containerID(db, drive: drive) else { return [] }
         return try db.rows(
           """
           SELECT item, kind, path, current FROM items WHERE container = ? AND deleted = 0
@@ -153,20 +153,21 @@ extension DAVStore {
         ).map { row in
           DAVLiveItem(
             item: try row["item"], kind: ItemKind(rawValue: try row["kind"]) ?? .file,
-            path: DAVPath(stored: try row["path"]), revision: try row["current"])
+            path: DAVPath(stored: try row["path"], view: folder.view),
+            revision: try row["current"])
         }
       }
     }
   }
 
   /// Applies `commit`'s folder rows and properties after its commits were made.
-  func finish(_ commit: DAVCommit, account: Int64) throws(DAVError) {
+  func finish(_ commit: DAVCommit, drive: DAVDrive) throws(DAVError) {
     guard !commit.forgotten.isEmpty || !commit.keptFolders.isEmpty || !commit.moved.isEmpty
     else { return }
     try wrap { () throws(SyncError) in
       try write { db in
         let container = try CommitStore.container(
-          db, user: account, identifier: Self.container, create: true)!
+          db, user: drive.owner, identifier: drive.container, create: true)!
         for path in commit.forgotten {
           for table in ["davFolders", "davProperties", "davLocks"] {
             _ = try db.execute(

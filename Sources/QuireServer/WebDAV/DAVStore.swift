@@ -2,7 +2,8 @@ import Foundation
 import QuireSyncProtocol
 
 /// The drive as WebDAV sees it: the account's container `iCloud.net.gacha.quire` (the one
-/// `quire sync login` syncs by default) read by path — folders, documents, and packages as
+/// `quire sync login` syncs by default), or a container another account shares from
+/// (``DAVDrive``), read by path — folders, documents, and packages as
 /// collections of their members — and written as commits, exactly as a device writes.
 struct DAVStore: StoreAggregate {
   let backend: StoreBackend
@@ -16,21 +17,21 @@ struct DAVStore: StoreAggregate {
 }
 
 extension DAVStore {
-  /// The container's row for `account`, if it has one yet.
-  static func containerID(_ db: any SQLSession, account: Int64) throws -> Int64? {
-    try CommitStore.container(db, user: account, identifier: container, create: false)
+  /// The row of `drive`'s container, if it has one yet.
+  static func containerID(_ db: any SQLSession, drive: DAVDrive) throws -> Int64? {
+    try CommitStore.container(db, user: drive.owner, identifier: drive.container, create: false)
   }
 
   /// What is at `path`, or nil.
-  func resource(at path: DAVPath, account: Int64) throws(SyncError) -> DAVResource? {
-    try read { db in try Self.resource(db, at: path, account: account) }
+  func resource(at path: DAVPath, drive: DAVDrive) throws(SyncError) -> DAVResource? {
+    try read { db in try Self.resource(db, at: path, drive: drive) }
   }
 
-  static func resource(_ db: any SQLSession, at path: DAVPath, account: Int64) throws
+  static func resource(_ db: any SQLSession, at path: DAVPath, drive: DAVDrive) throws
     -> DAVResource?
   {
     if path.isDrive { return DAVResource(path: path, kind: .folder) }
-    guard let container = try containerID(db, account: account) else { return nil }
+    guard let container = try containerID(db, drive: drive) else { return nil }
     // The item at the path, or the package that holds it: the nearest of its ancestors.
     var ancestors: [String] = []
     var walk = path
@@ -118,9 +119,9 @@ extension DAVStore {
   }
 
   /// What collection `resource` holds directly (Depth 1), in name order.
-  func children(of resource: DAVResource, account: Int64) throws(SyncError) -> [DAVResource] {
+  func children(of resource: DAVResource, drive: DAVDrive) throws(SyncError) -> [DAVResource] {
     try read { db in
-      guard let container = try Self.containerID(db, account: account) else { return [] }
+      guard let container = try Self.containerID(db, drive: drive) else { return [] }
       switch resource.kind {
       case .file, .member:
         return []
@@ -226,11 +227,11 @@ extension DAVStore {
   }
 
   /// The members of `item` at `revision`, with their chunks: what a GET sends, a COPY copies.
-  func members(item: String, revision: Int64, account: Int64) throws(SyncError)
+  func members(item: String, revision: Int64, drive: DAVDrive) throws(SyncError)
     -> [ManifestMember]
   {
     try read { db in
-      guard let container = try Self.containerID(db, account: account) else { return [] }
+      guard let container = try Self.containerID(db, drive: drive) else { return [] }
       return try CommitStore.members(db, container: container, item: item, at: revision)
     }
   }

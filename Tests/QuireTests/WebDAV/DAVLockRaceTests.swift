@@ -62,7 +62,7 @@ struct DAVLockRaceTests {
         DAVLock(
           token: token, path: DAVPath(stored: path), deep: deep, exclusive: exclusive,
           owner: "<D:href>bob</D:href>", timeout: 600,
-          expires: Date().timeIntervalSince1970 + 600), account: device.user)
+          expires: Date().timeIntervalSince1970 + 600), drive: .own(device.user))
       #expect(taken == nil, "the lock was refused by \(String(describing: taken))")
     }
 
@@ -83,7 +83,7 @@ struct DAVLockRaceTests {
 
     func current(_ item: String = "plan") throws -> Int64? {
       try store.dav.read { db in
-        let container = try #require(try DAVStore.containerID(db, account: device.user))
+        let container = try #require(try DAVStore.containerID(db, drive: .own(device.user)))
         return try db.value(
           Int64.self, "SELECT current FROM items WHERE container = ? AND item = ?",
           [container, item])

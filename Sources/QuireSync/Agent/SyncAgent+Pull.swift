@@ -264,8 +264,16 @@ extension SyncAgent {
       }
     }
     guard manifest.path.hasPrefix("Documents/") else { return }
-    if manifest.deleted {  // deleted here and there
-      if let local = locate(id, known: synced[id]) { _ = try trash.trash(url(local.path)) }
+    if manifest.deleted {  // deleted there since the entry that asked for it
+      if let local = locate(id, known: synced[id]) {
+        // Modification beats deletion: an edit made here since the last sync, or a save that
+        // races the move, stays, and the next push sends it.
+        if let known = synced[id], !known.matches(local) {
+          needsPush = true
+          return
+        }
+        guard try trashForDeletion(local) else { return }
+      }
       try state.forget(id)
       synced[id] = nil
       return

@@ -63,4 +63,35 @@ struct SavedAsDeletedTests {
     #expect(
       try Disk.read(home.url.appendingPathComponent("Trash/files/Notes.txt")) == "first line\n")
   }
+
+  @Test(
+    "a download that finds the document deleted there keeps an edit made here, and sends it",
+    arguments: ["Notes.txt", "Doc.mydoc"])
+  func editedWhenTheDownloadFindsItDeleted(name: String) async throws {
+    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
+    let a = try await SyncAgent.test("A", in: homes[0].url, server: server)
+    let b = try await SyncAgent.test("B", in: homes[1].url, server: server)
+    let folderA = homes[0].url.appendingPathComponent("Documents")
+    let folderB = homes[1].url.appendingPathComponent("Documents")
+    let text = name.hasSuffix(".mydoc") ? name + "/text.txt" : name
+    try Disk.write("first line\n", to: folderA.appendingPathComponent(text))
+    try await a.pushLocalChanges()
+    try await b.pull()
+    try FileManager.default.removeItem(at: folderB.appendingPathComponent(name))
+    try await b.pushLocalChanges()
+    let id = try #require(await a.synced.first { $0.value.path == name }?.key)
+    let deletion = try #require(
+      try await a.client.changes(since: 0).entries.last { $0.item == id && $0.deleted })
+
+    // A's user edits it; then a download of the item (one A had queued) reads the deletion.
+    try Disk.write("first line\nedited on A\n", to: folderA.appendingPathComponent(text))
+    try await a.download(item: id, revision: deletion.revision, base: await a.synced[id])
+
+    #expect(try Disk.read(folderA.appendingPathComponent(text)) == "first line\nedited on A\n")
+    #expect(((try? Disk.tree(homes[0].url.appendingPathComponent("Trash/files"))) ?? []).isEmpty)
+    try await a.pushLocalChanges()
+    try await b.pull()
+    #expect(try Disk.read(folderB.appendingPathComponent(text)) == "first line\nedited on A\n")
+  }
 }

@@ -6,17 +6,25 @@ import Testing
 /// a planner that loses work (else a green run would prove nothing).
 @Suite("Sync simulation")
 struct SyncSimulationTests {
-  @Test("2 000 seeds of three devices: converged, nothing lost, no violation")
-  func seeds() {
-    let simulation = SyncSimulation(devices: 3)
-    var failed: [String] = []
-    for seed in UInt64(1)...2000 {
-      let (outcome, shrunk) = simulation.run(seed: seed)
-      if !outcome.passed {
-        failed.append(
-          "seed \(seed): \(outcome.violations) lost \(outcome.lost); shrunk: "
-            + (shrunk ?? []).map(\.description).joined(separator: " | "))
+  /// 200 seeds here, on a thread of their own (``onThread(_:)``), not on one of the two
+  /// cooperative threads a 2-core run has: every other test needs them. The many seeds run in
+  /// a release build, as `scripts/test` runs `scripts/sim` (10 000 of three devices, 2 000 of
+  /// five); 2 000 here in a debug build took a core for 90–220 s of the suite's 5 minutes, and
+  /// tests with deadlines ran out of time beside it.
+  @Test("200 seeds of three devices: converged, nothing lost, no violation")
+  func seeds() async throws {
+    let failed = try await onThread {
+      let simulation = SyncSimulation(devices: 3)
+      var failed: [String] = []
+      for seed in UInt64(1)...200 {
+        let (outcome, shrunk) = simulation.run(seed: seed)
+        if !outcome.passed {
+          failed.append(
+            "seed \(seed): \(outcome.violations) lost \(outcome.lost); shrunk: "
+              + (shrunk ?? []).map(\.description).joined(separator: " | "))
+        }
       }
+      return failed
     }
     let failures = failed.count
     #expect(failures == 0, "\(failed.prefix(3))")

@@ -12,7 +12,7 @@ struct ServerMigrationTests {
     "an embedded server migrates with its accounts, tokens, items and journal; devices carry on; a second migration is refused"
   )
   func migrate() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice", device: "a")
     var base: Int64?
     for round in 1...3 {

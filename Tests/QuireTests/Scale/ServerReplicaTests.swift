@@ -212,9 +212,9 @@ struct ServerReplicaTests {
   static func replicas(database: URL) async throws -> (SyncServerProcess, SyncServerProcess) {
     let environment = try await SeaweedFS.shared.environment()
     let blobs = ["--blobs", "s3://\(SeaweedFS.bucket)/\(UUID().uuidString)"]
-    let first = try SyncServerProcess(
+    let first = try await SyncServerProcess.started(
       arguments: blobs, environment: environment, database: database)
-    let second = try SyncServerProcess(
+    let second = try await SyncServerProcess.started(
       users: [:], arguments: blobs, environment: environment, database: database)
     return (first, second)
   }

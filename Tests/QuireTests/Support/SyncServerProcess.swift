@@ -44,17 +44,32 @@ final class SyncServerProcess: @unchecked Sendable {
     (process, url) = try Self.start(data.url, arguments: self.arguments, environment: environment)
   }
 
+  /// Starts a server as ``init(users:arguments:environment:database:)`` does, on a thread of
+  /// its own (``onThread(_:)``). Making its accounts (bcrypt) and waiting for it to listen
+  /// block for seconds under load, and must not hold one of the two cooperative threads a
+  /// 2-core run has: with both held, every other test of the run stood still, and tests with
+  /// deadlines failed (three presenter tests and a sync test, in two runs of two).
+  static func started(
+    users: [String: String] = ["alice": "alice-password", "bob": "bob-password"],
+    arguments: [String] = [], environment: [String: String] = [:], database: URL? = nil
+  ) async throws -> SyncServerProcess {
+    try await onThread {
+      try SyncServerProcess(
+        users: users, arguments: arguments, environment: environment, database: database)
+    }
+  }
+
   /// A server on `backend`: SQLite and its folder, or a PostgreSQL database of its own in the
   /// test process's cluster and a prefix of its own in the test process's SeaweedFS.
-  convenience init(
+  static func started(
     backend: ServerBackend,
     users: [String: String] = ["alice": "alice-password", "bob": "bob-password"]
-  ) async throws {
+  ) async throws -> SyncServerProcess {
     switch backend {
     case .embedded:
-      try self.init(users: users)
+      return try await started(users: users)
     case .scaled:
-      try self.init(
+      return try await started(
         users: users, arguments: ["--blobs", "s3://\(SeaweedFS.bucket)/\(UUID().uuidString)"],
         environment: try await SeaweedFS.shared.environment(),
         database: try await PostgresCluster.shared.database())

@@ -59,7 +59,7 @@ struct BlockingWorkTests {
 
   @Test("fetches stuck in blob reads, more than there are cores, do not stop other requests")
   func stuckReadsLeaveOthersServed() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     // As many stuck fetches as the server has cooperative threads (one per core), each a chunk
     // whose stored bytes are a FIFO: its read blocks until the test writes.
@@ -97,7 +97,7 @@ struct BlockingWorkTests {
 
   @Test("a fetch's first chunks reach the client before its last is read")
   func fetchStreams() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     // 4 MiB of chunks (one slice the server reads at once), then one it cannot read yet.
     let first = (0..<16).map { S.random(ContentChunker.standard.maximumSize, seed: UInt64($0)) }
@@ -122,7 +122,7 @@ struct BlockingWorkTests {
       return body
     }
     // The first slice arrives while the server is still held on the last chunk.
-    let arrived = try await withDeadline(seconds: 30) { () async -> Bool in
+    let arrived = try await withDeadline(seconds: 60) { () async -> Bool in
       for await count in progress where count >= sliceBytes { return true }
       return false
     }

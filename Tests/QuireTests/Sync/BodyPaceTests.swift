@@ -161,7 +161,7 @@ struct BodyPaceTests {
 
   @Test("a real server stops within seconds with a body half sent")
   func realServerStops() async throws {
-    let server = try SyncServerProcess(arguments: [])
+    let server = try await SyncServerProcess.started(arguments: [])
     let fd = try ConnectionGuardTests.connect(to: server.url)
     defer { close(fd) }
     let head = "POST /v1/sign-in HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\n\r\nab"
@@ -180,7 +180,7 @@ struct BodyPaceTests {
 
   @Test("a real server closes a connection whose body trickles in, and answers others")
   func realServer() async throws {
-    let server = try SyncServerProcess(arguments: ["--body-grace", "1"])
+    let server = try await SyncServerProcess.started(arguments: ["--body-grace", "1"])
     let fd = try ConnectionGuardTests.connect(to: server.url)
     defer { close(fd) }
     let head = "POST /v1/sign-in HTTP/1.1\r\nHost: x\r\nContent-Length: 4000\r\n\r\n"

@@ -51,7 +51,7 @@ struct ConnectionGuardTests {
 
   @Test("a real server closes a slowloris connection whose head never ends")
   func slowloris() async throws {
-    let server = try SyncServerProcess(arguments: ["--idle-timeout", "2"])
+    let server = try await SyncServerProcess.started(arguments: ["--idle-timeout", "2"])
     let fd = try Self.connect(to: server.url)
     defer { close(fd) }
     _ = "GET /v1/health HTTP/1.1\r\nHost: x\r\n".withCString { write(fd, $0, strlen($0)) }

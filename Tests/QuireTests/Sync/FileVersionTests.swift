@@ -9,7 +9,7 @@ import Testing
 struct FileVersionTests {
   @Test("current, other and conflict versions; contents, resolve, restore and remove")
   func versionsOfASyncedDocument() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()

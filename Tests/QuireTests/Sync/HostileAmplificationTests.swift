@@ -13,7 +13,7 @@ private typealias S = SyncTestSupport
 struct HostileAmplificationTests {
   @Test("a chunk reference must carry the stored chunk's size; honest repeats are kept")
   func referenceSizes() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     let chunk = S.bytes("sixteen bytes!!!")
     let member = try await S.upload(["": chunk], with: alice)[0]
@@ -50,7 +50,7 @@ struct HostileAmplificationTests {
 
   @Test("a fetch naming one chunk a thousand times gets it once")
   func fetchOnce() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     let bytes = S.random(100_000, seed: 7)
     let member = try await S.upload(["": bytes], with: alice)[0]
@@ -77,7 +77,7 @@ struct HostileAmplificationTests {
 
   @Test("a manifest batch naming one revision twice is refused; the client asks once")
   func manifestsOnce() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     let committed = try await alice.commit(
       S.commit(

@@ -36,7 +36,7 @@ struct HostileNameTests {
 
   @Test("the server refuses such a path and keeps a made-up name within 255 bytes")
   func serverNames() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     let members = try await S.upload(["": S.bytes("bytes")], with: alice)
     await ShareTests.expect(.invalidPath) {

@@ -19,7 +19,7 @@ struct HostileNumberTests {
   @Test(
     "the server refuses times a device cannot keep (past 2262) and modes beyond permission bits")
   func serverRefuses() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     let good = try await S.upload(["": S.bytes("a diary")], with: alice)[0]
     let refused: [(String, (inout ManifestMember) -> Void)] = [

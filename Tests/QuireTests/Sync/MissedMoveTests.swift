@@ -17,7 +17,7 @@ struct MissedMoveTests {
     "a deletion uploaded for a document the scan missed trashes nothing: the document comes back where it is, with its identity"
   )
   func missedMove() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let home = try TemporaryDirectory()
     let folder = home.url.appendingPathComponent("Documents")

@@ -72,7 +72,7 @@ struct MovedBeforeDownloadTests {
     "moved before the pull: one file keeps the identity, where the user put it, with the other device's edit"
   )
   func movedFirst() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let homeA = try TemporaryDirectory()
     let homeB = try TemporaryDirectory()
@@ -133,7 +133,7 @@ struct MovedBeforeDownloadTests {
   }
 
   static func editedOnB() async throws -> EditedOnB {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
     let devices = EditedOnB(
       server: server, homes: homes,

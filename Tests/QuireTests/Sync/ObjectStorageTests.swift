@@ -31,7 +31,7 @@ struct ObjectStorageTests {
   @Test(
     "an upload is one object under the server's prefix, read back by ranges; none in its folder")
   func uploadsAreObjects() async throws {
-    let server = try await SyncServerProcess(backend: .scaled)
+    let server = try await SyncServerProcess.started(backend: .scaled)
     let a = try await server.client("alice")
     let members = (0..<50).map { ("m\($0).txt", S.random(3000, seed: UInt64($0))) }
     let manifest = try await S.upload(Dictionary(uniqueKeysWithValues: members), with: a)
@@ -53,7 +53,7 @@ struct ObjectStorageTests {
     "the server remembers its bucket; another bucket, or a folder already holding chunks, is refused"
   )
   func rememberedStorage() async throws {
-    let server = try await SyncServerProcess(backend: .scaled)
+    let server = try await SyncServerProcess.started(backend: .scaled)
     let a = try await server.client("alice")
     let manifest = try await S.upload(["one.txt": S.bytes("kept in the bucket")], with: a)
     server.kill()
@@ -71,7 +71,7 @@ struct ObjectStorageTests {
     #expect(other.status != 0)
     #expect(other.stderr.contains("keeps its blobs in s3://quire/"), "\(other.stderr)")
 
-    let folderServer = try SyncServerProcess()
+    let folderServer = try await SyncServerProcess.started()
     let c = try await folderServer.client("alice")
     _ = try await S.upload(["x.txt": S.bytes("in the folder")], with: c)
     folderServer.kill()
@@ -105,7 +105,7 @@ struct ObjectStorageTests {
     let endpoint = try #require(URL(string: environment["AWS_ENDPOINT_URL"]!))
     let proxy = try NetworkProxy(to: endpoint.port!)
     environment["AWS_ENDPOINT_URL"] = "http://127.0.0.1:\(proxy.port)"
-    let server = try SyncServerProcess(
+    let server = try await SyncServerProcess.started(
       arguments: ["--blobs", "s3://quire/\(UUID().uuidString)"], environment: environment)
     let a = try await server.client("alice")
     let contents = ChunkedContents(S.random(50_000, seed: 9))

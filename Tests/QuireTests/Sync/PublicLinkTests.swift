@@ -16,7 +16,7 @@ struct PublicLinkTests {
     "a link shows a file and a package read-only, refuses every write and other accounts, and is 404 once revoked",
     arguments: ServerBackend.allCases)
   func publicLinks(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let alice = try await server.client("alice")
     let bob = try await server.client("bob")
     let text = "<b>Trip</b> & notes"
@@ -90,7 +90,7 @@ struct PublicLinkTests {
 
   @Test("a link sends a large file a slice at a time, every chunk in order, repeated ones too")
   func largeFile() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let alice = try await server.client("alice")
     var random = SystemRandomNumberGenerator()
     let block = (0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
@@ -110,7 +110,7 @@ struct PublicLinkTests {
   @Test(
     "quire share --public prints a link to a synced document; quire unshare --public revokes it")
   func shareCommand() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()

@@ -91,7 +91,7 @@ struct ReplacedFilesTests {
 
   @Test("a file open for writing in another program is not uploaded until that program closes it")
   func openWriterIsNotUploaded() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()

@@ -13,7 +13,7 @@ import Testing
 struct ResumedAtStartTests {
   @Test("the marker removed right after the agent read it: the agent resumes and syncs")
   func resumedBetweenReadAndWatch() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
     let marker = homes[0].url.appendingPathComponent("config/sync.paused")
     try FileManager.default.createDirectory(
@@ -52,7 +52,7 @@ struct ResumedAtStartTests {
     try Disk.write("written while the agent starts\n", to: notes)
     // The other device gets it: the agent resumed without any further event.
     let b = agents[1]
-    let arrived = await eventuallyAsync(seconds: 30) {
+    let arrived = await eventuallyAsync(seconds: 60) {
       try? await b.pull()
       return FileManager.default.fileExists(
         atPath: homes[1].url.appendingPathComponent("Documents/Notes.txt").path)

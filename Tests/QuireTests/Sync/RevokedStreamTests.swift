@@ -13,7 +13,7 @@ private typealias S = SyncTestSupport
 struct RevokedStreamTests {
   @Test("a stream opened before its device was revoked ends at the next commit")
   func revokedStreamEnds() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let lost = try await server.client("alice", device: "lost-phone")
     let laptop = try await server.client("alice", device: "laptop")
 

@@ -16,7 +16,7 @@ struct SavedAsDeletedTests {
     "saved after the agent read it and before the move: it stays here, and the other device gets it back",
     arguments: ["Notes.txt", "Doc.mydoc"])
   func savedBetweenReadAndTrash(name: String) async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
     let a = try await SyncAgent.test("A", in: homes[0].url, server: server)
     let b = try await SyncAgent.test("B", in: homes[1].url, server: server)
@@ -50,7 +50,7 @@ struct SavedAsDeletedTests {
 
   @Test("unchanged since the agent read it: it goes to the Trash")
   func unchangedGoes() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let home = try TemporaryDirectory()
     let a = try await SyncAgent.test("A", in: home.url, server: server)
     let folder = home.url.appendingPathComponent("Documents")
@@ -68,7 +68,7 @@ struct SavedAsDeletedTests {
     "a download that finds the document deleted there keeps an edit made here, and sends it",
     arguments: ["Notes.txt", "Doc.mydoc"])
   func editedWhenTheDownloadFindsItDeleted(name: String) async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
     let a = try await SyncAgent.test("A", in: homes[0].url, server: server)
     let b = try await SyncAgent.test("B", in: homes[1].url, server: server)

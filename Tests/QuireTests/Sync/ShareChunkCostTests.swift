@@ -18,7 +18,7 @@ struct ShareChunkCostTests {
   func chunkCheckReadsTheChange() async throws {
     var reads: [Int: Int] = [:]
     for size in [10, 200] {
-      let server = try SyncServerProcess()
+      let server = try await SyncServerProcess.started()
       let alice = try await server.client("alice")
       _ = try await server.client("bob")  // bob signs in once, as a participant does
       for index in 0..<size {

@@ -134,7 +134,7 @@ struct ShareTests {
     "a read-write participant's edits reach the owner at once, keep the owner's name, and touch no other item",
     arguments: ServerBackend.allCases)
   func readWriteShare(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let alice = try await server.client("alice")
     let bob = try await server.client("bob")
     let first = try await alice.commit(
@@ -212,7 +212,7 @@ struct ShareTests {
     "quire share --with shares a synced document, quire share lists who has it, quire shared shows it to the participant, quire unshare --with stops it"
   )
   func shareCommands() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let bob = try SyncDevice("B", server: server, user: "bob")
     try a.start()
@@ -255,7 +255,7 @@ struct ShareTests {
   static func threeAccounts(_ backend: ServerBackend) async throws -> (
     SyncServerProcess, SyncClient, SyncClient, SyncClient
   ) {
-    let server = try await SyncServerProcess(
+    let server = try await SyncServerProcess.started(
       backend: backend,
       users: ["alice": "alice-password", "bob": "bob-password", "carol": "carol-password"])
     return (

@@ -23,7 +23,7 @@ struct SignInDefenceTests {
 
   @Test("an unknown user, a name with NUL and a wrong password get one answer")
   func oneAnswer() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     for (user, password) in [
       ("alice", "wrong-password"), ("nobody", "alice-password"), ("alice\0", "alice-password"),
       ("alice\u{202E}", "alice-password"),
@@ -37,7 +37,7 @@ struct SignInDefenceTests {
   @Test("wrong passwords past five wait, per user, with Retry-After")
   func guessingSlowsDown() async throws {
     // A first wait of an hour: the test does not depend on how fast the machine answers.
-    let server = try SyncServerProcess(
+    let server = try await SyncServerProcess.started(
       users: ["alice": "alice-password", "bob": "bob-password"],
       arguments: ["--sign-in-wait", "3600"])
     for _ in 0..<5 {
@@ -52,7 +52,7 @@ struct SignInDefenceTests {
 
   @Test("shares with names that are no account's wait past five, per account")
   func shareLookupsSlowDown() async throws {
-    let server = try SyncServerProcess(
+    let server = try await SyncServerProcess.started(
       users: ["alice": "alice-password", "bob": "bob-password", "carol": "carol-password"],
       arguments: ["--sign-in-wait", "3600"])
     let alice = try await server.client("alice")
@@ -123,7 +123,7 @@ struct SignInDefenceTests {
 
   @Test("a commit identifier with “~” (a conflict revision's) is refused, not stuck")
   func commitIdentifiers() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     let members = try await S.upload(["": S.bytes("hello")], with: alice)
     for commit in ["abc~mine", "a b", "../x", "", String(repeating: "a", count: 65), "é"] {

@@ -31,7 +31,7 @@ struct StreamQuotaTests {
 
   @Test("a fifth stream of one token on one container ends the first")
   func fifthStreamEndsTheFirst() async throws {
-    let server = try SyncServerProcess(users: ["alice": "alice-password"])
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     let alice = try await server.client("alice")
     let url = server.url.appendingPathComponent("v1/containers/iCloud.net.gacha.mydoc/events")
     var bodies: [HTTPClientResponse.Body] = []

@@ -7,7 +7,7 @@ import Testing
 struct SyncAgentMergeTests {
   @Test("offline edits of different lines and different members merge on both devices")
   func offlineEditsMerge() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()
@@ -58,7 +58,7 @@ struct SyncAgentMergeTests {
     "two devices that create the same name keep both, and every device names them alike",
     arguments: [true, false])
   func sameNameOnTwoDevices(bFirst: Bool) async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     let c = try SyncDevice("C", server: server)

@@ -9,7 +9,7 @@ struct SyncAgentTests {
   @Test(
     "documents created, edited, renamed, moved and deleted on either device follow on the other")
   func bothDirections() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()
@@ -65,7 +65,7 @@ struct SyncAgentTests {
 
   @Test("an agent killed and restarted, and an offline server, lose nothing and converge")
   func killedAndOffline() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()
@@ -95,7 +95,7 @@ struct SyncAgentTests {
   @Test(
     "a reader on B never sees a package mixed from two revisions while A saves it again and again")
   func packagesArriveWhole() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()

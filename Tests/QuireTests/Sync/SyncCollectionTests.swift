@@ -22,7 +22,7 @@ struct SyncCollectionTests {
     "removing a settled conflict's versions frees their chunks; every kept version still reads",
     arguments: ServerBackend.allCases)
   func removedConflictVersionsAreFreed(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()
@@ -75,7 +75,7 @@ struct SyncCollectionTests {
     arguments: ServerBackend.allCases)
   func historyThins(backend: ServerBackend) async throws {
     typealias S = SyncTestSupport
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let client = try await server.client("alice")
     var base: Int64?
     for index in 0..<5 {

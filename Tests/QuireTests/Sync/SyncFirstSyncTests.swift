@@ -12,7 +12,7 @@ struct SyncFirstSyncTests {
     "forty new files arrive whole with their identities, modes and times; a name taken on the receiving device is not overwritten"
   )
   func manyNewFiles() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     let names = (0..<40).map { "Many/f\($0).txt" }

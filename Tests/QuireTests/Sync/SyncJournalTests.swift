@@ -10,7 +10,7 @@ struct SyncJournalTests {
 
   @Test("the event stream pushes each commit in order and resumes from Last-Event-ID")
   func eventStream() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     let heard = Self.collect(b.events(since: 0))
@@ -37,7 +37,7 @@ struct SyncJournalTests {
     // took over a minute once, when the whole suite's servers started at once on 2 cores.
     .timeLimit(.minutes(3)))
   func silentStreamEnds() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let proxy = try NetworkProxy(to: server.url.port!)
     let direct = try await server.client("alice")
     let client = SyncClient(
@@ -61,7 +61,7 @@ struct SyncJournalTests {
 
   @Test("a server killed while devices commit keeps every acknowledged commit, in order")
   func killedServerKeepsCommits() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let upload = try await S.upload(["": S.bytes("same")], with: a)
     let acknowledgements = Collector<Int64>()

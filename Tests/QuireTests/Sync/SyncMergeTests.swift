@@ -37,7 +37,7 @@ struct SyncMergeTests {
 
   @Test("edits of different lines of a text document on two devices both land, with no conflict")
   func textLinesMerge() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     let path = "Documents/Notes.txt"
@@ -84,7 +84,7 @@ struct SyncMergeTests {
 
   @Test("the same line changed on both devices: the later edit is current, the other a conflict")
   func textConflict() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     let path = "Documents/N.txt"
@@ -121,7 +121,7 @@ struct SyncMergeTests {
 
   @Test("a newer edit on the stale side wins, and the older current revision is kept")
   func newerStaleEditWins() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     let base = try await a.commit(
@@ -144,7 +144,7 @@ struct SyncMergeTests {
 
   @Test("package members added, removed and changed on two devices all apply; change beats removal")
   func packageMembersMerge() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     let path = "Documents/Album.album"
@@ -181,7 +181,7 @@ struct SyncMergeTests {
 
   @Test("a deletion of a document changed meanwhile is kept aside; a change revives a deletion")
   func modificationBeatsDeletion() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     let path = "Documents/D.txt"

@@ -27,7 +27,7 @@ struct SyncRacyCleanTests {
 
   @Test("a second write of the same size, leaving the same size and time, is still uploaded")
   func sameSizeSameTick() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()

@@ -11,7 +11,7 @@ struct SyncServerSafetyTests {
   @Test(
     "no token, a wrong token and a revoked token are refused", arguments: ServerBackend.allCases)
   func tokens(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let changes = server.url.absoluteString + "/v1/containers/iCloud.a/changes"
     #expect(try await S.raw(.GET, changes) == (401, "unauthorized"))
     #expect(try await S.raw(.GET, changes, token: "not-a-token") == (401, "unauthorized"))
@@ -37,7 +37,7 @@ struct SyncServerSafetyTests {
   @Test(
     "another account sees none of a container's items or chunks", arguments: ServerBackend.allCases)
   func accountsAreSeparate(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let alice = try await server.client("alice")
     let bob = try await server.client("bob")
     let secret = S.bytes("alice's secret")
@@ -79,7 +79,7 @@ struct SyncServerSafetyTests {
       String(repeating: "x", count: 256),
     ])
   func hostilePaths(path: String) async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let member = try await S.upload(["ok.txt": S.bytes("fine")], with: a)[0]
     var hostile = member
@@ -98,7 +98,7 @@ struct SyncServerSafetyTests {
     "a chunk whose bytes do not match its hash is refused and not stored",
     arguments: ServerBackend.allCases)
   func lyingChunk(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let a = try await server.client("alice")
     let claimed = ContentHash(of: S.bytes("what I claim"))
     var body: [UInt8] = []
@@ -125,7 +125,7 @@ struct SyncServerSafetyTests {
     "malformed JSON, oversize bodies, wrong manifests and unknown endpoints get a 4xx with a code",
     arguments: ServerBackend.allCases)
   func malformedRequests(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let signIn = try await SyncClient.signIn(
       server: server.url, user: "alice", password: "alice-password", device: "d")
     let base = server.url.absoluteString

@@ -13,7 +13,7 @@ struct SyncServerTests {
     "a package committed on one device is read back whole by another device of the account",
     arguments: ServerBackend.allCases)
   func commitAndReadBack(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let a = try await server.client("alice", device: "laptop")
     let b = try await server.client("alice", device: "desktop")
     let members = ["text.txt": S.bytes("Hello"), "image.png": S.random(300_000, seed: 1)]
@@ -39,7 +39,7 @@ struct SyncServerTests {
     "an edit commits and downloads only the members it changed, whatever the package's size",
     arguments: ServerBackend.allCases)
   func deltasFollowTheChange(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let a = try await server.client("alice")
     let b = try await server.client("alice")
     var members: [String: [UInt8]] = [:]
@@ -72,7 +72,7 @@ struct SyncServerTests {
     "a rename sends no bytes, and a deletion is a revision that empties the manifest",
     arguments: ServerBackend.allCases)
   func renameAndDelete(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let a = try await server.client("alice")
     let first = try await a.commit(
       S.commit(
@@ -98,7 +98,7 @@ struct SyncServerTests {
     "a commit sent again after a lost answer is committed once and answered the same",
     arguments: ServerBackend.allCases)
   func retriedCommitIsIdempotent(backend: ServerBackend) async throws {
-    let server = try await SyncServerProcess(backend: backend)
+    let server = try await SyncServerProcess.started(backend: backend)
     let a = try await server.client("alice")
     let request = S.commit(
       "i", path: "Documents/A.txt", base: nil, kind: .file,
@@ -113,7 +113,7 @@ struct SyncServerTests {
     "an upload's chunks go into one pack file, and chunks stored loose by an older server still read"
   )
   func packsAndLooseChunks() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try await server.client("alice")
     let members = (0..<50).map { ("m\($0).txt", S.random(3000, seed: UInt64($0))) }
     let manifest = try await S.upload(Dictionary(uniqueKeysWithValues: members), with: a)

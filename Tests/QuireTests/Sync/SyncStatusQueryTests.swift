@@ -11,7 +11,7 @@ struct SyncStatusQueryTests {
   @Test(
     "items show uploading, uploaded, downloading, an upload error and a conflict as they happen")
   func liveUbiquitousAttributes() async throws {
-    let server = try SyncServerProcess(arguments: ["--max-members-per-commit", "20"])
+    let server = try await SyncServerProcess.started(arguments: ["--max-members-per-commit", "20"])
     let toA = try NetworkProxy(to: server.url.port!)
     let a = try SyncDevice("A", server: server, via: toA)
     let b = try SyncDevice("B", server: server)
@@ -137,7 +137,7 @@ struct SyncStatusQueryTests {
 
   @Test("a folder signed out of sync has local items, and signing in makes them ubiquitous")
   func signedOutIsLocal() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     try a.write("hello", to: "Note.txt")
     try FileManager.default.removeItem(at: a.settingsFile)

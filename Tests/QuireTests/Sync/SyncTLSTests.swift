@@ -9,7 +9,9 @@ struct SyncTLSTests {
   func selfSignedServer() async throws {
     let keys = try TemporaryDirectory()
     let (certificate, key) = try Self.selfSigned(in: keys)
-    let server = try SyncServerProcess(arguments: ["--tls-cert", certificate, "--tls-key", key])
+    let server = try await SyncServerProcess.started(arguments: [
+      "--tls-cert", certificate, "--tls-key", key,
+    ])
     #expect(server.url.scheme == "https")
 
     let a = try SyncDevice("A", server: server, login: ["--ca-file", certificate])

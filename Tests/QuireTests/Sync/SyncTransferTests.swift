@@ -8,7 +8,7 @@ import Testing
 struct SyncTransferTests {
   @Test("100 bytes changed in a 64 MiB member send and fetch a few chunks, not the member")
   func largeMemberEdit() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()
@@ -39,7 +39,7 @@ struct SyncTransferTests {
 
   @Test("a paused device syncs nothing, in either direction, until it resumes")
   func pauseAndResume() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     let witness = try SyncDevice("C", server: server)
@@ -70,7 +70,7 @@ struct SyncTransferTests {
 
   @Test("a second agent on the same folder refuses to run, and signing out stops the agent")
   func oneAgentPerFolderUntilSignedOut() async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     try a.start()
     let second = try Executables.run(

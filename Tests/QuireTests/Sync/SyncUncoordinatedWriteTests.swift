@@ -16,7 +16,7 @@ struct SyncUncoordinatedWriteTests {
     "a write made while a download replaces the file is kept and merged, for a flat file and a package member",
     arguments: ["Notes.txt", "Doc.mydoc/text.txt"])
   func writeDuringDownloadIsKept(path: String) async throws {
-    let server = try SyncServerProcess()
+    let server = try await SyncServerProcess.started()
     let a = try SyncDevice("A", server: server)
     let b = try SyncDevice("B", server: server)
     try a.start()

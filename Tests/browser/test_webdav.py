@@ -471,6 +471,29 @@ class WebDAVAccessTests(unittest.TestCase):
             self.assertIn(status, (400, 404), f"{path}: {status} {answer[:300]!r}")
             self.assertNotIn(b"dear diary", answer)
 
+        # A lock's token is its taker's: alice's lock shows to bob without its token, and her
+        # token in bob's hands neither opens the lock nor removes it.
+        status, headers, body = request(self.server, "LOCK", "/dav/Lent/Projects/Plan.txt", alice,
+                                        LOCK_EXCLUSIVE, {"Content-Type": "application/xml"})
+        self.assertEqual(status, 200, body[:500])
+        token = headers["Lock-Token"].strip("<>")
+        status, _, body = request(self.server, "PROPFIND", shared + "Projects/Plan.txt", bob,
+                                  PROPFIND_ALL, {"Depth": "0"})
+        self.assertEqual(status, 207, body[:300])
+        self.assertIn(b"activelock", body)
+        self.assertNotIn(token.encode(), body)
+        self.assertNotIn(b"Lent", body)
+        status, _, body = request(self.server, "PUT", shared + "Projects/Plan.txt", bob, b"bob's\n",
+                                  {"If": f"(<{token}>)"})
+        self.assertEqual(status, 423, body[:300])
+        self.assertNotIn(b"Lent", body)
+        self.assertEqual(request(self.server, "UNLOCK", shared + "Projects/Plan.txt", bob,
+                                 headers={"Lock-Token": f"<{token}>"})[0], 409)
+        self.assertEqual(request(self.server, "UNLOCK", "/dav/Lent/Projects/Plan.txt", alice,
+                                 headers={"Lock-Token": f"<{token}>"})[0], 204)
+        self.assertEqual(request(self.server, "GET", "/dav/Lent/Projects/Plan.txt", alice)[2],
+                         b"alice's\n")
+
     def test_an_account_past_its_heavy_requests_at_once_is_told_to_wait_and_others_are_served(self):
         """Twelve GETs of a 32 MiB file whose client reads nothing: eight are answered and hold
         their places until their bytes are written, the other four are 429 with Retry-After.

@@ -6,6 +6,9 @@ struct DAVDrive: Hashable, Sendable {
   let owner: Int64
   /// The container's identifier.
   let container: String
+  /// In a shared document, that item: nothing else is reached through it, whatever else a
+  /// path under it may lead to in the owner's container. Nil for a drive or a shared folder.
+  var item: String? = nil
 
   /// `account`'s own drive: its container ``DAVStore/container``.
   static func own(_ account: Int64) -> DAVDrive {

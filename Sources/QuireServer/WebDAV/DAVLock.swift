@@ -1,6 +1,8 @@
 import QuireSyncProtocol
 
-/// A WebDAV write lock (RFC 4918 §6, §9.10): who holds it is whoever submits its token.
+/// A WebDAV write lock (RFC 4918 §6, §9.10): held by the account that took it, which alone
+/// may submit its token, refresh it or remove it (another account, such as a share's
+/// participant, sees the lock but not its token).
 struct DAVLock: Sendable, Equatable {
   /// Its token, `urn:uuid:…`.
   var token: String
@@ -16,6 +18,21 @@ struct DAVLock: Sendable, Equatable {
   var timeout: Int
   /// When it ends unless refreshed, in seconds since 1970.
   var expires: Double
+  /// The account that took it; 0 for the container's owner (a lock taken before the holder
+  /// was recorded).
+  var holder: Int64 = 0
+
+  /// Whether `account` holds it, in `drive`.
+  func isHeld(by account: Int64, in drive: DAVDrive) -> Bool {
+    holder == account || (holder == 0 && account == drive.owner)
+  }
+
+  /// The lock as `account` may see it: without its token unless `account` holds it.
+  func seen(by account: Int64, in drive: DAVDrive) -> DAVLock {
+    var seen = self
+    if !isHeld(by: account, in: drive) { seen.token = "" }
+    return seen
+  }
 
   /// Whether it covers `other`: the resource itself, or one inside it if deep.
   func covers(_ other: DAVPath) -> Bool {
@@ -44,8 +61,10 @@ struct DAVLock: Sendable, Equatable {
   var activeLock: String {
     let scope = exclusive ? "<D:exclusive/>" : "<D:shared/>"
     let ownerXML = owner.isEmpty ? "" : "<D:owner>\(owner)</D:owner>"
+    let tokenXML =
+      token.isEmpty ? "" : "<D:locktoken><D:href>\(DAVXML.escape(token))</D:href></D:locktoken>"
     return
-      "<D:activelock><D:locktype><D:write/></D:locktype><D:lockscope>\(scope)</D:lockscope><D:depth>\(deep ? "infinity" : "0")</D:depth>\(ownerXML)<D:timeout>Second-\(timeout)</D:timeout><D:locktoken><D:href>\(DAVXML.escape(token))</D:href></D:locktoken><D:lockroot><D:href>\(DAVXML.escape(path.href(collection: false)))</D:href></D:lockroot></D:activelock>"
+      "<D:activelock><D:locktype><D:write/></D:locktype><D:lockscope>\(scope)</D:lockscope><D:depth>\(deep ? "infinity" : "0")</D:depth>\(ownerXML)<D:timeout>Second-\(timeout)</D:timeout>\(tokenXML)<D:lockroot><D:href>\(DAVXML.escape(path.href(collection: false)))</D:href></D:lockroot></D:activelock>"
   }
 
   /// Its owner as people read it: the text of the `owner` XML without its markup (an address

@@ -24,6 +24,8 @@ struct DAVMount: Sendable {
   let access: Access
   /// Its root, read in its view: the drive, or the shared item or folder.
   let root: DAVPath
+  /// The share's identity; nil for the account's own drive.
+  var share: String? = nil
 
   /// `account`'s own drive.
   static func own(_ account: Int64) -> DAVMount {

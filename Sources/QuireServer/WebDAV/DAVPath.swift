@@ -41,7 +41,11 @@ struct DAVPath: Hashable, Sendable, CustomStringConvertible {
     do {
       try SyncPath.check(path)
     } catch {
-      throw DAVError(.badRequest, error.code, error.message)
+      // The store's message quotes the owner's path: name the share's instead.
+      throw DAVError(
+        .badRequest, error.code,
+        "“\(view.shown)/\(rest.prefix(100))…” is too long a path inside this share, or not one the drive takes; shorten it."
+      )
     }
     return DAVPath(checked: path, view: view)
   }

@@ -13,8 +13,9 @@ extension DAVRoutes {
 
   /// Checks `request`'s `If` header against `path` (412 if it fails), then that it submits a
   /// token of the locks on `paths`, inside `trees` and (with `membership`) on their parents.
-  /// Returns the tokens it submitted, for the commit to check the locks again in its own
-  /// transaction: a lock taken while a PUT's body arrives must hold too.
+  /// Returns the tokens it submitted of locks its account holds (another account's token opens
+  /// nothing), for the commit to check the locks again in its own transaction: a lock taken
+  /// while a PUT's body arrives must hold too.
   @discardableResult
   func checkWrite(
     _ request: Request, path: DAVPath, paths: [DAVPath], trees: [DAVPath] = [],
@@ -58,6 +59,7 @@ extension DAVRoutes {
         )
       }
     }
+    submitted = try store.dav.held(submitted, by: mount.account, drive: mount.drive)
     let locks = try store.dav.locks(
       on: paths, trees: trees, membership: membership, drive: mount.drive)
     if DAVLock.blocking(locks, submitted: submitted) != nil {
@@ -78,7 +80,8 @@ extension DAVRoutes {
       var renewed: DAVLock?
       if let header = request.headers[HTTPField.Name("If")!] {
         for token in try DAVIfHeader.parse(header).tokens.sorted() where renewed == nil {
-          renewed = try store.dav.refresh(token, at: path, timeout: timeout, drive: mount.drive)
+          renewed = try store.dav.refresh(
+            token, at: path, timeout: timeout, drive: mount.drive, account: mount.account)
         }
       }
       guard let lock = renewed else {
@@ -119,7 +122,8 @@ extension DAVRoutes {
     let lock = DAVLock(
       token: "urn:uuid:\(UUID().uuidString.lowercased())", path: path, deep: depth != "0",
       exclusive: scope.name == "exclusive", owner: body.child("owner")?.innerXML ?? "",
-      timeout: timeout, expires: Date().timeIntervalSince1970 + Double(timeout))
+      timeout: timeout, expires: Date().timeIntervalSince1970 + Double(timeout),
+      holder: mount.account)
     if try store.dav.take(lock, drive: mount.drive) != nil {
       throw DAVError(
         .init(code: 423, reasonPhrase: "Locked"), .alreadyExists,
@@ -129,15 +133,16 @@ extension DAVRoutes {
     return Self.lockAnswer(lock, status: created ? .created : .ok, newToken: true)
   }
 
-  /// UNLOCK of the lock `Lock-Token` names, if it covers the request's resource.
-  func unlock(_ request: Request, path: DAVPath, drive: DAVDrive) throws -> Response {
+  /// UNLOCK of the lock `Lock-Token` names, if it covers the request's resource and the
+  /// signed-in account took it.
+  func unlock(_ request: Request, path: DAVPath, mount: DAVMount) throws -> Response {
     guard var token = request.headers[HTTPField.Name("Lock-Token")!] else {
       throw DAVError(.badRequest, .malformed, "UNLOCK needs a Lock-Token header.")
     }
     token = token.trimmingCharacters(in: CharacterSet(charactersIn: "<> "))
-    guard try store.dav.unlock(token, at: path, drive: drive) else {
+    guard try store.dav.unlock(token, at: path, drive: mount.drive, account: mount.account) else {
       throw DAVError(
-        .conflict, .notFound, "No lock with that token covers “\(path)”.",
+        .conflict, .notFound, "No lock of yours with that token covers “\(path)”.",
         precondition: "lock-token-matches-request-uri")
     }
     return Response(status: .noContent)

@@ -28,7 +28,8 @@ extension DAVRoutes {
     var output = DAVXML.multistatusStart
     output.reserveCapacity(resources.count * 700)
     try properties(
-      of: resources, root: resource, deep: depth == "1", in: mount.drive, query, to: &output)
+      of: resources, root: resource, deep: depth == "1", in: mount.drive, seenBy: mount.account,
+      query, to: &output)
     output += DAVXML.multistatusEnd
     return Self.multistatus(output)
   }
@@ -54,14 +55,16 @@ extension DAVRoutes {
   }
 
   /// Appends the `response` of each of `resources`, all in `drive`, with the properties
-  /// `query` asks for, to `output`: `root`'s and (`deep`) its children's.
+  /// `query` asks for, to `output`: `root`'s and (`deep`) its children's. The locks show their
+  /// tokens only to the account that took them (`viewer`).
   func properties(
     of resources: [DAVResource], root: DAVResource, deep: Bool, in drive: DAVDrive,
-    _ query: DAVPropertyQuery, to output: inout String
+    seenBy viewer: Int64, _ query: DAVPropertyQuery, to output: inout String
   ) throws(DAVError) {
     let dead = try store.dav.deadProperties(of: resources.map(\.path), drive: drive)
     let locks = try store.dav.locks(
-      on: [root.path], trees: deep ? [root.path] : [], membership: false, drive: drive)
+      on: [root.path], trees: deep ? [root.path] : [], membership: false, drive: drive
+    ).map { $0.seen(by: viewer, in: drive) }
     for resource in resources {
       let covering = locks.filter { $0.covers(resource.path) }
       let own = dead[resource.path] ?? [:]

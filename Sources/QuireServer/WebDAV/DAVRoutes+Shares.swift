@@ -24,6 +24,13 @@ extension DAVRoutes {
       guard !deeper else { throw DAVError.notFound(path) }
       return .sharedWithMe(path)
     }
+    // A shared folder emptied, or a shared document the owner no longer has: nothing is there,
+    // and nothing may be made in its place outside the share.
+    guard
+      try store.dav.wrap({ () throws(SyncError) in
+        try store.dav.resource(at: mount.root, drive: mount.drive)
+      }) != nil
+    else { throw DAVError.notFound(mount.root) }
     let inside = rest.droppingBytes(folder.utf8.count + 1 + name.utf8.count + 1)
     return .mounted(mount, try DAVPath.mounted(inside, in: mount.root.path, view: mount.root.view))
   }
@@ -49,24 +56,12 @@ extension DAVRoutes {
       }
     }
     switch request.method.rawValue {
-    case "PROPFIND":
-      let depth = try Self.depth(request, of: here)
-      let query = try await Self.propertyQuery(request)
-      var output = DAVXML.multistatusStart
-      try properties(of: [here], root: here, deep: false, in: .own(account), query, to: &output)
-      if depth == "1" {
-        for (_, mount) in try sharedMounts(account: account) {
-          guard
-            let shared = try store.dav.wrap({ () throws(SyncError) in
-              try store.dav.resource(at: mount.root, drive: mount.drive)
-            })
-          else { continue }
-          try properties(
-            of: [shared], root: shared, deep: false, in: mount.drive, query, to: &output)
-        }
+    case "PROPFIND" where request.headers[HTTPField.Name("Depth")!] != "0":
+      return try await heavy.run("dav:\(account)") {
+        try await listShares(request, here: here, account: account)
       }
-      output += DAVXML.multistatusEnd
-      return Self.multistatus(output)
+    case "PROPFIND":
+      return try await listShares(request, here: here, account: account)
     case "GET", "HEAD":
       throw DAVError(
         .methodNotAllowed, .forbidden,
@@ -81,5 +76,32 @@ extension DAVRoutes {
         "“\(here.path)” holds what other accounts share with you, and nothing else; keep your own files elsewhere in the drive."
       )
     }
+  }
+
+  /// PROPFIND of "Shared with me": itself, and at depth 1 each share's item or folder, read
+  /// in its owner's container with its properties there.
+  private func listShares(_ request: Request, here: DAVResource, account: Int64) async throws
+    -> Response
+  {
+    let depth = try Self.depth(request, of: here)
+    let query = try await Self.propertyQuery(request)
+    var output = DAVXML.multistatusStart
+    try properties(
+      of: [here], root: here, deep: false, in: .own(account), seenBy: account, query,
+      to: &output)
+    if depth == "1" {
+      for (_, mount) in try sharedMounts(account: account) {
+        guard
+          let shared = try store.dav.wrap({ () throws(SyncError) in
+            try store.dav.resource(at: mount.root, drive: mount.drive)
+          })
+        else { continue }
+        try properties(
+          of: [shared], root: shared, deep: false, in: mount.drive, seenBy: account, query,
+          to: &output)
+      }
+    }
+    output += DAVXML.multistatusEnd
+    return Self.multistatus(output)
   }
 }

@@ -95,7 +95,7 @@ struct DAVRoutes: Sendable {
     case "MOVE":
       return try transfer(request, path: path, mount: mount, device: device, move: true)
     case "LOCK": return try await lock(request, path: path, mount: mount, device: device)
-    case "UNLOCK": return try unlock(request, path: path, drive: mount.drive)
+    case "UNLOCK": return try unlock(request, path: path, mount: mount)
     default:
       throw DAVError(.methodNotAllowed, .malformed, "\(request.method) is not served here.")
     }
@@ -189,12 +189,31 @@ struct DAVRoutes: Sendable {
   func commit(
     _ commit: DAVCommit, mount: DAVMount, device: AuthenticatedDevice, locks: CommitLocks
   ) throws(DAVError) {
+    if let share = mount.share {
+      // Read again once a PUT's body has arrived: a share stopped, or made read-only, since
+      // the request began takes no write.
+      guard
+        try sharedMounts(account: mount.account).contains(where: {
+          $0.mount.share == share && $0.mount.access == .writer && $0.mount.root == mount.root
+        })
+      else {
+        throw DAVError(
+          .forbidden, .forbidden,
+          "“\(mount.root)” is no longer shared with you for writing; nothing was written.")
+      }
+    }
     if !commit.requests.isEmpty {
-      let moved = try store.dav.wrap { () throws(SyncError) in
-        try store.commits.commit(
+      let moved: [Int64]
+      do {
+        moved = try store.commits.commit(
           commit.requests, container: mount.drive.container, device: mount.committer(device),
           maximumMembers: configuration.maximumMembersPerCommit, locks: locks
         ).sharesMoved
+      } catch  where error.code == .locked && mount.access != .owner {
+        // The store names the lock's path as the owner keeps it: name the share instead.
+        throw DAVError(DAVLock.lockedError(mount.root))
+      } catch {
+        throw DAVError(SyncError(error.code, error.message))
       }
       signal.wake(mount.drive.signalKey)  // the commit told the other replicas
       if !moved.isEmpty {

@@ -59,14 +59,14 @@ extension DAVStore {
     throws -> [DAVLock]
   {
     try db.rows(
-      "SELECT token, path, deep, exclusive, owner, timeout, expires FROM davLocks WHERE \(condition)",
+      "SELECT token, path, deep, exclusive, owner, timeout, expires, account FROM davLocks WHERE \(condition)",
       arguments
     ).map { row in
       DAVLock(
         token: try row["token"], path: DAVPath(stored: try row["path"], view: view),
         deep: try row["deep"],
         exclusive: try row["exclusive"], owner: try row["owner"], timeout: try row["timeout"],
-        expires: try row["expires"])
+        expires: try row["expires"], holder: try row["account"])
     }
   }
 
@@ -138,25 +138,46 @@ extension DAVStore {
         }
         _ = try db.execute(
           """
-          INSERT INTO davLocks(token, container, path, deep, exclusive, owner, timeout, expires)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          INSERT INTO davLocks(
+            token, container, path, deep, exclusive, owner, timeout, expires, account)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             lock.token, container, lock.path.path, lock.deep, lock.exclusive, lock.owner,
-            lock.timeout, lock.expires,
+            lock.timeout, lock.expires, lock.holder,
           ])
         return nil
       }
     }
   }
 
-  /// Renews the lock `token` that covers `path` for `timeout` seconds; nil if there is none.
-  func refresh(_ token: String, at path: DAVPath, timeout: Int, drive: DAVDrive)
-    throws(DAVError) -> DAVLock?
+  /// Those of `tokens` that name live locks of `drive` that `account` holds: the tokens a
+  /// write of `account`'s may submit. Another account's token, read from a lock discovery or
+  /// guessed, opens nothing.
+  func held(_ tokens: Set<String>, by account: Int64, drive: DAVDrive) throws(DAVError)
+    -> Set<String>
   {
+    guard !tokens.isEmpty else { return [] }
+    return try wrap { () throws(SyncError) in
+      try read { db in
+        guard let container = try Self.containerID(db, drive: drive) else { return [] }
+        let marks = Array(repeating: "?", count: tokens.count).joined(separator: ", ")
+        let locks = try Self.rows(
+          db, "container = ? AND token IN (\(marks))", [container] + tokens.sorted(),
+          view: .drive)
+        return Set(locks.filter { $0.isHeld(by: account, in: drive) }.map(\.token))
+      }
+    }
+  }
+
+  /// Renews the lock `token` that covers `path` for `timeout` seconds, if `account` holds it;
+  /// nil if there is none.
+  func refresh(
+    _ token: String, at path: DAVPath, timeout: Int, drive: DAVDrive, account: Int64
+  ) throws(DAVError) -> DAVLock? {
     guard
       var lock = try locks(on: [path], membership: false, drive: drive)
-        .first(where: { $0.token == token })
+        .first(where: { $0.token == token && $0.isHeld(by: account, in: drive) })
     else { return nil }
     lock.timeout = timeout
     lock.expires = Date().timeIntervalSince1970 + Double(timeout)
@@ -171,11 +192,13 @@ extension DAVStore {
     return renewed
   }
 
-  /// Removes the lock `token` if it covers `path`; whether it did.
-  func unlock(_ token: String, at path: DAVPath, drive: DAVDrive) throws(DAVError) -> Bool {
+  /// Removes the lock `token` if it covers `path` and `account` holds it; whether it did.
+  func unlock(_ token: String, at path: DAVPath, drive: DAVDrive, account: Int64)
+    throws(DAVError) -> Bool
+  {
     guard
       try locks(on: [path], membership: false, drive: drive)
-        .contains(where: { $0.token == token })
+        .contains(where: { $0.token == token && $0.isHeld(by: account, in: drive) })
     else { return false }
     try wrap { () throws(SyncError) in
       try write { db in _ = try db.execute("DELETE FROM davLocks WHERE token = ?", [token]) }

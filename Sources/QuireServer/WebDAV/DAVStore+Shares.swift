@@ -14,18 +14,22 @@ extension DAVStore {
     let rows = try read { db in
       try db.rows(
         """
-        SELECT s.item, s.folder, s.role, c.account, c.identifier, i.path, o.name AS owner
+        SELECT s.id, s.item, s.folder, s.role, c.account, c.identifier, i.path, o.name AS owner
         FROM shares s JOIN containers c ON c.id = s.container JOIN users o ON o.id = c.account
           LEFT JOIN items i ON i.container = s.container AND i.item = s.item
         WHERE s.grantee = ? AND s.revoked = 0 AND (s.folder IS NOT NULL OR i.deleted = 0)
         ORDER BY s.created, s.id
         """, [account]
       ).map { row in
-        (
-          root: try (row["folder"] as String?) ?? (row["path"] as String),
+        let folder: String? = try row["folder"]
+        return (
+          root: try folder ?? (row["path"] as String),
           role: ShareRole(rawValue: try row["role"]) ?? .read,
-          drive: DAVDrive(owner: try row["account"], container: try row["identifier"]),
-          owner: try row["owner"] as String
+          drive: DAVDrive(
+            owner: try row["account"], container: try row["identifier"],
+            item: folder == nil ? try row["item"] as String : nil),
+          owner: try row["owner"] as String,
+          share: try row["id"] as String
         )
       }
     }
@@ -40,7 +44,7 @@ extension DAVStore {
           name,
           DAVMount(
             account: account, drive: row.drive, access: row.role == .write ? .writer : .reader,
-            root: DAVPath(stored: row.root, view: view))
+            root: DAVPath(stored: row.root, view: view), share: row.share)
         ))
     }
     return mounts

@@ -27,8 +27,18 @@ extension DAVStore {
     try read { db in try Self.resource(db, at: path, drive: drive) }
   }
 
+  /// What is at `path` in `drive`, or nil; in a shared document, only that item or a part of
+  /// it (another item the owner keeps under its path is not reached through the share).
   static func resource(_ db: any SQLSession, at path: DAVPath, drive: DAVDrive) throws
     -> DAVResource?
+  {
+    let found = try anyResource(db, at: path, drive: drive)
+    guard let only = drive.item else { return found }
+    return found?.item?.item == only ? found : nil
+  }
+
+  private static func anyResource(_ db: any SQLSession, at path: DAVPath, drive: DAVDrive)
+    throws -> DAVResource?
   {
     if path.isDrive { return DAVResource(path: path, kind: .folder) }
     guard let container = try containerID(db, drive: drive) else { return nil }

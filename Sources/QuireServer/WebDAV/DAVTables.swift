@@ -1,7 +1,8 @@
 /// WebDAV's own tables: the folders a WebDAV client made that hold nothing yet (`davFolders`;
 /// a folder that holds an item exists because of it, as on a device), and the dead properties
 /// clients set with PROPPATCH (`davProperties`), kept per path and carried by COPY and MOVE,
-/// and the write locks of class 2 (`davLocks`).
+/// and the write locks of class 2 (`davLocks`), with the account that took each (0: the
+/// container's owner, for a lock taken before that was recorded).
 enum DAVTables: AggregateTables {
   static let sqlite = [
     "v11": """
@@ -17,7 +18,9 @@ enum DAVTables: AggregateTables {
       deep INTEGER NOT NULL, exclusive INTEGER NOT NULL, owner TEXT NOT NULL,
       timeout INTEGER NOT NULL, expires REAL NOT NULL);
     CREATE INDEX davLocksByPath ON davLocks(container, path);
-    """
+    """,
+    // Who took each lock: in a share, another account than the container's owner can.
+    "v12": "ALTER TABLE davLocks ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
   ]
 
   static let postgres: [Int64: [String]] = [
@@ -39,7 +42,8 @@ enum DAVTables: AggregateTables {
         timeout BIGINT NOT NULL, expires DOUBLE PRECISION NOT NULL)
       """,
       "CREATE INDEX davLocksByPath ON davLocks(container, path)",
-    ]
+    ],
+    7: ["ALTER TABLE davLocks ADD COLUMN account BIGINT NOT NULL DEFAULT 0"],
   ]
 
   static let columns: [(name: String, columns: [String])] = [
@@ -47,7 +51,10 @@ enum DAVTables: AggregateTables {
     ("davProperties", ["container", "path", "namespace", "name", "value"]),
     (
       "davLocks",
-      ["token", "container", "path", "deep", "exclusive", "owner", "timeout", "expires"]
+      [
+        "token", "container", "path", "deep", "exclusive", "owner", "timeout", "expires",
+        "account",
+      ]
     ),
   ]
 }

@@ -32,9 +32,13 @@ struct DAVSharedPathTests {
   func tooLong() throws {
     let rest = Array(repeating: String(repeating: "n", count: 200), count: 24)
       .joined(separator: "/")
-    #expect(throws: DAVError.self) {
+    let error = try #require(throws: DAVError.self) {
       try DAVPath.mounted(rest, in: "Documents/Work/Projects", view: view)
     }
+    #expect(error.status.code == 400)
+    #expect(error.error.message.contains("/Shared with me/Projects/nnn"), "\(error.error.message)")
+    #expect(
+      !error.error.message.contains("Work"), "the owner's folders leak: \(error.error.message)")
   }
 
   @Test("a share whose name is taken is named for its owner, before the extension")
@@ -88,7 +92,12 @@ struct DAVSharedPathTests {
     let mounts = try store.dav.sharedMounts(account: bob)
     #expect(mounts.map(\.name) == ["Trip.txt", "Trip (alice).txt", "Projects"])
     #expect(mounts.map(\.mount.access) == [.reader, .writer, .writer])
-    #expect(mounts.allSatisfy { $0.mount.drive == .own(alice.user) && $0.mount.account == bob })
+    #expect(
+      mounts.allSatisfy {
+        $0.mount.drive.owner == alice.user && $0.mount.drive.container == DAVStore.container
+          && $0.mount.account == bob
+      })
+    #expect(mounts.map(\.mount.drive.item) == ["a", "b", nil])
     #expect(
       mounts.map(\.mount.root.path) == [
         "Documents/A/Trip.txt", "Documents/B/Trip.txt", "Documents/Work/Projects",
@@ -96,6 +105,18 @@ struct DAVSharedPathTests {
     #expect(
       mounts[1].mount.root.href(collection: false) == "/dav/Shared%20with%20me/Trip%20(alice).txt")
     #expect(try store.dav.sharedMounts(account: store.accounts.accountID(named: "carol")).isEmpty)
+
+    // Another item the owner keeps under the shared document's path is not reached through
+    // the share (a device can commit one there).
+    _ = try store.commits.commit(
+      CommitRequest(
+        commit: "c-s", item: "s", kind: .file, path: "Documents/A/Trip.txt/secret.txt", base: nil,
+        deleted: false, change: ManifestChange(upserted: [member], removed: [])),
+      container: DAVStore.container, device: alice, maximumMembers: 100)
+    let secret = DAVPath(stored: "Documents/A/Trip.txt/secret.txt")
+    #expect(try store.dav.resource(at: secret, drive: .own(alice.user)) != nil)
+    #expect(try store.dav.resource(at: secret, drive: mounts[0].mount.drive) == nil)
+    #expect(try store.dav.resource(at: mounts[0].mount.root, drive: mounts[0].mount.drive) != nil)
 
     _ = try store.shares.unshare(
       container: DAVStore.container, share: projects.id, user: alice.user)

@@ -16,19 +16,10 @@ struct SavedAsDeletedTests {
     "saved after the agent read it and before the move: it stays here, and the other device gets it back",
     arguments: ["Notes.txt", "Doc.mydoc"])
   func savedBetweenReadAndTrash(name: String) async throws {
-    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
-    let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
-    let a = try await SyncAgent.test("A", in: homes[0].url, server: server)
-    let b = try await SyncAgent.test("B", in: homes[1].url, server: server)
+    let (server, homes, a, b, text) = try await Self.deletedOnB(name)
+    defer { withExtendedLifetime(server) {} }
     let folderA = homes[0].url.appendingPathComponent("Documents")
     let folderB = homes[1].url.appendingPathComponent("Documents")
-    let text = name.hasSuffix(".mydoc") ? name + "/text.txt" : name
-    try Disk.write("first line\n", to: folderA.appendingPathComponent(text))
-    try await a.pushLocalChanges()
-    try await b.pull()
-    // B deletes it.
-    try FileManager.default.removeItem(at: folderB.appendingPathComponent(name))
-    try await b.pushLocalChanges()
 
     // A reads the document as its pull does, finds it as last synced; then its user saves, and
     // only then is the deletion applied.
@@ -68,18 +59,10 @@ struct SavedAsDeletedTests {
     "a download that finds the document deleted there keeps an edit made here, and sends it",
     arguments: ["Notes.txt", "Doc.mydoc"])
   func editedWhenTheDownloadFindsItDeleted(name: String) async throws {
-    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
-    let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
-    let a = try await SyncAgent.test("A", in: homes[0].url, server: server)
-    let b = try await SyncAgent.test("B", in: homes[1].url, server: server)
+    let (server, homes, a, b, text) = try await Self.deletedOnB(name)
+    defer { withExtendedLifetime(server) {} }
     let folderA = homes[0].url.appendingPathComponent("Documents")
     let folderB = homes[1].url.appendingPathComponent("Documents")
-    let text = name.hasSuffix(".mydoc") ? name + "/text.txt" : name
-    try Disk.write("first line\n", to: folderA.appendingPathComponent(text))
-    try await a.pushLocalChanges()
-    try await b.pull()
-    try FileManager.default.removeItem(at: folderB.appendingPathComponent(name))
-    try await b.pushLocalChanges()
     let id = try #require(await a.synced.first { $0.value.path == name }?.key)
     let deletion = try #require(
       try await a.client.changes(since: 0).entries.last { $0.item == id && $0.deleted })
@@ -93,5 +76,25 @@ struct SavedAsDeletedTests {
     try await a.pushLocalChanges()
     try await b.pull()
     #expect(try Disk.read(folderB.appendingPathComponent(text)) == "first line\nedited on A\n")
+  }
+
+  /// Devices A and B of a server, `name` (a flat file, or a package whose text is
+  /// `name/text.txt`) written on A and synced to B, then deleted on B and pushed. Returns the
+  /// server (kept alive by the test), the two homes, the agents and the text's path.
+  static func deletedOnB(_ name: String) async throws -> (
+    SyncServerProcess, [TemporaryDirectory], SyncAgent, SyncAgent, String
+  ) {
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
+    let homes = [try TemporaryDirectory(), try TemporaryDirectory()]
+    let a = try await SyncAgent.test("A", in: homes[0].url, server: server)
+    let b = try await SyncAgent.test("B", in: homes[1].url, server: server)
+    let text = name.hasSuffix(".mydoc") ? name + "/text.txt" : name
+    try Disk.write("first line\n", to: homes[0].url.appendingPathComponent("Documents/" + text))
+    try await a.pushLocalChanges()
+    try await b.pull()
+    try FileManager.default.removeItem(
+      at: homes[1].url.appendingPathComponent("Documents/" + name))
+    try await b.pushLocalChanges()
+    return (server, homes, a, b, text)
   }
 }

@@ -65,8 +65,9 @@ struct DAVRoutes: Sendable {
     }
   }
 
-  /// The answer to `request` for `path` in `mount`, by its method. GET, PUT and a listing
-  /// (PROPFIND not of depth 0) count among the account's heavy requests: past
+  /// The answer to `request` for `path` in `mount`, by its method. GET, PUT, a listing
+  /// (PROPFIND not of depth 0) and a DELETE, COPY or MOVE of a collection count among the
+  /// account's heavy requests: past
   /// ``HeavyRequests/perKey`` at once, another is 429 with `Retry-After`.
   private func respond(
     _ request: Request, path: DAVPath, mount: DAVMount, device: AuthenticatedDevice
@@ -88,12 +89,22 @@ struct DAVRoutes: Sendable {
       return try await self.heavy.run(heavy) {
         try await put(request, path: path, mount: mount, device: device)
       }
-    case "DELETE": return try delete(request, path: path, mount: mount, device: device)
+    case "DELETE", "COPY", "MOVE":
+      // Of a collection, each is one commit over everything it holds, as long as a listing.
+      let deep = try store.dav.wrap { () throws(SyncError) in
+        try store.dav.resource(at: path, drive: mount.drive)?.isCollection ?? false
+      }
+      let answer = { () throws -> Response in
+        switch request.method.rawValue {
+        case "DELETE": try delete(request, path: path, mount: mount, device: device)
+        default:
+          try transfer(
+            request, path: path, mount: mount, device: device,
+            move: request.method.rawValue == "MOVE")
+        }
+      }
+      return deep ? try await self.heavy.run(heavy) { try answer() } : try answer()
     case "MKCOL": return try await mkcol(request, path: path, mount: mount)
-    case "COPY":
-      return try transfer(request, path: path, mount: mount, device: device, move: false)
-    case "MOVE":
-      return try transfer(request, path: path, mount: mount, device: device, move: true)
     case "LOCK": return try await lock(request, path: path, mount: mount, device: device)
     case "UNLOCK": return try unlock(request, path: path, mount: mount)
     default:

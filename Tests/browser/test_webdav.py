@@ -496,13 +496,18 @@ class WebDAVAccessTests(unittest.TestCase):
 
     def test_an_account_past_its_heavy_requests_at_once_is_told_to_wait_and_others_are_served(self):
         """Twelve GETs of a 32 MiB file whose client reads nothing: eight are answered and hold
-        their places until their bytes are written, the other four are 429 with Retry-After.
-        Another account is served meanwhile, and once the readers go, alice is served again."""
+        their places until their bytes are written, the other four are 429 with Retry-After, as
+        are a DELETE, COPY and MOVE of a folder (each a commit over all it holds), while a
+        file's DELETE is served. Another account is served meanwhile, and once the readers go,
+        alice is served again."""
         alice = basic("alice", app_password(self.server, "heavy"))
         output = quire_server(self.server, "app-password", "bob", "--label", "bob-heavy")
         bob = basic("bob", output.strip().splitlines()[-1])
         content = random.Random(5).randbytes(32 << 20)
         self.assertEqual(request(self.server, "PUT", "/dav/Heavy.bin", alice, content)[0], 201)
+        self.assertEqual(request(self.server, "MKCOL", "/dav/Pile/", alice)[0], 201)
+        for path in ["/dav/Pile/a.txt", "/dav/Single.txt"]:
+            self.assertEqual(request(self.server, "PUT", path, alice, b"a\n")[0], 201)
         parsed = urllib.parse.urlparse(self.server.url)
         connections, statuses = [], []
         try:
@@ -515,6 +520,13 @@ class WebDAVAccessTests(unittest.TestCase):
             self.assertEqual(sorted(status for status, _ in statuses), [200] * 8 + [429] * 4,
                              statuses)
             self.assertTrue(all(wait for status, wait in statuses if status == 429), statuses)
+            destination = {"Destination": "/dav/Pile2/"}
+            self.assertEqual(
+                [request(self.server, "DELETE", "/dav/Pile/", alice)[0],
+                 request(self.server, "COPY", "/dav/Pile/", alice, headers=destination)[0],
+                 request(self.server, "MOVE", "/dav/Pile/", alice, headers=destination)[0],
+                 request(self.server, "DELETE", "/dav/Single.txt", alice)[0]],
+                [429, 429, 429, 204])
             self.assertEqual(self.propfind_root(bob)[0], 207)
             self.assertEqual(request(self.server, "PROPFIND", "/dav/", bob, PROPFIND_ALL,
                                      {"Depth": "1"})[0], 207)
@@ -529,6 +541,7 @@ class WebDAVAccessTests(unittest.TestCase):
                 break
             time.sleep(float(headers["Retry-After"]))
         self.assertEqual((status, body == content), (200, True))
+        self.assertEqual(request(self.server, "DELETE", "/dav/Pile/", alice)[0], 204)
 
     def item_at(self, token, path):
         """The item id of alice's live document at `path`, from her container's journal."""
@@ -655,6 +668,47 @@ class WebDAVAccessTests(unittest.TestCase):
                          b"a\n")
         self.assertEqual(request(self.server, "GET", "/dav/Pack.mydoc/Data/x", authorization)[2],
                          b"x\n")
+
+    def test_a_listing_dates_packages_and_undated_files_as_their_own_propfind_does(self):
+        """A package, and a file whose member carries no time of its own, show the time their
+        revision was committed: the same in their folder's listing as asked alone, and now."""
+        token = self.server.sign_in()
+        bearer = f"Bearer {token}"
+        content = b"dated by its commit\n"
+        digest = hashlib.sha256(content).digest()
+        status, _, body = request(self.server, "POST", "/v1/chunks", bearer,
+                                  digest + len(content).to_bytes(4, "big") + content,
+                                  {"Content-Type": "application/octet-stream"})
+        self.assertEqual(status, 200, body[:300])
+        for kind, path, member in [("package", "Documents/Dated/Pack.mydoc", "a.txt"),
+                                   ("file", "Documents/Dated/Undated.txt", "")]:
+            commit = {"commit": str(uuid.uuid4()), "item": str(uuid.uuid4()), "kind": kind,
+                      "path": path, "base": None, "deleted": False,
+                      "change": {"upserted": [{
+                          "path": member, "size": len(content), "mode": 0o644, "modified": 0,
+                          "hash": digest.hex(),
+                          "chunks": [{"h": digest.hex(), "n": len(content)}]}],
+                          "removed": []}}
+            status, _, body = request(
+                self.server, "POST", f"/v1/containers/{CONTAINER}/commits", bearer,
+                json.dumps(commit).encode(), {"Content-Type": "application/json"})
+            self.assertEqual(status, 201, body[:300])
+        authorization = basic("alice", app_password(self.server, "dates"))
+
+        def dates(path, depth):
+            status, _, body = request(self.server, "PROPFIND", path, authorization,
+                                      PROPFIND_ALL, {"Depth": depth})
+            self.assertEqual(status, 207, body[:300])
+            return {urllib.parse.unquote(response.findtext("{DAV:}href")).rstrip("/"):
+                    (response.findtext(".//{DAV:}getlastmodified"),
+                     response.findtext(".//{DAV:}creationdate"))
+                    for response in ElementTree.fromstring(body).iter("{DAV:}response")}
+
+        listed = dates("/dav/Dated/", "1")
+        for href in ["/dav/Dated/Pack.mydoc", "/dav/Dated/Undated.txt"]:
+            self.assertEqual(listed[href], dates(href, "0")[href], href)
+            shown = time.mktime(time.strptime(listed[href][0], "%a, %d %b %Y %H:%M:%S GMT"))
+            self.assertLess(abs(shown - time.mktime(time.gmtime())), 300, listed[href])
 
     def propfind_root(self, authorization):
         return request(self.server, "PROPFIND", "/dav/", authorization, PROPFIND_ALL,

@@ -9,9 +9,9 @@ struct SQLRow: Sendable {
   private let columns: [(name: String, value: SQLValue)]
   private let firstValue: SQLValue
 
-  init(_ columns: [(String, SQLValue)]) {
-    self.columns = columns.map { (name: $0.0, value: $0.1) }
-    firstValue = columns.first?.1 ?? .null
+  init(_ columns: [(name: String, value: SQLValue)]) {
+    self.columns = columns
+    firstValue = columns.first?.value ?? .null
   }
 
   /// The column `name` as `T`; an internal error if the row has no such column or it holds

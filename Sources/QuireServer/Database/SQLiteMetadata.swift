@@ -13,6 +13,11 @@ final class SQLiteMetadata: MetadataDatabase {
     self.folder = folder
     var configuration = Configuration()
     configuration.busyMode = .timeout(30)
+    configuration.prepareDatabase { db in
+      // 16 MiB of pages per connection, not SQLite's 2: a listing of a 10 000-item folder reads
+      // about 9 MiB, and with the default every listing read them all again from the file.
+      try db.execute(sql: "PRAGMA cache_size = -16384")
+    }
     pool = try DatabasePool(
       path: folder.appendingPathComponent("server.sqlite").path, configuration: configuration)
     try ServerSchema.migrator().migrate(pool)
@@ -70,10 +75,18 @@ final class SQLiteMetadata: MetadataDatabase {
     func forEach(
       _ sql: String, _ arguments: [any SQLArgument], _ body: (SQLRow) throws -> Void
     ) throws {
-      let rows = try Row.fetchCursor(
-        try db.cachedStatement(sql: sql), arguments: Self.arguments(arguments))
+      let statement = try db.cachedStatement(sql: sql)
+      // The names once, not once a row: a listing of 10 000 items spent a tenth of its time
+      // making the same eight names again.
+      let names = statement.columnNames
+      let rows = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
       while let row = try rows.next() {
-        try body(SQLRow(row.map { ($0.0, Self.value($0.1)) }))
+        var columns: [(name: String, value: SQLValue)] = []
+        columns.reserveCapacity(names.count)
+        for (index, name) in names.enumerated() {
+          columns.append((name, Self.value(row[index] as DatabaseValue)))
+        }
+        try body(SQLRow(columns))
       }
     }
 

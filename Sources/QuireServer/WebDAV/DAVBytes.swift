@@ -10,6 +10,16 @@ extension String {
     String(decoding: utf8.dropFirst(count), as: UTF8.self)
   }
 
+  /// Its text from byte `offset` up to the next "/", and whether there is one: "a/b/c" after
+  /// 2 is ("b", true). One string made, not two, for each of a listing's rows.
+  func component(after offset: Int) -> (name: String, more: Bool) {
+    let rest = utf8.dropFirst(offset)
+    guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
+      return (String(decoding: rest, as: UTF8.self), false)
+    }
+    return (String(decoding: rest[..<slash], as: UTF8.self), true)
+  }
+
   /// Its text up to its first "/" and whether there is one: "a/b/c" is ("a", true).
   var firstComponent: (name: String, more: Bool) {
     guard let slash = utf8.firstIndex(of: UInt8(ascii: "/")) else { return (self, false) }

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// A WebDAV property's name: a namespace URI and a local name.
 struct DAVPropertyName: Hashable, Sendable {
   /// The namespace URI ("DAV:" for the live properties).
@@ -10,40 +12,30 @@ struct DAVPropertyName: Hashable, Sendable {
     DAVPropertyName(namespace: "DAV:", name: name)
   }
 
-  /// The element, declaring its namespace unless it is `DAV:` (bound to `D`), with `value` as
-  /// its contents (XML), or empty.
-  func element(_ value: String?) -> String {
-    var output = ""
-    write(value, to: &output)
-    return output
-  }
-
-  /// The same, appended to `output`.
-  func write(_ value: String?, to output: inout String) {
-    if namespace == "DAV:" {  // the common case, without building the tag first
-      output += "<D:"
-      output += name
-      guard let value, !value.isEmpty else {
-        output += "/>"
-        return
-      }
-      output += ">"
-      output += value
-      output += "</D:"
-      output += name
-      output += ">"
+  /// Writes the element to `output`, declaring its namespace unless it is `DAV:` (bound to
+  /// `D`), with `value` as its contents (XML), or empty.
+  func write(_ value: String?, to output: inout ByteBuffer) {
+    guard namespace == "DAV:" else {
+      output.writeString(otherElement(value))
       return
     }
-    output += otherElement(value)
+    output.writeStaticString("<D:")
+    output.writeString(name)
+    guard let value, !value.isEmpty else {
+      output.writeStaticString("/>")
+      return
+    }
+    output.writeStaticString(">")
+    output.writeString(value)
+    output.writeStaticString("</D:")
+    output.writeString(name)
+    output.writeStaticString(">")
   }
 
   private func otherElement(_ value: String?) -> String {
     let tag: String
     let declaration: String
-    if namespace == "DAV:" {
-      tag = "D:" + name
-      declaration = ""
-    } else if namespace.isEmpty {
+    if namespace.isEmpty {
       tag = name
       declaration = " xmlns=\"\""
     } else {

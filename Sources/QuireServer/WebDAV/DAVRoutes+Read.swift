@@ -25,12 +25,13 @@ extension DAVRoutes {
           DAVResource(path: path.appending(DAVStore.sharedFolder), kind: .folder))
       }
     }
-    var output = DAVXML.multistatusStart
-    output.reserveCapacity(resources.count * 700)
+    var output = ByteBuffer()
+    output.reserveCapacity(resources.count * 720)
+    output.writeString(DAVXML.multistatusStart)
     try properties(
       of: resources, root: resource, deep: depth == "1", in: mount.drive, seenBy: mount.account,
       query, to: &output)
-    output += DAVXML.multistatusEnd
+    output.writeString(DAVXML.multistatusEnd)
     return Self.multistatus(output)
   }
 
@@ -59,54 +60,73 @@ extension DAVRoutes {
   /// tokens only to the account that took them (`viewer`).
   func properties(
     of resources: [DAVResource], root: DAVResource, deep: Bool, in drive: DAVDrive,
-    seenBy viewer: Int64, _ query: DAVPropertyQuery, to output: inout String
+    seenBy viewer: Int64, _ query: DAVPropertyQuery, to output: inout ByteBuffer
   ) throws(DAVError) {
     let dead = try store.dav.deadProperties(of: resources.map(\.path), drive: drive)
     let locks = try store.dav.locks(
       on: [root.path], trees: deep ? [root.path] : [], membership: false, drive: drive
     ).map { $0.seen(by: viewer, in: drive) }
+    // What a named query asks for, sorted out once for all the resources.
+    let asked: [(DAVPropertyName, DAVLiveProperty?)] =
+      if case .properties(let names) = query { names.map { ($0, DAVLiveProperty($0)) } } else {
+        []
+      }
     for resource in resources {
-      let covering = locks.filter { $0.covers(resource.path) }
+      let covering = locks.isEmpty ? [] : locks.filter { $0.covers(resource.path) }
       let own = dead[resource.path] ?? [:]
-      var found: [(DAVPropertyName, String?)] = []
-      var missing: [(DAVPropertyName, String?)] = []
+      DAVXML.openResponse(href: resource.path.href(collection: resource.isCollection), to: &output)
+      var missing: [DAVPropertyName] = []
+      let found = output.writerIndex
+      output.writeStaticString("<D:propstat><D:prop>")
+      let opened = output.writerIndex
       switch query {
       case .all:
-        for name in DAVStore.liveNames {
-          if let value = DAVStore.live(name, of: resource, locks: covering) {
-            found.append((name, value))
-          }
+        for live in DAVLiveProperty.allCases {
+          _ = live.write(of: resource, locks: covering, to: &output)
         }
         for (name, value) in own.sorted(by: { $0.key.name < $1.key.name }) {
-          found.append((name, value))
+          name.write(value, to: &output)
         }
       case .names:
-        for name in DAVStore.liveNames
-        where DAVStore.live(name, of: resource, locks: covering) != nil {
-          found.append((name, nil))
+        var scratch = ByteBuffer()
+        for live in DAVLiveProperty.allCases
+        where live.write(of: resource, locks: covering, to: &scratch) {
+          live.name.write(nil, to: &output)
         }
-        for name in own.keys.sorted(by: { $0.name < $1.name }) { found.append((name, nil)) }
-      case .properties(let names):
-        for name in names {
-          if let value = DAVStore.live(name, of: resource, locks: covering) ?? own[name] {
-            found.append((name, value))
+        for name in own.keys.sorted(by: { $0.name < $1.name }) { name.write(nil, to: &output) }
+      case .properties:
+        for (name, live) in asked {
+          if let live, live.write(of: resource, locks: covering, to: &output) { continue }
+          if live == nil, let value = own[name] {
+            name.write(value, to: &output)
           } else {
-            missing.append((name, nil))
+            missing.append(name)
           }
         }
       }
-      DAVXML.response(
-        href: resource.path.href(collection: resource.isCollection),
-        [(200, found), (404, missing)], to: &output)
+      if output.writerIndex == opened {
+        output.moveWriterIndex(to: found)
+      } else {
+        DAVXML.closePropstat(200, to: &output)
+      }
+      if !missing.isEmpty {
+        output.writeStaticString("<D:propstat><D:prop>")
+        for name in missing { name.write(nil, to: &output) }
+        DAVXML.closePropstat(404, to: &output)
+      }
+      output.writeStaticString("</D:response>")
     }
   }
 
   /// A 207 with `xml`.
-  static func multistatus(_ xml: String) -> Response {
+  static func multistatus(_ xml: String) -> Response { multistatus(ByteBuffer(string: xml)) }
+
+  /// A 207 with the XML in `bytes`.
+  static func multistatus(_ bytes: ByteBuffer) -> Response {
     Response(
       status: .init(code: 207, reasonPhrase: "Multi-Status"),
       headers: [.contentType: "application/xml; charset=utf-8"],
-      body: .init(byteBuffer: ByteBuffer(string: xml)))
+      body: .init(byteBuffer: bytes))
   }
 
   /// GET (with `body`) or HEAD of a file or a package member: its bytes, with a strong ETag,

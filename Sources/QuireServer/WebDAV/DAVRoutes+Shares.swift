@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import QuireSyncProtocol
 
 /// "Shared with me": what other accounts share with this one, at `/dav/Shared with me/NAME`,
@@ -85,7 +86,7 @@ extension DAVRoutes {
   {
     let depth = try Self.depth(request, of: here)
     let query = try await Self.propertyQuery(request)
-    var output = DAVXML.multistatusStart
+    var output = ByteBuffer(string: DAVXML.multistatusStart)
     try properties(
       of: [here], root: here, deep: false, in: .own(account), seenBy: account, query,
       to: &output)
@@ -101,7 +102,7 @@ extension DAVRoutes {
           to: &output)
       }
     }
-    output += DAVXML.multistatusEnd
+    output.writeString(DAVXML.multistatusEnd)
     return Self.multistatus(output)
   }
 }

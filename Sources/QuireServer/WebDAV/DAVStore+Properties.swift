@@ -5,37 +5,7 @@ import QuireSyncProtocol
 /// with PROPPATCH, kept per path.
 extension DAVStore {
   /// The live properties WebDAV clients read, and which of them a PROPPATCH may not change.
-  static let liveNames: [DAVPropertyName] = [
-    "resourcetype", "getcontentlength", "getlastmodified", "getetag", "getcontenttype",
-    "creationdate", "supportedlock", "lockdiscovery",
-  ].map(DAVPropertyName.dav)
-
-  /// The live property `name` of `resource` (value XML), or nil if it has none; `locks` are
-  /// the locks that cover it. Computed per name, with no dictionary per resource: a listing of
-  /// 10 000 items asks 80 000 times.
-  static func live(_ name: DAVPropertyName, of resource: DAVResource, locks: [DAVLock])
-    -> String?
-  {
-    guard name.namespace == "DAV:" else { return nil }
-    switch name.name {
-    case "resourcetype": return resource.isCollection ? "<D:collection/>" : ""
-    case "supportedlock": return supportedLock
-    case "lockdiscovery": return locks.map(\.activeLock).joined()
-    case "getlastmodified": return resource.modified.map(DAVXML.httpDate)
-    case "creationdate": return resource.modified.map(DAVXML.isoDate)
-    case "getetag": return resource.etag.map { "\"\($0)\"" }
-    case "getcontentlength": return resource.isCollection ? nil : String(resource.size ?? 0)
-    case "getcontenttype":
-      return resource.isCollection
-        ? nil : DAVXML.escape(PublicPage.contentType(resource.path.name))
-    default: return nil
-    }
-  }
-
-  /// Exclusive and shared write locks.
-  static let supportedLock = ["exclusive", "shared"].map {
-    "<D:lockentry><D:lockscope><D:\($0)/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>"
-  }.joined()
+  static let liveNames: [DAVPropertyName] = DAVLiveProperty.allCases.map(\.name)
 
   /// The dead properties of the paths in `paths`, by path.
   func deadProperties(of paths: [DAVPath], drive: DAVDrive) throws(DAVError)

@@ -190,6 +190,17 @@ struct DAVParsingTests {
     }
   }
 
+  @Test("a file's type follows its last extension, whatever its case")
+  func contentTypes() {
+    let cases: [(String, String)] = [
+      ("Photo.PNG", "image/png"), ("notes.txt", "text/plain; charset=utf-8"),
+      ("archive.tar.JPEG", "image/jpeg"), ("trailing.txt.", "text/plain; charset=utf-8"),
+      ("png", "image/png"), ("...", "application/octet-stream"), ("", "application/octet-stream"),
+      ("Résumé.pdf", "application/pdf"), ("Ünïcode.ÄBC", "application/octet-stream"),
+    ]
+    for (name, type) in cases { #expect(PublicPage.contentType(name) == type, "\(name)") }
+  }
+
   @Test("dates are written as Foundation writes them, for any time", arguments: 0..<4)
   func dates(seed: Int) {
     #expect(DAVXML.httpDate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")

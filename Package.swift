@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "QuireSyncProtocol", targets: ["QuireSyncProtocol"]),
     .library(name: "QuireServer", targets: ["QuireServer"]),
     .library(name: "QuireSync", targets: ["QuireSync"]),
+    .library(name: "QuireWeb", targets: ["QuireWeb"]),
     .library(name: "QuireSyncPlanning", targets: ["QuireSyncPlanning"]),
     .library(name: "QuireSyncSimulation", targets: ["QuireSyncSimulation"]),
     .executable(name: "quire", targets: ["quire"]),
@@ -60,7 +61,8 @@ let package = Package(
     .target(
       name: "QuireServer",
       dependencies: [
-        "QuireCore", "QuireSyncProtocol", "CQuireShims", .product(name: "GRDB", package: "GRDB.swift"),
+        "QuireCore", "QuireSyncProtocol", "QuireWeb", "CQuireShims",
+        .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -93,10 +95,17 @@ let package = Package(
     .target(
       name: "QuireApp",
       dependencies: [
-        "Quire", "QuireSync", .product(name: "Hummingbird", package: "hummingbird"),
+        "Quire", "QuireSync", "QuireWeb", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]
+    ),
+    .target(
+      name: "QuireWeb",
+      dependencies: [
+        "QuireSyncProtocol", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
       ],
       resources: [.copy("Resources/web")]
     ),
@@ -124,7 +133,7 @@ let package = Package(
     .testTarget(
       name: "QuireTests",
       dependencies: [
-        "Quire", "QuireCore", "QuireApp", "QuireSyncProtocol", "QuireServer", "QuireSync",
+        "Quire", "QuireCore", "QuireApp", "QuireSyncProtocol", "QuireServer", "QuireSync", "QuireWeb",
         "CQuireShims",
         "QuireSyncPlanning", "QuireSyncSimulation", "quire-test-helper",
         "quire",

@@ -92,6 +92,10 @@ public final class SyncServer: Sendable {
     DAVRoutes(
       store: store, configuration: configuration, signal: signal, heavy: reading.heavy
     ).add(to: router)
+    WebDrive(
+      store: store, configuration: configuration, reading: reading, signal: signal,
+      signIn: PasswordSignIn(store: store, throttle: throttle)
+    ).add(to: router)
     let application = Application(
       router: router, server: try serverBuilder(),
       configuration: .init(

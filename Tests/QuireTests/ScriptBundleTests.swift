@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import QuireApp
+@testable import QuireWeb
 
 @Suite("The page's scripts served as one")
 struct ScriptBundleTests {
@@ -52,7 +52,7 @@ struct ScriptBundleTests {
 
   @Test("The app's own page bundles every script it names")
   func bundlesTheApp() throws {
-    let assets = WebAssets()
+    let assets = WebAssets(bundling: "index.html") { _ in true }
     let page = String(decoding: try #require(assets.asset("index.html")), as: UTF8.self)
     let bundle = String(decoding: try #require(assets.asset("bundle.js")), as: UTF8.self)
     // early.js runs first, on its own (it asks for the folder's listing before the rest loads).
@@ -62,6 +62,19 @@ struct ScriptBundleTests {
       let own = String(decoding: try #require(assets.asset(name)), as: UTF8.self)
       #expect(bundle.contains("// \(name)\n" + own))
     }
+  }
+
+  @Test("Each page is served only what it chose: the drive's files are not the app's")
+  func chosenFiles() throws {
+    let app = WebAssets(bundling: "index.html") { !$0.hasPrefix("drive.") }
+    let drive = WebAssets(bundling: nil) { ["drive.html", "drive.js", "style.css"].contains($0) }
+    #expect(app.asset("drive.html") == nil && app.asset("style.css") != nil)
+    #expect(drive.asset("index.html") == nil && drive.asset("bundle.js") == nil)
+    // One stylesheet for both.
+    let style = try #require(drive.asset("style.css"))
+    #expect(style == app.asset("style.css"))
+    let page = String(decoding: try #require(drive.asset("drive.html")), as: UTF8.self)
+    #expect(page.contains("href=\"/web/style.css\""))
   }
 
   @Test("A page file is answered by its tag: If-None-Match with it, or *, is not modified")

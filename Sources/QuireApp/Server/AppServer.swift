@@ -79,7 +79,7 @@ public final class AppServer: Sendable {
     SimpleDocumentsRoutes(library: library, feed: simpleDocuments).add(to: router)
     SyncStatusRoutes(library: library.root, agentCommand: configuration.syncAgentCommand).add(
       to: router)
-    WebAssets().add(to: router)
+    AppPage().add(to: router)
     let application = Application(
       router: router,
       configuration: .init(

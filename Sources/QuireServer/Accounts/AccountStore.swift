@@ -200,6 +200,13 @@ extension AccountStore {
     }
   }
 
+  /// The name of the account `id`, if there is one.
+  func accountName(_ id: Int64) throws(SyncError) -> String? {
+    try readStatement { db in
+      try db.value(String.self, "SELECT name FROM users WHERE id = ?", [id])
+    }
+  }
+
   /// The identity of the account named `name`; `notFound` if there is none.
   func accountID(named name: String) throws(SyncError) -> Int64 {
     try read { db throws in try Self.account(db, named: name) }

@@ -44,3 +44,19 @@ extension CommitStore {
     return ChangesPage(entries: entries, cursor: entries.last?.sequence ?? cursor, more: more)
   }
 }
+
+extension CommitStore {
+  /// The last journal position of `user`'s container `identifier` (0 while it has none): where
+  /// a stream that wants only what comes next starts.
+  func journalHead(container identifier: String, user: Int64) throws(SyncError) -> Int64 {
+    try SyncIdentifier.checkContainer(identifier)
+    return try readStatement { db in
+      try db.value(
+        Int64.self,
+        """
+        SELECT COALESCE(MAX(sequence), 0) FROM journal
+        WHERE container = (SELECT id FROM containers WHERE account = ? AND identifier = ?)
+        """, [user, identifier]) ?? 0
+    }
+  }
+}

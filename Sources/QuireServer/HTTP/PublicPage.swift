@@ -67,10 +67,16 @@ struct PublicPage: Sendable {
     guard document.kind == .package else {
       throw SyncError(.notFound, "“\(document.name)” is a file, not a package: download it.")
     }
-    try Self.checkSize(document.members.reduce(0) { $0 + $1.size }, document.name)
-    let archive = try archive(document)
+    return try Self.archiveResponse(document, store: store)
+  }
+
+  /// A package `document` as its zip (the link's, or the web drive's download): `tooLarge` past
+  /// ``maximumDownload``.
+  static func archiveResponse(_ document: LinkedDocument, store: ServerStore) throws -> Response {
+    try checkSize(document.members.reduce(0) { $0 + $1.size }, document.name)
+    let archive = try archive(document, store: store)
     return Response(
-      status: .ok, headers: Self.fileHeaders(name: document.name + ".zip", type: "application/zip"),
+      status: .ok, headers: fileHeaders(name: document.name + ".zip", type: "application/zip"),
       body: ResponseBody(contentLength: archive.size) { writer in
         try await withTaskExecutorPreference(BlockingExecutor.shared) {
           while let piece = try archive.file.read(upToCount: 1 << 20), !piece.isEmpty {
@@ -124,7 +130,9 @@ struct PublicPage: Sendable {
 
   /// `document`'s members as a zip archive whose one folder is the package: an open file with
   /// no name, sent a MiB at a time, whose space is freed when the answer is written or dropped.
-  private func archive(_ document: LinkedDocument) throws -> (file: FileHandle, size: Int) {
+  private static func archive(_ document: LinkedDocument, store: ServerStore) throws -> (
+    file: FileHandle, size: Int
+  ) {
     let file = FileManager.default.temporaryDirectory
       .appendingPathComponent("quire-link-\(UUID().uuidString).zip")
     defer { try? FileManager.default.removeItem(at: file) }
@@ -147,7 +155,7 @@ struct PublicPage: Sendable {
     guard size <= maximumDownload else {
       throw SyncError(
         .tooLarge,
-        "“\(name)” is larger than a link downloads (\(maximumDownload >> 20) MiB); sync it instead."
+        "“\(name)” is larger than a download as one archive takes (\(maximumDownload >> 20) MiB); sync it, or download its files one by one."
       )
     }
   }

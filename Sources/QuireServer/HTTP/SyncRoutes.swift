@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import NIOPosix
 import QuireSyncProtocol
 
 /// The sync API (docs/sync-api.yaml): sign-in, chunks, commits, manifests, the journal and its
@@ -19,30 +18,11 @@ struct SyncRoutes: Sendable {
     router.get("/v1/health") { _, _ in ServerResponse.json(["status": "ok"]) }
     router.post("/v1/sign-in") { request, context in
       let body = try await reading.json(SignInRequest.self, from: request, limit: 4096)
-      let peer = context.peer
-      if let wait = throttle.begin(user: body.user, address: peer) {
-        var response = ServerResponse.error(
-          SyncError(
-            .rateLimited,
-            "Too many wrong passwords for this account or from this address. Try again in \(wait.components.seconds + 1) s."
-          ))
-        response.headers[.retryAfter] = String(wait.components.seconds + 1)
-        return response
-      }
-      // bcrypt takes tens of milliseconds by design: on NIO's blocking pool, so a burst of
-      // sign-ins never holds up the event loops or the cooperative threads serving devices.
-      do {
-        let answer = try await NIOThreadPool.singleton.runIfActive {
-          try store.accounts.signIn(user: body.user, password: body.password, device: body.device)
-        }
-        throttle.finish(user: body.user, address: peer, succeeded: true)
-        return ServerResponse.json(answer)
-      } catch let error as SyncError where error.code == .badCredentials {
-        throttle.finish(user: body.user, address: peer, succeeded: false)
-        throw error
-      } catch {
-        throttle.finish(user: body.user, address: peer, succeeded: nil)
-        throw error
+      switch try await PasswordSignIn(store: store, throttle: throttle).signIn(
+        user: body.user, password: body.password, device: body.device, peer: context.peer)
+      {
+      case .signedIn(let answer): return ServerResponse.json(answer)
+      case .refused(let response): return response
       }
     }
     router.post("/v1/chunks") { request, _ in

@@ -63,6 +63,8 @@ extension DAVRoutes {
       }
     case "PROPFIND":
       return try await listShares(request, here: here, account: account)
+    case "GET" where Self.wantsListing(request):
+      return try await heavy.run("dav:\(account)") { try sharedListing(account: account) }
     case "GET", "HEAD":
       throw DAVError(
         .methodNotAllowed, .forbidden,

@@ -22,6 +22,9 @@ struct DAVRoutes: Sendable {
   /// The largest XML body taken.
   static let maximumXMLBytes = 1 << 20
 
+  /// The header the web drive's page sends with each request (``WebDrive``).
+  static let webPage = HTTPField.Name("X-Quire-Web")!
+
   /// The methods served.
   static let methods = [
     "OPTIONS", "PROPFIND", "PROPPATCH", "GET", "HEAD", "PUT", "DELETE", "MKCOL", "COPY", "MOVE",
@@ -33,7 +36,10 @@ struct DAVRoutes: Sendable {
       guard let method = HTTPRequest.Method(method) else { continue }
       for path in ["/dav", "/dav/**"] {
         router.on(RouterPath(path), method: method) { request, context in
-          await respond(request, peer: context.peer)
+          var response = await respond(request, peer: context.peer)
+          // The web drive's page signs in with its own form: no browser password prompt.
+          if request.headers[Self.webPage] != nil { response.headers[.wwwAuthenticate] = nil }
+          return response
         }
       }
     }
@@ -82,7 +88,8 @@ struct DAVRoutes: Sendable {
     case "PROPPATCH": return try await proppatch(request, path: path, mount: mount)
     case "GET":
       return try await self.heavy.run(heavy) {
-        try get(request, path: path, drive: mount.drive, body: true)
+        try collection(request, path: path, mount: mount)
+          ?? get(request, path: path, drive: mount.drive, body: true)
       }
     case "HEAD": return try get(request, path: path, drive: mount.drive, body: false)
     case "PUT":
@@ -113,7 +120,8 @@ struct DAVRoutes: Sendable {
   }
 
   /// The account `request` signed in as: Basic with the account's name and one of its app
-  /// passwords, or Bearer with a device token.
+  /// passwords, Bearer with a device token, or the web drive's session cookie
+  /// (``WebSession``).
   ///
   /// A password crosses the network only inside TLS: without `--tls-cert`, Basic sign-in is
   /// taken from loopback alone (this machine, or a TLS proxy such as nginx in front).
@@ -139,6 +147,8 @@ struct DAVRoutes: Sendable {
         let user = String(pair[..<colon])
         let password = String(pair[pair.index(after: colon)...])
         device = try store.accounts.appPassword(user: user, password: password)
+      } else if header.isEmpty, let token = try WebSession.token(request) {
+        device = try store.accounts.device(token: token)
       } else {
         device = nil
       }

@@ -1,0 +1,136 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import QuireSyncProtocol
+import QuireWeb
+
+/// The drive on the web, the icloud.com role: `quire server` serves a page at `/` where an
+/// account signs in with its password and browses, uploads, downloads, previews and deletes in
+/// its drive, and sees what others share with it. The page reads and writes through `/dav/`
+/// with its session (``WebSession``), so every rule of the WebDAV drive (commits, locks, shares,
+/// limits) holds for it as for any client, and follows the drive's journal at `/web/events`
+/// to show a device's change without a reload.
+///
+/// The page is the shared front end's (``WebAssets``): the app's stylesheet and look, with the
+/// drive's own HTML and script. Every answer here carries the app's Content-Security-Policy.
+struct WebDrive: Sendable {
+  let store: ServerStore
+  let configuration: ServerConfiguration
+  let reading: RequestReading
+  let signal: JournalSignal
+  let signIn: PasswordSignIn
+
+  /// The drive's files: its page and script, and the shared stylesheet, icon and helpers.
+  static let assets = WebAssets(bundling: nil) {
+    ["drive.html", "drive.js", "api.js", "progress.js", "style.css", "icon.svg"].contains($0)
+  }
+
+  func add(to router: Router<ServerRequestContext>) {
+    router.get("/") { request, _ in Self.secured(Self.asset("drive.html", request)) }
+    router.get("/web/:asset") { request, context in
+      Self.secured(Self.asset(try context.parameters.require("asset"), request))
+    }
+    router.post("/web/session") { request, context in
+      Self.secured(try await startSession(request, peer: context.peer))
+    }
+    router.get("/web/session") { request, _ in
+      let device = try signedIn(request)
+      let name = try store.accounts.accountName(device.user) ?? ""
+      return Self.secured(ServerResponse.json(["user": name]))
+    }
+    router.delete("/web/session") { request, _ in
+      let device = try signedIn(request)
+      try store.accounts.revoke(device: device.id)
+      var response = Response(status: .noContent)
+      response.headers[.setCookie] = WebSession.setCookie(nil, secure: secure)
+      return Self.secured(response)
+    }
+    router.get("/web/events") { request, _ in
+      let device = try signedIn(request)
+      let container = DAVStore.container
+      let start =
+        request.headers[HTTPField.Name("Last-Event-ID")!] == nil
+        ? try store.commits.journalHead(container: container, user: device.user)
+        : try reading.cursor(request)
+      let key = "\(device.user)/\(container)"
+      let listener = signal.listen(
+        key, keepAlive: configuration.keepAliveInterval, device: device.id)
+      let token = try WebSession.token(request) ?? ""
+      return EventStream.response(
+        from: start, listener: listener, on: BlockingExecutor.shared,
+        signedIn: { [revoked = reading.revoked] in !revoked.isRevoked(token) }
+      ) {
+        [store, signal] cursor throws(SyncError) in
+        try await signal.page(key, after: cursor) { () throws(SyncError) in
+          try store.commits.changes(
+            container: container, user: device.user, since: cursor, limit: 500)
+        }
+      }
+    }
+  }
+
+  /// Whether the session cookie is marked `Secure`: when the server speaks TLS.
+  private var secure: Bool { configuration.tlsCertificate != nil }
+
+  /// The device of the session `request` carries; `unauthorized` without a live one.
+  private func signedIn(_ request: Request) throws(SyncError) -> AuthenticatedDevice {
+    guard let token = try WebSession.token(request),
+      let device = try store.accounts.device(token: token)
+    else {
+      throw SyncError(.unauthorized, "Sign in to see your drive.")
+    }
+    return device
+  }
+
+  /// `POST /web/session` with `{"user", "password"}`: a new session, in its cookie. The
+  /// password is taken over TLS or from this machine only, as WebDAV's Basic sign-in is.
+  private func startSession(_ request: Request, peer: String) async throws -> Response {
+    guard DAVRoutes.takesPasswords(tls: secure, peer: peer) else {
+      throw SyncError(
+        .forbidden,
+        "This server has no TLS, so it takes no password from another machine. Start it with --tls-cert and --tls-key, or put an HTTPS proxy in front."
+      )
+    }
+    if let origin = request.headers[.origin], let host = request.head.authority,
+      origin != "http://\(host)", origin != "https://\(host)"
+    {
+      throw SyncError(.forbidden, "Sign in from the drive's own page.")
+    }
+    struct Credentials: Decodable {
+      var user: String
+      var password: String
+    }
+    let credentials = try await reading.json(Credentials.self, from: request, limit: 4096)
+    switch try await signIn.signIn(
+      user: credentials.user, password: credentials.password, device: WebSession.deviceName,
+      peer: peer)
+    {
+    case .refused(let response):
+      return response
+    case .signedIn(let answer):
+      var response = ServerResponse.json(["user": answer.user])
+      response.headers[.setCookie] = WebSession.setCookie(answer.token, secure: secure)
+      return response
+    }
+  }
+
+  private static func asset(_ name: String, _ request: Request) -> Response {
+    assets.response(name, request)
+      ?? ServerResponse.error(SyncError(.notFound, "There is no page “\(name)”."))
+  }
+
+  /// `response` with the app's Content-Security-Policy and no-sniff, no-referrer and no-frame
+  /// headers.
+  static func secured(_ response: Response) -> Response {
+    var response = response
+    response.headers[.contentSecurityPolicy] =
+      "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
+      + "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; "
+      + "form-action 'self'"
+    response.headers[.xContentTypeOptions] = "nosniff"
+    response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+    response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+    return response
+  }
+}

@@ -1,0 +1,257 @@
+"""The drive on the web (`/` of `quire server`), in a real headless Chromium against a real
+server with two real devices (`quire sync run` agents on their own folders): an account signs in
+with its password, uploads by the picker with progress, and what it uploads lands on both
+devices byte for byte; a device's new file shows in the open page with no reload; text, images
+and packages preview; a package downloads as its zip; folders open and the crumbs lead back;
+and the session is a cookie scripts cannot read, other sites cannot use, and signing out ends."""
+
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+import urllib.parse
+import uuid
+import zipfile
+
+from selenium.webdriver.common.by import By
+
+from support import QUIRE, SyncServer, chromium, png, wait_for
+from test_webdav import CONTAINER, app_password, basic, request
+
+
+def commit_package(server, path, files):
+    """Commits a package of `files` ({member path: bytes}) at `path` of the drive, as a device
+    does (WebDAV makes folders, not packages)."""
+    bearer = f"Bearer {server.sign_in()}"
+    members, frames = [], b""
+    for member, content in files.items():
+        digest = hashlib.sha256(content).digest()
+        frames += digest + len(content).to_bytes(4, "big") + content
+        members.append({"path": member, "size": len(content), "mode": 0o644, "modified": 0,
+                        "hash": digest.hex(), "chunks": [{"h": digest.hex(), "n": len(content)}]})
+    status, _, body = request(server, "POST", "/v1/chunks", bearer, frames,
+                              {"Content-Type": "application/octet-stream"})
+    if status != 200:
+        raise AssertionError(f"chunks: {status} {body[:300]!r}")
+    commit = {"commit": str(uuid.uuid4()), "item": str(uuid.uuid4()), "kind": "package",
+              "path": f"Documents/{path}", "base": None, "deleted": False,
+              "change": {"upserted": members, "removed": []}}
+    status, _, body = request(server, "POST", f"/v1/containers/{CONTAINER}/commits", bearer,
+                              json.dumps(commit).encode(), {"Content-Type": "application/json"})
+    if status != 201:
+        raise AssertionError(f"commit: {status} {body[:300]!r}")
+
+
+class Agent:
+    """A device: `quire sync login` then `quire sync run` on a folder of its own."""
+
+    def __init__(self, server, name):
+        self.home = tempfile.mkdtemp(prefix="quire-web-drive-device-")
+        self.folder = os.path.join(self.home, "Drive")
+        os.makedirs(self.folder)
+        self.env = dict(os.environ, **{
+            key: os.path.join(self.home, key.lower())
+            for key in ["XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"]
+        }, XDG_RUNTIME_DIR=self.home)
+        subprocess.run([QUIRE, "sync", "login", server.url, "--user", "alice", "--device", name],
+                       input="alice-password\n", env=self.env, text=True, check=True,
+                       capture_output=True)
+        self.log = open(os.path.join(self.home, "agent.log"), "w")
+        self.process = subprocess.Popen([QUIRE, "sync", "run", "--folder", self.folder],
+                                        stdout=subprocess.PIPE, stderr=self.log, env=self.env,
+                                        text=True)
+        for line in self.process.stdout:
+            if line.startswith("Syncing "):
+                break
+        else:
+            raise AssertionError("quire sync run did not start: " + self.logged())
+
+    def read(self, name):
+        """The bytes of `name` in its folder, or None while it is not there."""
+        try:
+            with open(os.path.join(self.folder, name), "rb") as file:
+                return file.read()
+        except FileNotFoundError:
+            return None
+
+    def logged(self):
+        with open(os.path.join(self.home, "agent.log")) as log:
+            return log.read()[-3000:]
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.process.stdout.close()
+        self.log.close()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+class WebDriveTests(unittest.TestCase):
+    def setUp(self):
+        self.server = SyncServer()
+        self.driver = chromium()
+        self.files = tempfile.mkdtemp(prefix="quire-web-drive-files-")
+        self.addCleanup(shutil.rmtree, self.files, ignore_errors=True)
+        self.addCleanup(self.server.close)
+        self.addCleanup(self.driver.quit)
+
+    def css(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def names(self):
+        return [element.get_attribute("data-name") for element in self.css("#items .item")]
+
+    def sign_in(self, password="alice-password"):
+        self.driver.get(self.server.url + "/")
+        wait_for(lambda: self.css("#sign-in") and self.css("#sign-in")[0].is_displayed(),
+                 message="the sign-in form")
+        self.css("#user")[0].send_keys("alice")
+        self.css("#password")[0].send_keys(password)
+        self.css("#sign-in button[type=submit]")[0].click()
+
+    def signed_in(self):
+        self.sign_in()
+        wait_for(lambda: self.css("#browser") and self.css("#browser")[0].is_displayed(),
+                 message="the drive after signing in")
+
+    def write(self, name, content):
+        path = os.path.join(self.files, name)
+        with open(path, "wb") as file:
+            file.write(content)
+        return path
+
+    def upload(self, *paths):
+        self.css("#upload")[0].send_keys("\n".join(paths))
+
+    def check_accessibility(self, where):
+        """axe-core finds nothing to fix in the page as it is now."""
+        from axe_selenium_python import Axe
+
+        axe = Axe(self.driver)
+        axe.inject()
+        violations = axe.run()["violations"]
+        self.assertEqual(
+            [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations], [],
+            f"axe-core in {where}")
+
+    def script_errors(self):
+        return [entry["message"] for entry in self.driver.get_log("browser")
+                if entry.get("source") == "javascript"]
+
+    def test_an_upload_lands_on_both_devices_and_a_devices_file_shows_without_a_reload(self):
+        first, second = Agent(self.server, "first"), Agent(self.server, "second")
+        self.addCleanup(second.stop)
+        self.addCleanup(first.stop)
+        self.signed_in()
+        self.assertEqual(self.css("#account")[0].text, "alice")
+
+        content = b"Uploaded from a browser\n" + os.urandom(200_000)
+        self.upload(self.write("From the web.bin", content))
+        wait_for(lambda: "From the web.bin" in self.names(), message="the uploaded file listed")
+        for device in (first, second):
+            wait_for(lambda: device.read("From the web.bin") == content, seconds=30,
+                     message=f"the upload on a device: {device.logged()}")
+
+        self.driver.execute_script("window.sameDocument = true")
+        with open(os.path.join(first.folder, "From a device.txt"), "w") as file:
+            file.write("Written on a device\n")
+        wait_for(lambda: "From a device.txt" in self.names(), seconds=30,
+                 message=f"the device's file in the open page: {first.logged()}")
+        self.assertTrue(self.driver.execute_script("return window.sameDocument === true"),
+                        "the page was reloaded to show the device's file")
+        self.assertEqual(self.script_errors(), [])
+
+    def test_text_images_and_packages_preview_and_a_package_downloads_as_its_zip(self):
+        authorization = basic("alice", app_password(self.server, "web-drive"))
+        picture = png(3, 2, (200, 30, 30))
+        for method, path, body in [
+            ("MKCOL", "/dav/Notes/", b""),
+            ("PUT", "/dav/Notes/read%20me.txt", b"A line of text\n"),
+            ("PUT", "/dav/Notes/red.png", picture),
+        ]:
+            status, _, answer = request(self.server, method, path, authorization, body)
+            self.assertLess(status, 300, answer[:300])
+        commit_package(self.server, "Notes/Trip.mydoc", {"text.txt": b"In the package\n"})
+        self.signed_in()
+        wait_for(lambda: self.names() == ["Notes"], message="the drive's one folder")
+        self.css('#items .item[data-name="Notes"] .name')[0].click()
+        wait_for(lambda: self.names() == ["read me.txt", "red.png", "Trip.mydoc"],
+                 message="the folder's listing")
+        self.assertEqual([element.text for element in self.css("#crumbs a")], ["My Drive", "Notes"])
+        kinds = [element.get_attribute("data-kind") for element in self.css("#items .item")]
+        self.assertEqual(kinds, ["file", "file", "package"])
+        self.check_accessibility("the folder's listing")
+
+        self.css('#items .item[data-name="read me.txt"] .name')[0].click()
+        wait_for(lambda: self.css("#quicklook-text")[0].text == "A line of text",
+                 message="the text's preview")
+        self.check_accessibility("the text's preview")
+        self.css("#quicklook-close")[0].click()
+        self.css('#items .item[data-name="red.png"] .name')[0].click()
+        wait_for(lambda: self.driver.execute_script(
+            "const image = document.getElementById('quicklook-image');"
+            "return !image.hidden && image.complete && image.naturalWidth === 3"),
+            message="the image's preview")
+        self.css("#quicklook-close")[0].click()
+        self.css('#items .item[data-name="Trip.mydoc"] .name')[0].click()
+        wait_for(lambda: "text.txt" in self.css("#quicklook-members")[0].text,
+                 message="the package's members")
+        link = self.css("#quicklook-download")[0].get_attribute("href")
+        self.css("#quicklook-close")[0].click()
+
+        # The link the page offers, fetched with the page's own session cookie.
+        cookie = self.driver.get_cookie("quire_session")
+        path = urllib.parse.urlparse(link)
+        status, headers, body = request(self.server, "GET", f"{path.path}?{path.query}",
+                                        headers={"Cookie": f"quire_session={cookie['value']}"})
+        self.assertEqual(status, 200, body[:300])
+        self.assertEqual(headers["Content-Type"], "application/zip")
+        with zipfile.ZipFile(io.BytesIO(body)) as archive:
+            self.assertEqual(archive.read("Trip.mydoc/text.txt"), b"In the package\n")
+
+        self.css("#crumbs a")[0].click()
+        wait_for(lambda: self.names() == ["Notes"], message="back in the drive by its crumb")
+        self.assertEqual(self.script_errors(), [])
+
+    def test_the_session_is_a_cookie_no_script_or_other_site_can_use_and_signing_out_ends_it(self):
+        self.sign_in(password="wrong")
+        wait_for(lambda: self.css("#message")[0].is_displayed(), message="the wrong password's error")
+        self.assertIn("password", self.css("#message-text")[0].text.lower())
+        self.assertFalse(self.css("#browser")[0].is_displayed())
+        self.assertIsNone(self.driver.get_cookie("quire_session"))
+        self.check_accessibility("the sign-in form")
+
+        self.css("#password")[0].clear()
+        self.css("#password")[0].send_keys("alice-password")
+        self.css("#sign-in button[type=submit]")[0].click()
+        wait_for(lambda: self.css("#browser")[0].is_displayed(), message="the drive")
+        cookie = self.driver.get_cookie("quire_session")
+        self.assertTrue(cookie["httpOnly"])
+        self.assertEqual(cookie["sameSite"], "Strict")
+        self.assertEqual(self.driver.execute_script("return document.cookie"), "")
+        session = {"Cookie": f"quire_session={cookie['value']}"}
+
+        # A write with the session but from another site's page is refused, and writes nothing.
+        status, _, body = request(self.server, "PUT", "/dav/forged.txt", body=b"forged",
+                                  headers={**session, "Origin": "http://evil.example"})
+        self.assertEqual(status, 403, body[:300])
+        self.assertEqual(json.loads(body)["error"]["code"], "forbidden")
+        status, _, _ = request(self.server, "GET", "/dav/forged.txt", headers=session)
+        self.assertEqual(status, 404)
+
+        self.css("#sign-out")[0].click()
+        wait_for(lambda: self.css("#sign-in")[0].is_displayed(), message="the sign-in form again")
+        status, headers, _ = request(self.server, "GET", "/dav/", headers={**session, "X-Quire-Web": "1"})
+        self.assertEqual(status, 401, "the session still opens the drive after signing out")
+        self.assertIsNone(headers["WWW-Authenticate"], "the page's request would prompt for Basic")
+        self.driver.refresh()
+        wait_for(lambda: self.css("#sign-in")[0].is_displayed(), message="signed out after a reload")
+        self.assertEqual(self.script_errors(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

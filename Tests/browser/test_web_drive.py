@@ -3,7 +3,9 @@ server with two real devices (`quire sync run` agents on their own folders): an 
 with its password, uploads by the picker with progress, and what it uploads lands on both
 devices byte for byte; a device's new file shows in the open page with no reload; text, images
 and packages preview; a package downloads as its zip; folders open and the crumbs lead back;
-and the session is a cookie scripts cannot read, other sites cannot use, and signing out ends."""
+an older version is restored, a document is shared with an account and by a public link, and a
+deleted one comes back from the trash; and the session is a cookie scripts cannot read, other
+sites cannot use, and signing out ends."""
 
 import hashlib
 import io
@@ -92,7 +94,7 @@ class Agent:
 
 class WebDriveTests(unittest.TestCase):
     def setUp(self):
-        self.server = SyncServer()
+        self.server = SyncServer(users=("alice", "bob"))
         self.driver = chromium()
         self.files = tempfile.mkdtemp(prefix="quire-web-drive-files-")
         self.addCleanup(shutil.rmtree, self.files, ignore_errors=True)
@@ -215,6 +217,59 @@ class WebDriveTests(unittest.TestCase):
 
         self.css("#crumbs a")[0].click()
         wait_for(lambda: self.names() == ["Notes"], message="back in the drive by its crumb")
+        self.assertEqual(self.script_errors(), [])
+
+    def test_versions_restore_sharing_makes_links_and_the_trash_puts_a_deletion_back(self):
+        authorization = basic("alice", app_password(self.server, "web-drive"))
+        for content in (b"first draft\n", b"second draft\n"):
+            status, _, body = request(self.server, "PUT", "/dav/Plan.txt", authorization, content)
+            self.assertLess(status, 300, body[:300])
+        self.signed_in()
+        wait_for(lambda: self.names() == ["Plan.txt"], message="the document listed")
+
+        # Its versions: the older one restored is the document's contents again.
+        self.css('#items .item[data-name="Plan.txt"] .name')[0].click()
+        self.css("#versions-button")[0].click()
+        wait_for(lambda: len(self.css("#versions-list .version")) == 2, message="two versions")
+        self.css("#versions-list .version button")[0].click()
+        wait_for(lambda: len(self.css("#versions-list .version")) == 3, message="the restore")
+        self.assertEqual(request(self.server, "GET", "/dav/Plan.txt", authorization)[2],
+                         b"first draft\n")
+        self.check_accessibility("the versions")
+
+        # Shared with an account and by a public link, which any browser then opens.
+        self.css("#share-button")[0].click()
+        wait_for(lambda: self.css("#share-panel")[0].is_displayed(), message="the share panel")
+        self.css("#share-user")[0].send_keys("bob")
+        self.css("#share-form button[type=submit]")[0].click()
+        wait_for(lambda: [li.get_attribute("data-user") for li in self.css("#share-list li")] == ["bob"],
+                 message="the share with bob")
+        self.css("#link-make")[0].click()
+        wait_for(lambda: self.css("#link-url")[0].is_displayed(), message="the public link")
+        link = urllib.parse.urlparse(self.css("#link-url")[0].get_attribute("href"))
+        status, _, page = request(self.server, "GET", link.path)
+        self.assertEqual(status, 200)
+        self.assertIn(b"first draft", page)
+        self.check_accessibility("the share panel")
+        self.css("#link-stop")[0].click()
+        wait_for(lambda: self.css("#link-make")[0].is_displayed(), message="the link stopped")
+        self.assertEqual(request(self.server, "GET", link.path)[0], 404)
+        self.css("#quicklook-close")[0].click()
+
+        # Deleted, then put back from the trash with its last version.
+        self.css('#items .item[data-name="Plan.txt"] .delete')[0].click()
+        self.driver.switch_to.alert.accept()
+        wait_for(lambda: self.names() == [], message="the deletion")
+        self.css("#trash-place")[0].click()
+        wait_for(lambda: [li.get_attribute("data-name") for li in self.css("#trash-items .item")]
+                 == ["Plan.txt"], message="the deleted document in the trash")
+        self.check_accessibility("the trash")
+        self.css("#trash-items .item button")[0].click()
+        wait_for(lambda: self.css("#trash-empty")[0].is_displayed(), message="the trash emptied")
+        self.assertEqual(request(self.server, "GET", "/dav/Plan.txt", authorization)[2],
+                         b"first draft\n")
+        self.css('#sidebar [data-place=""]')[0].click()
+        wait_for(lambda: self.names() == ["Plan.txt"], message="the document back in the drive")
         self.assertEqual(self.script_errors(), [])
 
     def test_the_session_is_a_cookie_no_script_or_other_site_can_use_and_signing_out_ends_it(self):

@@ -12,11 +12,11 @@ struct RequestReading: Sendable {
   /// The revoked tokens event streams check theirs against at every wake.
   let revoked: RevokedTokens
 
-  /// The device whose token the request carries; `unauthorized` without one, or with one that
-  /// is unknown or revoked.
+  /// The device whose token the request carries, as a bearer token or in the web drive's
+  /// session cookie (``WebSession``, whose writes must come from the drive's own page);
+  /// `unauthorized` without one, or with one that is unknown or revoked.
   func device(_ request: Request) throws(SyncError) -> AuthenticatedDevice {
-    guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-      let device = try store.accounts.device(token: String(header.dropFirst(7)))
+    guard let token = try Self.token(request), let device = try store.accounts.device(token: token)
     else {
       throw SyncError(
         .unauthorized,
@@ -28,8 +28,16 @@ struct RequestReading: Sendable {
   /// Whether the token `request` signed in with is still valid, asked by long-lived responses
   /// (event streams) at every wake: they end once their device is revoked (``RevokedTokens``).
   func stillSignedIn(_ request: Request) -> @Sendable () -> Bool {
-    let token = request.headers[.authorization].map { String($0.dropFirst(7)) } ?? ""
+    let token = (try? Self.token(request)) ?? nil ?? ""
     return { [revoked] in !revoked.isRevoked(token) }
+  }
+
+  /// The token `request` carries: its bearer token, else its session cookie's.
+  static func token(_ request: Request) throws(SyncError) -> String? {
+    if let header = request.headers[.authorization] {
+      return header.hasPrefix("Bearer ") ? String(header.dropFirst(7)) : nil
+    }
+    return try WebSession.token(request)
   }
 
   /// The body decoded as `T`; `malformed` or `tooLarge` if it cannot be.

@@ -23,7 +23,9 @@ struct WebDrive: Sendable {
 
   /// The drive's files: its page and script, and the shared stylesheet, icon and helpers.
   static let assets = WebAssets(bundling: nil) {
-    ["drive.html", "drive.js", "api.js", "progress.js", "style.css", "icon.svg"].contains($0)
+    [
+      "drive.html", "drive.js", "drive-manage.js", "api.js", "progress.js", "style.css", "icon.svg",
+    ].contains($0)
   }
 
   func add(to router: Router<ServerRequestContext>) {
@@ -46,6 +48,14 @@ struct WebDrive: Sendable {
       response.headers[.setCookie] = WebSession.setCookie(nil, secure: secure)
       return Self.secured(response)
     }
+    router.get("/web/trash") { request, _ in
+      let device = try signedIn(request)
+      return Self.secured(
+        ServerResponse.json(
+          try store.commits.trash(
+            container: DAVStore.container, user: device.user, scope: DAVPath.drive.prefix,
+            limit: 1000)))
+    }
     router.get("/web/events") { request, _ in
       let device = try signedIn(request)
       let container = DAVStore.container
@@ -56,10 +66,9 @@ struct WebDrive: Sendable {
       let key = "\(device.user)/\(container)"
       let listener = signal.listen(
         key, keepAlive: configuration.keepAliveInterval, device: device.id)
-      let token = try WebSession.token(request) ?? ""
       return EventStream.response(
         from: start, listener: listener, on: BlockingExecutor.shared,
-        signedIn: { [revoked = reading.revoked] in !revoked.isRevoked(token) }
+        signedIn: reading.stillSignedIn(request)
       ) {
         [store, signal] cursor throws(SyncError) in
         try await signal.page(key, after: cursor) { () throws(SyncError) in

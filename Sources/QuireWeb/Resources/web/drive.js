@@ -158,6 +158,7 @@ async function preview(entry) {
   image.hidden = true;
   text.hidden = true;
   members.hidden = true;
+  showTools(entry, path);  // drive-manage.js
   if (!dialog.open) dialog.showModal();
   if (entry.kind === "package") {
     const response = await davRequest("GET", davURL(path, true), { headers: { Accept: "application/json" } });
@@ -283,11 +284,25 @@ function showCrumbs() {
 for (const button of document.querySelectorAll("#sidebar [data-place]")) {
   button.onclick = () => go(button.dataset.place);
 }
-window.addEventListener("hashchange", () => {
-  drive.path = pathFromHash();
+// The folder the address names, or the trash (`#trash`, drive-manage.js).
+function route() {
+  const trash = location.hash === "#trash";
+  $("trash").hidden = !trash;
+  $("browser").hidden = trash;
+  drive.path = trash ? "" : pathFromHash();
   showCrumbs();
-  attempt(list);
-});
+  if (trash) {
+    for (const button of document.querySelectorAll("#sidebar [data-place]")) button.removeAttribute("aria-current");
+    $("trash-place").setAttribute("aria-current", "page");
+  } else {
+    $("trash-place").removeAttribute("aria-current");
+  }
+  return refresh();
+}
+
+// Lists again what is shown.
+function refresh() { return attempt(location.hash === "#trash" ? listTrash : list); }
+window.addEventListener("hashchange", route);
 
 // Signed in: the drive, listed once its journal is followed, so no change falls between.
 function showDrive(user) {
@@ -295,18 +310,16 @@ function showDrive(user) {
   document.body.classList.remove("signed-out");
   for (const id of ["browser", "sidebar", "browser-tools"]) $(id).hidden = false;
   $("account").textContent = user;
-  drive.path = pathFromHash();
-  showCrumbs();
   drive.events?.close();
   drive.events = new EventSource("/web/events");
-  drive.events.onopen = () => attempt(list);
-  drive.events.addEventListener("change", () => attempt(list));
+  drive.events.onopen = route;
+  drive.events.addEventListener("change", refresh);
 }
 
 function showSignIn() {
   drive.events?.close();
   drive.events = null;
-  for (const id of ["browser", "sidebar", "browser-tools"]) $(id).hidden = true;
+  for (const id of ["browser", "trash", "sidebar", "browser-tools"]) $(id).hidden = true;
   $("items").replaceChildren();
   $("sign-in").hidden = false;
   document.body.classList.add("signed-out");

@@ -1,0 +1,150 @@
+"use strict";
+// The web drive, part 2: what a document's preview offers beyond its contents (its versions,
+// each restorable; sharing with another account and by a public link), and the trash, from
+// which a deleted document is put back. These use the sync API at /v1/ with the page's session,
+// as a device would with its token.
+
+const container = "iCloud.net.gacha.quire";
+
+function itemURL(item) { return `/v1/containers/${container}/items/${encodeURIComponent(item)}`; }
+
+async function api(method, path, body) {
+  const options = { method, headers: { ...webHeaders } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  if (response.status === 401) { showSignIn(); throw new Error("Sign in again to go on."); }
+  if (response.status === 204) return null;
+  return answer(response);
+}
+
+function button(text, label, action) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = text;
+  if (label) element.setAttribute("aria-label", label);
+  element.onclick = () => attempt(action);
+  return element;
+}
+
+// The preview's tools: a document of the account's own drive has versions and can be shared.
+function showTools(entry, path) {
+  const own = entry.item && !path.startsWith("Shared with me/") && drive.listing?.access === "owner";
+  $("quicklook-tools").hidden = !own;
+  $("versions-panel").hidden = true;
+  $("share-panel").hidden = true;
+  $("quicklook-tools").dataset.item = entry.item || "";
+}
+
+$("versions-button").onclick = () => attempt(async () => {
+  $("share-panel").hidden = true;
+  await showVersions($("quicklook-tools").dataset.item);
+});
+$("share-button").onclick = () => attempt(async () => {
+  $("versions-panel").hidden = true;
+  await showShares($("quicklook-tools").dataset.item);
+});
+
+// The document's versions, newest first; each but the current one can be restored, which
+// makes it a new version (nothing is lost: the current one stays in the list).
+async function showVersions(item) {
+  const list = await api("GET", `${itemURL(item)}/versions`);
+  $("versions-list").replaceChildren(...list.versions.map((version) => {
+    const li = document.createElement("li");
+    li.className = "version";
+    li.dataset.revision = version.revision;
+    const when = document.createElement("span");
+    when.className = "when";
+    when.textContent = `${new Date((version.modified ?? version.committed) * 1000).toLocaleString()} · ${version.deviceName}`;
+    li.append(when);
+    if (version.conflict && !version.resolved) li.append(" (conflict)");
+    if (version.revision === list.current) {
+      li.append(" (current)");
+    } else {
+      li.append(" ", button("Restore", `Restore the version of ${when.textContent}`, async () => {
+        await api("POST", `${itemURL(item)}/versions/${version.revision}/restore`);
+        await showVersions(item);
+      }));
+    }
+    return li;
+  }));
+  if (list.lock) {
+    const li = document.createElement("li");
+    li.textContent = `Locked by ${list.lock.owner || "a WebDAV client"}`;
+    $("versions-list").prepend(li);
+  }
+  $("versions-panel").hidden = false;
+}
+
+// Who the document is shared with, and its public link.
+async function showShares(item) {
+  const [shares, link] = await Promise.all([
+    api("GET", `${itemURL(item)}/shares`),
+    api("GET", `${itemURL(item)}/link`).catch(() => null),
+  ]);
+  $("share-list").replaceChildren(...shares.shares.map((share) => {
+    const li = document.createElement("li");
+    li.dataset.user = share.user;
+    li.append(`${share.user} · ${share.role === "write" ? "can edit" : "can view"} `,
+      button("Stop sharing", `Stop sharing with ${share.user}`, async () => {
+        await api("DELETE", `${itemURL(item)}/shares/${encodeURIComponent(share.user)}`);
+        await showShares(item);
+      }));
+    return li;
+  }));
+  const url = link ? `${location.origin}/s/${link.token}` : "";
+  $("link-url").href = url || "#";
+  $("link-url").textContent = url;
+  $("link-url").hidden = !link;
+  $("link-stop").hidden = !link;
+  $("link-make").hidden = Boolean(link);
+  $("link-make").onclick = () => attempt(async () => {
+    await api("POST", `${itemURL(item)}/link`);
+    await showShares(item);
+  });
+  $("link-stop").onclick = () => attempt(async () => {
+    await api("DELETE", `${itemURL(item)}/link`);
+    await showShares(item);
+  });
+  $("share-form").onsubmit = (event) => {
+    event.preventDefault();
+    attempt(async () => {
+      await api("POST", `${itemURL(item)}/shares`, { user: $("share-user").value.trim(), role: $("share-role").value });
+      $("share-user").value = "";
+      await showShares(item);
+    });
+  };
+  $("share-panel").hidden = false;
+}
+
+// The trash: deleted documents, newest first, each put back where it was.
+async function listTrash() {
+  const items = await api("GET", "/web/trash");
+  $("trash-items").replaceChildren(...items.map((trashed) => {
+    const li = document.createElement("li");
+    li.className = "item";
+    li.dataset.name = trashed.path;
+    const open = document.createElement("div");
+    open.className = "open";
+    const glyph = document.createElement("span");
+    glyph.className = `glyph ${trashed.kind === "package" ? "mydoc" : "text"}`;
+    glyph.textContent = trashed.kind === "package" ? "Doc" : "File";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = trashed.path;
+    const when = cell("date", `Deleted ${new Date(trashed.deleted * 1000).toLocaleString()}`);
+    const actions = document.createElement("span");
+    actions.className = "cell actions";
+    actions.append(button("Put Back", `Put back “${trashed.path}”`, async () => {
+      await api("POST", `${itemURL(trashed.item)}/versions/${trashed.revision}/restore`);
+      await listTrash();
+    }));
+    open.append(glyph, name, cell("kind", kindWords[trashed.kind] || "File"), when, cell("size", ""), actions);
+    li.append(open);
+    return li;
+  }));
+  $("trash-empty").hidden = items.length > 0;
+}
+$("trash-place").onclick = () => { location.hash = "#trash"; };

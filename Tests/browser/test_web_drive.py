@@ -2,7 +2,8 @@
 server with two real devices (`quire sync run` agents on their own folders): an account signs in
 with its password, uploads by the picker with progress, and what it uploads lands on both
 devices byte for byte; a device's new file shows in the open page with no reload; text, images
-and packages preview; a package downloads as its zip; folders open and the crumbs lead back;
+and packages (with their thumbnails) preview; a package downloads as its zip; folders open and
+the crumbs lead back;
 an older version is restored, a document is shared with an account and by a public link, and a
 deleted one comes back from the trash; and the session is a cookie scripts cannot read, other
 sites cannot use, and signing out ends."""
@@ -177,7 +178,8 @@ class WebDriveTests(unittest.TestCase):
         ]:
             status, _, answer = request(self.server, method, path, authorization, body)
             self.assertLess(status, 300, answer[:300])
-        commit_package(self.server, "Notes/Trip.mydoc", {"text.txt": b"In the package\n"})
+        commit_package(self.server, "Notes/Trip.mydoc", {
+            "text.txt": b"In the package\n", "QuickLook/Thumbnail.png": png(4, 4, (30, 30, 200))})
         self.signed_in()
         wait_for(lambda: self.names() == ["Notes"], message="the drive's one folder")
         self.css('#items .item[data-name="Notes"] .name')[0].click()
@@ -202,6 +204,10 @@ class WebDriveTests(unittest.TestCase):
         self.css('#items .item[data-name="Trip.mydoc"] .name')[0].click()
         wait_for(lambda: "text.txt" in self.css("#quicklook-members")[0].text,
                  message="the package's members")
+        wait_for(lambda: self.driver.execute_script(
+            "const image = document.getElementById('quicklook-image');"
+            "return !image.hidden && image.complete && image.naturalWidth === 4"),
+            message="the package's thumbnail")
         link = self.css("#quicklook-download")[0].get_attribute("href")
         self.css("#quicklook-close")[0].click()
 

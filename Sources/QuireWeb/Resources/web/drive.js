@@ -169,6 +169,7 @@ async function preview(entry) {
       return li;
     }));
     members.hidden = false;
+    await showThumbnail(path, listing.entries);
   } else if (imageNames.test(entry.name)) {
     image.alt = entry.name;
     image.src = davURL(path, false);
@@ -180,6 +181,17 @@ async function preview(entry) {
     text.textContent = body;
     text.hidden = false;
   }
+}
+// A package's picture: the thumbnail its app saved in QuickLook/, if it has one.
+async function showThumbnail(path, entries) {
+  if (!entries.some((entry) => entry.name === "QuickLook" && entry.kind === "folder")) return;
+  const response = await davRequest("GET", davURL(`${path}/QuickLook`, true), { headers: { Accept: "application/json" } });
+  const thumbnail = (await response.json()).entries.find((entry) => /^Thumbnail\./.test(entry.name) && imageNames.test(entry.name));
+  if (!thumbnail || $("quicklook").dataset.path !== path) return;
+  const image = $("quicklook-image");
+  image.alt = `The thumbnail of “${path.split("/").pop()}”`;
+  image.src = davURL(`${path}/QuickLook/${thumbnail.name}`, false);
+  image.hidden = false;
 }
 $("quicklook-close").onclick = () => $("quicklook").close();
 

@@ -4,6 +4,7 @@ import Quire
 import QuireApp
 import QuireSync
 import QuireSyncProtocol
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -216,19 +217,29 @@ struct SyncLogout: QuireSubcommand {
   }
 }
 
-/// Cancels on SIGTERM or SIGINT, so the agent finishes or abandons its transfer cleanly.
+/// Cancels on SIGTERM or SIGINT, so the agent finishes or abandons its transfer cleanly; a
+/// second signal (Ctrl+C pressed again) exits at once, as the state is safe at every step.
 final class SignalStop {
   private let sources: [any DispatchSourceSignal]
 
   init(_ stop: @escaping @Sendable () -> Void) {
+    let signals = SignalCount()
     sources = [SIGTERM, SIGINT].map { number in
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number)
-      source.setEventHandler(handler: stop)
+      source.setEventHandler {
+        if signals.count.add(1, ordering: .relaxed).newValue > 1 { Glibc.exit(0) }
+        stop()
+      }
       source.resume()
       return source
     }
   }
 
   func cancel() { for source in sources { source.cancel() } }
+
+  /// The signals received so far.
+  private final class SignalCount: Sendable {
+    let count = Atomic<Int>(0)
+  }
 }

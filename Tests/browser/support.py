@@ -171,9 +171,13 @@ class SyncServer:
 
     def sign_in(self):
         """A device token of alice's."""
+        return self.sign_in_as("alice")
+
+    def sign_in_as(self, user):
+        """A device token of `user`'s (whose password is USER-password)."""
         request = urllib.request.Request(
             self.url + "/v1/sign-in", method="POST",
-            data=json.dumps({"user": "alice", "password": "alice-password", "device": "fuzz"}).encode())
+            data=json.dumps({"user": user, "password": f"{user}-password", "device": "fuzz"}).encode())
         with urllib.request.urlopen(request) as answer:
             return json.load(answer)["token"]
 

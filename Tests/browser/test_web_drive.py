@@ -23,7 +23,13 @@ import zipfile
 from selenium.webdriver.common.by import By
 
 from support import QUIRE, SyncServer, chromium, png, wait_for
-from test_webdav import CONTAINER, app_password, basic, request
+from test_webdav import CONTAINER, app_password, basic, quire_server, request
+
+
+def app_password_of(server, user):
+    """A new app password of `user`'s."""
+    output = quire_server(server, "app-password", user, "--label", "web-drive")
+    return [line.strip() for line in output.splitlines() if line.strip()][-1]
 
 
 def commit_package(server, path, files):
@@ -276,6 +282,49 @@ class WebDriveTests(unittest.TestCase):
                          b"first draft\n")
         self.css('#sidebar [data-place=""]')[0].click()
         wait_for(lambda: self.names() == ["Plan.txt"], message="the document back in the drive")
+        self.assertEqual(self.script_errors(), [])
+
+    def test_a_read_only_share_shows_under_shared_with_me_and_offers_no_change(self):
+        bob = basic("bob", app_password_of(self.server, "bob"))
+        status, _, body = request(self.server, "PUT", "/dav/Recipes.txt", bob, b"Soup\n")
+        self.assertEqual(status, 201, body[:300])
+        status, _, body = request(self.server, "GET", "/dav/", bob,
+                                  headers={"Accept": "application/json"})
+        item = json.loads(body)["entries"][0]["item"]
+        token = self.server.sign_in_as("bob")
+        status, _, body = request(
+            self.server, "POST", f"/v1/containers/{CONTAINER}/items/{item}/shares",
+            f"Bearer {token}", json.dumps({"user": "alice", "role": "read"}).encode(),
+            {"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body[:300])
+        for method, path in [("MKCOL", "/dav/Family/"), ("MKCOL", "/dav/Family/Photos/"),
+                             ("PUT", "/dav/Family/list.txt")]:
+            status, _, body = request(self.server, method, path, bob, b"milk\n" if method == "PUT" else b"")
+            self.assertEqual(status, 201, body[:300])
+        status, _, body = request(
+            self.server, "POST", f"/v1/containers/{CONTAINER}/shares", f"Bearer {token}",
+            json.dumps({"user": "alice", "role": "read", "folder": "Family"}).encode(),
+            {"Content-Type": "application/json"})
+        self.assertEqual(status, 201, body[:300])
+
+        self.signed_in()
+        wait_for(lambda: "Shared with me" in self.names(), message="Shared with me in the drive")
+        self.css('#sidebar [data-place="Shared with me"]')[0].click()
+        wait_for(lambda: self.names() == ["Family", "Recipes.txt"], message="bob's shares")
+        self.assertEqual(self.css("#items .item .delete"), [])
+        self.css('#items .item[data-name="Family"] .name')[0].click()
+        wait_for(lambda: self.names() == ["Photos", "list.txt"], message="the shared folder")
+        self.assertFalse(self.css("#upload-label")[0].is_displayed())
+        self.assertEqual(self.css("#items .item .delete"), [])
+        self.css("#crumbs a")[1].click()
+        wait_for(lambda: self.names() == ["Family", "Recipes.txt"], message="back in Shared with me")
+        self.assertFalse(self.css("#upload-label")[0].is_displayed())
+        self.assertFalse(self.css("#new-folder")[0].is_displayed())
+        self.assertEqual(self.css("#items .item .delete"), [])
+        self.css('#items .item[data-name="Recipes.txt"] .name')[0].click()
+        wait_for(lambda: self.css("#quicklook-text")[0].text == "Soup", message="the shared text")
+        self.assertFalse(self.css("#quicklook-delete")[0].is_displayed())
+        self.assertFalse(self.css("#quicklook-tools")[0].is_displayed())
         self.assertEqual(self.script_errors(), [])
 
     def test_the_session_is_a_cookie_no_script_or_other_site_can_use_and_signing_out_ends_it(self):

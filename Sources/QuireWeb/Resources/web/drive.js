@@ -90,10 +90,8 @@ function row(entry) {
   const actions = document.createElement("span");
   actions.className = "cell actions";
   if (entry.kind !== "folder") actions.append(downloadLink(entry));
-  if (drive.listing?.access !== "reader" || entry.kind === "folder") {
-    // In "Shared with me" (read-only here) a share is left from a device, not deleted.
-    if (drive.path !== "Shared with me") actions.append(deleteButton(entry));
-  }
+  // In "Shared with me" a share is left, not deleted; in a read-only share nothing is.
+  if (drive.listing?.access !== "reader") actions.append(deleteButton(entry));
   open.append(glyph, name, kind, date, size, actions);
   li.append(open);
   return li;

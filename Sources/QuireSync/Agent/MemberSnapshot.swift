@@ -19,6 +19,11 @@ final class MemberSnapshot: Sendable {
   let hash: ContentHash
   let size: Int
   let chunks: [ChunkReference]
+  /// The stat of the bytes read, from the open file: what the synced record keeps. Not the
+  /// scan's, which may have been taken before a writer's bytes were in (a file created empty,
+  /// then written): a record with that stat and these bytes' hash never proved the file, and
+  /// the same bytes were committed again as a new version.
+  let local: LocalItem.Member
   private let offsets: [Int64]
   private let fd: Int32
   private let file: String
@@ -47,17 +52,24 @@ final class MemberSnapshot: Sendable {
     var chunks: [ChunkReference] = []
     var offsets: [Int64] = []
     var size = 0
+    let local: LocalItem.Member
     do {
+      let before = LocalScanner.member(try Sys.status(of: fd))
       try ContentChunker.standard.forEachChunk(ofFileDescriptor: fd, path: file) { offset, chunk in
         hasher.update(chunk)
         chunks.append(ChunkReference(hash: ContentHash(of: chunk), size: chunk.count))
         offsets.append(offset)
         size += chunk.count
       }
+      // Written into while it was read (a writer that opened it after the check): the bytes
+      // may be of no one version.
+      local = LocalScanner.member(try Sys.status(of: fd))
+      guard local == before, local.size == size else { throw Self.changedWhileRead(file) }
     } catch {
       Sys.close(fd)
       throw error
     }
+    self.local = local
     self.path = path
     self.file = file
     self.fd = fd

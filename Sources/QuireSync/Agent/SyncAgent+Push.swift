@@ -249,6 +249,8 @@ extension SyncAgent {
         try MemberSnapshot(
           path: path, file: path.isEmpty ? url.path : url.appendingPathComponent(path).path)
       }
+      // What is sent and recorded is the stat of the bytes read, not the scan's.
+      for snapshot in snapshots { current.members[snapshot.path] = snapshot.local }
       // The scan may have named a file a copier had made and not yet marked: `cp -a` writes
       // the original's identity once the bytes are in, while it still holds the file open.
       // Read here, with no writer left (the snapshots' check), a flat file's identity is its

@@ -194,6 +194,11 @@ class WebDriveTests(unittest.TestCase):
         self.assertEqual([element.text for element in self.css("#crumbs a")], ["My Drive", "Notes"])
         kinds = [element.get_attribute("data-kind") for element in self.css("#items .item")]
         self.assertEqual(kinds, ["file", "file", "package"])
+        wait_for(lambda: self.driver.execute_script(
+            "const image = document.querySelector('.item[data-name=\"Trip.mydoc\"] img.thumbnail');"
+            "return image !== null && image.complete && image.naturalWidth === 4"),
+            message="the package's thumbnail in the list")
+        self.assertEqual(self.css('.item[data-name="read me.txt"] img.thumbnail'), [])
         self.check_accessibility("the folder's listing")
 
         self.css('#items .item[data-name="read me.txt"] .name')[0].click()

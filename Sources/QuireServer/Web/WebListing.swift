@@ -20,6 +20,8 @@ struct WebListing: Encodable, Sendable {
     var etag: String?
     /// Its item's identity in the drive's container (documents), for versions and links.
     var item: String?
+    /// A package's thumbnail, the path of its member that holds it, if it has one.
+    var thumbnail: String? = nil
   }
 
   /// What it lists: whether the signed-in account may change it (`owner`, `writer` or

@@ -40,7 +40,15 @@ extension DAVRoutes {
     {
       children.append(DAVResource(path: path.appending(DAVStore.sharedFolder), kind: .folder))
     }
-    return Self.listing(WebListing(children, access: mount.access))
+    var listing = WebListing(children, access: mount.access)
+    let packages = listing.entries.filter { $0.kind == "package" }.compactMap(\.item)
+    let thumbnails = try store.dav.wrap { () throws(SyncError) in
+      try store.dav.thumbnails(of: packages, drive: mount.drive)
+    }
+    for index in listing.entries.indices {
+      listing.entries[index].thumbnail = listing.entries[index].item.flatMap { thumbnails[$0] }
+    }
+    return Self.listing(listing)
   }
 
   /// The listing of "Shared with me": each share's item or folder, read in its owner's

@@ -261,3 +261,27 @@ extension DAVStore {
     }
   }
 }
+
+extension DAVStore {
+  /// The thumbnail member (`QuickLook/Thumbnail.png` or `.jpg`) of each of the packages
+  /// `items` that has one, by item: what the web drive shows for them. Read 500 packages a
+  /// statement, on the live members' index.
+  func thumbnails(of items: [String], drive: DAVDrive) throws(SyncError) -> [String: String] {
+    guard !items.isEmpty else { return [:] }
+    return try read { db in
+      guard let container = try Self.containerID(db, drive: drive) else { return [:] }
+      var found: [String: String] = [:]
+      for start in stride(from: 0, to: items.count, by: 500) {
+        let batch = items[start..<min(start + 500, items.count)]
+        try db.forEach(
+          """
+          SELECT item, path FROM members WHERE container = ? AND until IS NULL
+            AND path IN ('QuickLook/Thumbnail.png', 'QuickLook/Thumbnail.jpg')
+            AND item IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))
+          """, [container] + batch.map { $0 as any SQLArgument }
+        ) { row in found[try row["item"]] = try row["path"] }
+      }
+      return found
+    }
+  }
+}

@@ -76,9 +76,16 @@ function row(entry) {
   li.dataset.kind = entry.kind;
   const open = document.createElement("div");
   open.className = "open";
-  const glyph = document.createElement("span");
+  let glyph = document.createElement("span");
   glyph.className = `glyph ${entry.kind === "folder" ? "folder" : entry.kind === "package" ? "mydoc" : "text"}`;
   glyph.textContent = glyphWords[entry.kind];
+  if (entry.thumbnail) {  // the picture its app saved, read as the page needs it
+    glyph = document.createElement("img");
+    glyph.className = "thumbnail";
+    glyph.alt = "";
+    glyph.loading = "lazy";
+    glyph.src = davURL(`${joined(drive.path, entry.name)}/${entry.thumbnail}`, false);
+  }
   const name = document.createElement("button");
   name.type = "button";
   name.className = "name";

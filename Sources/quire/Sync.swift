@@ -228,7 +228,8 @@ final class SignalStop {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number)
       source.setEventHandler {
-        if signals.count.add(1, ordering: .relaxed).newValue > 1 { Glibc.exit(0) }
+        // As a shell reports a process the signal ended: 128 and its number.
+        if signals.count.add(1, ordering: .relaxed).newValue > 1 { Glibc.exit(128 + number) }
         stop()
       }
       source.resume()

@@ -161,6 +161,8 @@ class WebDriveTests(unittest.TestCase):
         content = b"Uploaded from a browser\n" + os.urandom(200_000)
         self.upload(self.write("From the web.bin", content))
         wait_for(lambda: "From the web.bin" in self.names(), message="the uploaded file listed")
+        wait_for(lambda: not self.css("#work .job"), message="the upload's progress gone")
+        self.assertFalse(self.css("#message")[0].is_displayed(), self.css("#message-text")[0].text)
         for device in (first, second):
             wait_for(lambda: device.read("From the web.bin") == content, seconds=30,
                      message=f"the upload on a device: {device.logged()}")

@@ -10,17 +10,20 @@ extension CommitStore {
   {
     try SyncIdentifier.checkContainer(identifier)
     return try readStatement { db in
+      // The version a restore brings back: the last one of the main line (a conflict's copy
+      // is a side version) that was not removed.
       try db.rows(
         """
         SELECT * FROM (
           SELECT i.item, i.path, i.kind, r.committed,
             (SELECT MAX(l.id) FROM revisions l WHERE l.container = i.container
-              AND l.item = i.item AND l.deleted = 0 AND l.removed = 0) AS restorable
+              AND l.item = i.item AND l.deleted = 0 AND l.removed = 0 AND l.conflict = 0)
+              AS restorable
           FROM items i JOIN revisions r ON r.id = i.current
           WHERE i.container = (SELECT id FROM containers WHERE account = ? AND identifier = ?)
-            AND i.deleted = 1 AND substr(i.path, 1, ?) = ?
+            AND i.deleted = 1 AND \(db.startsWith("i.path"))
         ) t WHERE restorable IS NOT NULL ORDER BY committed DESC LIMIT ?
-        """, [user, identifier, scope.count, scope, limit]
+        """, [user, identifier] + db.startsWithArguments(scope) + [limit]
       ).map { row in
         TrashedItem(
           item: try row["item"], path: (try row["path"] as String).droppingBytes(scope.utf8.count),

@@ -41,11 +41,12 @@ struct WebDrive: Sendable {
       let name = try store.accounts.accountName(device.user) ?? ""
       return Self.secured(ServerResponse.json(["user": name]))
     }
-    router.delete("/web/session") { request, _ in
+    router.delete("/web/session") { request, context in
       let device = try signedIn(request)
       try store.accounts.revoke(device: device.id)
       var response = Response(status: .noContent)
-      response.headers[.setCookie] = WebSession.setCookie(nil, secure: secure)
+      response.headers[.setCookie] = WebSession.setCookie(
+        nil, secure: secure(request, peer: context.peer))
       return Self.secured(response)
     }
     router.get("/web/trash") { request, _ in
@@ -79,8 +80,17 @@ struct WebDrive: Sendable {
     }
   }
 
-  /// Whether the session cookie is marked `Secure`: when the server speaks TLS.
-  private var secure: Bool { configuration.tlsCertificate != nil }
+  /// Whether the server speaks TLS itself.
+  private var tls: Bool { configuration.tlsCertificate != nil }
+
+  /// Whether the session cookie is marked `Secure`: when the server speaks TLS, or when the
+  /// TLS proxy in front of it (on this machine, the only peer whose headers are taken) says
+  /// the browser came over HTTPS (`X-Forwarded-Proto: https`).
+  private func secure(_ request: Request, peer: String) -> Bool {
+    tls
+      || (ConnectionGuard.isLoopback(peer)
+        && request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https")
+  }
 
   /// The device of the session `request` carries; `unauthorized` without a live one.
   private func signedIn(_ request: Request) throws(SyncError) -> AuthenticatedDevice {
@@ -95,7 +105,7 @@ struct WebDrive: Sendable {
   /// `POST /web/session` with `{"user", "password"}`: a new session, in its cookie. The
   /// password is taken over TLS or from this machine only, as WebDAV's Basic sign-in is.
   private func startSession(_ request: Request, peer: String) async throws -> Response {
-    guard DAVRoutes.takesPasswords(tls: secure, peer: peer) else {
+    guard DAVRoutes.takesPasswords(tls: tls, peer: peer) else {
       throw SyncError(
         .forbidden,
         "This server has no TLS, so it takes no password from another machine. Start it with --tls-cert and --tls-key, or put an HTTPS proxy in front."
@@ -119,7 +129,8 @@ struct WebDrive: Sendable {
       return response
     case .signedIn(let answer):
       var response = ServerResponse.json(["user": answer.user])
-      response.headers[.setCookie] = WebSession.setCookie(answer.token, secure: secure)
+      response.headers[.setCookie] = WebSession.setCookie(
+        answer.token, secure: secure(request, peer: peer))
       return response
     }
   }

@@ -37,8 +37,11 @@ struct DAVRoutes: Sendable {
       for path in ["/dav", "/dav/**"] {
         router.on(RouterPath(path), method: method) { request, context in
           var response = await respond(request, peer: context.peer)
-          // The web drive's page signs in with its own form: no browser password prompt.
-          if request.headers[Self.webPage] != nil { response.headers[.wwwAuthenticate] = nil }
+          // The web drive's page signs in with its own form: no browser password prompt, for
+          // its requests nor for what its session loads (a thumbnail, a download).
+          if request.headers[Self.webPage] != nil || request.cookies[WebSession.cookie] != nil {
+            response.headers[.wwwAuthenticate] = nil
+          }
           return response
         }
       }

@@ -80,7 +80,6 @@ struct TornUploadTests {
     await #expect(throws: SyncError.self) { try await agent.prepare(scanned, base: nil) }
   }
 
-  /// An agent of `folder` whose server is never reached: these tests only prepare uploads.
   /// Found by chance (`SyncCollectionTests`, PostgreSQL, in a full run): a file created empty
   /// and then written (Foundation's non-atomic write) was scanned between the two. The upload
   /// read the bytes but recorded the scan's stat, so the next scan could not prove the file and
@@ -109,6 +108,7 @@ struct TornUploadTests {
     }
   }
 
+  /// An agent of `folder` whose server is never reached: these tests only prepare uploads.
   static func agent(of folder: URL, in home: TemporaryDirectory) throws -> SyncAgent {
     try SyncAgent(
       settings: SyncSettings(

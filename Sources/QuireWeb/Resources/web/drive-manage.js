@@ -139,7 +139,7 @@ async function listTrash() {
     actions.className = "cell actions";
     actions.append(button("Put Back", `Put back “${trashed.path}”`, async () => {
       await api("POST", `${itemURL(trashed.item)}/versions/${trashed.revision}/restore`);
-      await listTrash();
+      await refresh();
     }));
     open.append(glyph, name, cell("kind", kindWords[trashed.kind] || "File"), when, cell("size", ""), actions);
     li.append(open);

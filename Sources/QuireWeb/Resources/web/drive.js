@@ -41,20 +41,22 @@ async function davRequest(method, path, options = {}) {
   return response;
 }
 
-// Lists the folder (or package) shown; a change that comes while it is listed lists it again.
-async function list() {
+// Lists what is shown (the folder, or the trash: drive-manage.js); a change that comes while it
+// is listed lists it again, once, after.
+function refresh() {
   if (drive.loading) { drive.again = true; return drive.loading; }
-  drive.loading = (async () => {
+  drive.loading = attempt(async () => {
     try {
       do {
         drive.again = false;
+        if (location.hash === "#trash") { await listTrash(); continue; }
         const path = drive.path;
         const response = await davRequest("GET", davURL(path, true), { headers: { Accept: "application/json" } });
         const listing = await response.json();
-        if (path === drive.path) show(listing);
+        if (path === drive.path && location.hash !== "#trash") show(listing);
       } while (drive.again);
     } finally { drive.loading = null; }
-  })();
+  });
   return drive.loading;
 }
 
@@ -98,7 +100,8 @@ function row(entry) {
   actions.className = "cell actions";
   if (entry.kind !== "folder") actions.append(downloadLink(entry));
   // In "Shared with me" a share is left, not deleted; in a read-only share nothing is.
-  if (drive.listing?.access !== "reader") actions.append(deleteButton(entry));
+  const sharedWithMe = drive.path === "" && entry.name === "Shared with me" && entry.kind === "folder";
+  if (drive.listing?.access !== "reader" && !sharedWithMe) actions.append(deleteButton(entry));
   open.append(glyph, name, kind, date, size, actions);
   li.append(open);
   return li;
@@ -137,7 +140,7 @@ async function remove(path, entry) {
   if (!confirm(`Delete ${what} “${entry.name}” from your drive on every device?`)) return;
   await davRequest("DELETE", davURL(path, entry.kind === "folder" || entry.kind === "package"));
   if ($("quicklook").open) $("quicklook").close();
-  await list();
+  await refresh();
 }
 
 // A folder opens; a document or a file shows in the preview.
@@ -168,6 +171,7 @@ async function preview(entry) {
   if (entry.kind === "package") {
     const response = await davRequest("GET", davURL(path, true), { headers: { Accept: "application/json" } });
     const listing = await response.json();
+    if (dialog.dataset.path !== path) return;  // another one is shown meanwhile
     members.replaceChildren(...listing.entries.map((member) => {
       const li = document.createElement("li");
       li.textContent = `${member.name} ${member.kind === "folder" ? "" : "· " + sizeWords(member.size)}`;
@@ -203,21 +207,21 @@ $("quicklook-close").onclick = () => $("quicklook").close();
 // Sends `files` into the folder shown, one after another, with the bytes sent in a progress bar.
 async function upload(files) {
   const folder = drive.path;  // where they were dropped, whatever is shown next
-  const list = [...files];
-  if (list.length === 0) return;
-  const total = list.reduce((sum, file) => sum + file.size, 0);
+  const chosen = [...files];
+  if (chosen.length === 0) return;
+  const total = chosen.reduce((sum, file) => sum + file.size, 0);
   const job = startJob("Uploading", Math.max(total, 1), true);
   let before = 0;
   try {
-    for (const [index, file] of list.entries()) {
+    for (const [index, file] of chosen.entries()) {
       if (job.cancelled) break;
-      const label = list.length > 1 ? `Uploading ${index + 1} of ${list.length}` : `Uploading “${file.name}”`;
+      const label = chosen.length > 1 ? `Uploading ${index + 1} of ${chosen.length}` : `Uploading “${file.name}”`;
       job.step(before, label);
       if (!await put(file, joined(folder, file.name), job, (loaded) => job.step(before + loaded, label))) break;
       before += file.size;
     }
   } finally { job.end(); }
-  await list();
+  await refresh();
 }
 
 // One file's PUT, its progress told to `sent`; false if the job was cancelled on the way.
@@ -249,7 +253,7 @@ $("new-folder").onclick = () => attempt(async () => {
   const name = prompt("Name of the new folder");
   if (!name) return;
   await davRequest("MKCOL", davURL(joined(drive.path, name), true));
-  await list();
+  await refresh();
 });
 
 // Dropping files on the page uploads them into the folder shown.
@@ -268,6 +272,7 @@ document.addEventListener("drop", (event) => {
   event.preventDefault();
   dragDepth = 0;
   $("drop").hidden = true;
+  if ($("browser").hidden || $("upload-label").hidden) return;  // the trash, or a read-only share
   if (event.dataTransfer?.files.length) attempt(() => upload(event.dataTransfer.files));
 });
 
@@ -276,7 +281,11 @@ function go(path) { location.hash = "#/" + path.split("/").map(encodeURIComponen
 
 function pathFromHash() {
   const raw = location.hash.replace(/^#\/?/, "");
-  return raw === "" ? "" : raw.split("/").map(decodeURIComponent).join("/");
+  try {
+    return raw === "" ? "" : raw.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return "";  // an address typed by hand that is not a path: the drive
+  }
 }
 
 function showCrumbs() {
@@ -317,8 +326,6 @@ function route() {
   return refresh();
 }
 
-// Lists again what is shown.
-function refresh() { return attempt(location.hash === "#trash" ? listTrash : list); }
 window.addEventListener("hashchange", route);
 
 // Signed in: the drive, listed once its journal is followed, so no change falls between.
@@ -327,10 +334,30 @@ function showDrive(user) {
   document.body.classList.remove("signed-out");
   for (const id of ["browser", "sidebar", "browser-tools"]) $(id).hidden = false;
   $("account").textContent = user;
+  follow();
+}
+
+// Follows the drive's journal while the page is in view. A hidden tab lets its stream go (a
+// session's streams are bounded, and each holds one of the browser's connections), and lists
+// again when it is shown. A stream the server closed for good (signed out elsewhere) asks
+// whether the session still holds.
+function follow() {
   drive.events?.close();
-  drive.events = new EventSource("/web/events");
-  drive.events.onopen = route;
-  drive.events.addEventListener("change", refresh);
+  drive.events = null;
+  if (document.hidden || $("sidebar").hidden) return;
+  const events = new EventSource("/web/events");
+  drive.events = events;
+  events.onopen = route;
+  events.addEventListener("change", refresh);
+  events.onerror = () => {
+    if (events.readyState === EventSource.CLOSED && drive.events === events) attempt(checkSession);
+  };
+}
+document.addEventListener("visibilitychange", () => { if (!$("sidebar").hidden) follow(); });
+
+async function checkSession() {
+  const response = await fetch("/web/session");
+  if (response.ok) showDrive((await response.json()).user); else showSignIn();
 }
 
 function showSignIn() {
@@ -357,11 +384,10 @@ $("sign-in").onsubmit = (event) => {
   });
 };
 $("sign-out").onclick = () => attempt(async () => {
-  await answer(await fetch("/web/session", { method: "DELETE" }));
-  showSignIn();
+  try {
+    const response = await fetch("/web/session", { method: "DELETE" });
+    if (response.status !== 401) await answer(response);  // already signed out is signed out
+  } finally { showSignIn(); }
 });
 
-(async () => {
-  const response = await fetch("/web/session");
-  if (response.ok) showDrive((await response.json()).user); else showSignIn();
-})();
+attempt(checkSession);

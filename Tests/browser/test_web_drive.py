@@ -4,7 +4,7 @@ with its password, uploads by the picker with progress, and what it uploads land
 devices byte for byte; a device's new file shows in the open page with no reload; text, images
 and packages (with their thumbnails) preview; a package downloads as its zip; folders open and
 the crumbs lead back;
-an older version is restored, a document is shared with an account and by a public link, and a
+files and folders are renamed, never over another; an older version is restored, a document is shared with an account and by a public link, and a
 deleted one comes back from the trash; and the session is a cookie scripts cannot read, other
 sites cannot use, and signing out ends."""
 
@@ -290,6 +290,41 @@ class WebDriveTests(unittest.TestCase):
         self.css('#sidebar [data-place=""]')[0].click()
         wait_for(lambda: self.names() == ["Plan.txt"], message="the document back in the drive")
         self.assertEqual(self.script_errors(), [])
+
+    def test_a_rename_moves_a_file_or_a_folder_and_never_replaces_another(self):
+        authorization = basic("alice", app_password(self.server, "web-drive"))
+        for method, path, body in [("PUT", "/dav/Draft.txt", b"draft\n"),
+                                   ("PUT", "/dav/Taken.txt", b"keep me\n"),
+                                   ("MKCOL", "/dav/Old%20name/", b""),
+                                   ("PUT", "/dav/Old%20name/inside.txt", b"inside\n")]:
+            status, _, answer = request(self.server, method, path, authorization, body)
+            self.assertEqual(status, 201, answer[:300])
+        self.signed_in()
+        wait_for(lambda: self.names() == ["Old name", "Draft.txt", "Taken.txt"], message="the drive")
+
+        def rename(name, new_name):
+            self.css(f'#items .item[data-name="{name}"] .rename')[0].click()
+            prompt = self.driver.switch_to.alert
+            prompt.send_keys(new_name)
+            prompt.accept()
+
+        rename("Draft.txt", "Final #1 50%.txt")
+        wait_for(lambda: self.names() == ["Old name", "Final #1 50%.txt", "Taken.txt"],
+                 message="the renamed file")
+        self.assertEqual(
+            request(self.server, "GET", "/dav/Final%20%231%2050%25.txt", authorization)[2],
+            b"draft\n")
+        rename("Old name", "New name")
+        wait_for(lambda: self.names() == ["New name", "Final #1 50%.txt", "Taken.txt"],
+                 message="the renamed folder")
+        self.assertEqual(
+            request(self.server, "GET", "/dav/New%20name/inside.txt", authorization)[2], b"inside\n")
+
+        rename("Final #1 50%.txt", "Taken.txt")
+        wait_for(lambda: self.css("#message")[0].is_displayed(), message="the refusal")
+        self.assertIn("already", self.css("#message-text")[0].text)
+        self.assertEqual(request(self.server, "GET", "/dav/Taken.txt", authorization)[2], b"keep me\n")
+        self.assertEqual(self.names(), ["New name", "Final #1 50%.txt", "Taken.txt"])
 
     def test_a_read_only_share_shows_under_shared_with_me_and_offers_no_change(self):
         bob = basic("bob", app_password_of(self.server, "bob"))

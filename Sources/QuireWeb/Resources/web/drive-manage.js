@@ -1,7 +1,7 @@
 "use strict";
-// The web drive, part 2: what a document's preview offers beyond its contents (its versions,
-// each restorable; sharing with another account and by a public link), and the trash, from
-// which a deleted document is put back. These use the sync API at /v1/ with the page's session,
+// The web drive, part 2: renaming, what a document's preview offers beyond its contents (its
+// versions, each restorable; sharing with another account and by a public link), and the
+// trash, from which a deleted document is put back. These use the sync API at /v1/ with the page's session,
 // as a device would with its token.
 
 const container = "iCloud.net.gacha.quire";
@@ -27,6 +27,29 @@ function button(text, label, action) {
   if (label) element.setAttribute("aria-label", label);
   element.onclick = () => attempt(action);
   return element;
+}
+
+// Renaming in place of the row: a WebDAV MOVE, which sends no bytes (a rename of a folder moves
+// everything in it); a name already taken is refused, never replaced.
+function renameButton(entry) {
+  const element = button("Rename", `Rename “${entry.name}”`, () => rename(entry));
+  element.className = "rename";
+  return element;
+}
+
+async function rename(entry) {
+  const name = prompt(`New name for “${entry.name}”`, entry.name)?.trim();
+  if (!name || name === entry.name) return;
+  if (name.includes("/")) throw new Error(`A name cannot hold “/”: “${name}” was not given.`);
+  const collection = entry.kind === "folder" || entry.kind === "package";
+  const from = davURL(joined(drive.path, entry.name), collection);
+  const to = davURL(joined(drive.path, name), collection);
+  const response = await fetch(from, {
+    method: "MOVE", headers: { ...webHeaders, Destination: location.origin + to, Overwrite: "F" },
+  });
+  if (response.status === 412) throw new Error(`“${name}” is already here; choose another name.`);
+  if (!response.ok) await answer(response);
+  await refresh();
 }
 
 // The preview's tools: a document of the account's own drive has versions and can be shared.

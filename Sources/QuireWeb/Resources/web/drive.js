@@ -101,7 +101,7 @@ function row(entry) {
   if (entry.kind !== "folder") actions.append(downloadLink(entry));
   // In "Shared with me" a share is left, not deleted; in a read-only share nothing is.
   const sharedWithMe = drive.path === "" && entry.name === "Shared with me" && entry.kind === "folder";
-  if (drive.listing?.access !== "reader" && !sharedWithMe) actions.append(deleteButton(entry));
+  if (drive.listing?.access !== "reader" && !sharedWithMe) actions.append(renameButton(entry), deleteButton(entry));
   open.append(glyph, name, kind, date, size, actions);
   li.append(open);
   return li;

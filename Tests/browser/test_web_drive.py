@@ -3,8 +3,8 @@ server with two real devices (`quire sync run` agents on their own folders): an 
 with its password, uploads by the picker with progress, and what it uploads lands on both
 devices byte for byte; a device's new file shows in the open page with no reload; text, images
 and packages (with their thumbnails) preview; a package downloads as its zip; folders open and
-the crumbs lead back;
-files and folders are renamed, never over another; an older version is restored, a document is shared with an account and by a public link, and a
+the crumbs lead back; files and folders are renamed, never over another; a folder is shared
+from its row; an older version is restored, a document is shared with an account and by a public link, and a
 deleted one comes back from the trash; and the session is a cookie scripts cannot read, other
 sites cannot use, and signing out ends."""
 
@@ -325,6 +325,41 @@ class WebDriveTests(unittest.TestCase):
         self.assertIn("already", self.css("#message-text")[0].text)
         self.assertEqual(request(self.server, "GET", "/dav/Taken.txt", authorization)[2], b"keep me\n")
         self.assertEqual(self.names(), ["New name", "Final #1 50%.txt", "Taken.txt"])
+
+    def test_a_folder_is_shared_from_its_row_with_everything_in_it(self):
+        authorization = basic("alice", app_password(self.server, "web-drive"))
+        for method, path, body in [("MKCOL", "/dav/Team/", b""),
+                                   ("PUT", "/dav/Team/plan.txt", b"plan\n")]:
+            status, _, answer = request(self.server, method, path, authorization, body)
+            self.assertEqual(status, 201, answer[:300])
+        bob = basic("bob", app_password_of(self.server, "bob"))
+
+        def bobs_shares():
+            status, _, body = request(self.server, "GET", "/dav/Shared%20with%20me/", bob,
+                                      headers={"Accept": "application/json"})
+            return [entry["name"] for entry in json.loads(body)["entries"]] if status == 200 else []
+
+        self.signed_in()
+        wait_for(lambda: self.names() == ["Team"], message="the folder")
+        self.css('#items .item[data-name="Team"] .share')[0].click()
+        wait_for(lambda: self.css("#share-panel")[0].is_displayed(), message="the folder's sharing")
+        self.assertFalse(self.css("#link-line")[0].is_displayed(), "a folder has no public link")
+        self.assertFalse(self.css("#quicklook-download")[0].is_displayed())
+        self.css("#share-user")[0].send_keys("bob")
+        self.css("#share-role option[value=write]")[0].click()
+        self.css("#share-form button[type=submit]")[0].click()
+        wait_for(lambda: [li.get_attribute("data-user") for li in self.css("#share-list li")] == ["bob"],
+                 message="the share with bob listed")
+        self.assertIn("can edit", self.css("#share-list li")[0].text)
+        self.assertEqual(bobs_shares(), ["Team"])
+        self.assertEqual(request(self.server, "GET", "/dav/Shared%20with%20me/Team/plan.txt", bob)[2],
+                         b"plan\n")
+        self.check_accessibility("a folder's sharing")
+
+        self.css("#share-list li button")[0].click()
+        wait_for(lambda: self.css("#share-list li") == [], message="the share stopped")
+        self.assertEqual(bobs_shares(), [])
+        self.assertEqual(self.script_errors(), [])
 
     def test_a_read_only_share_shows_under_shared_with_me_and_offers_no_change(self):
         bob = basic("bob", app_password_of(self.server, "bob"))

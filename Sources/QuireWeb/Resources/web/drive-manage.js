@@ -55,6 +55,7 @@ async function rename(entry) {
 // The preview's tools: a document of the account's own drive has versions and can be shared.
 function showTools(entry, path) {
   const own = entry.item && !path.startsWith("Shared with me/") && drive.listing?.access === "owner";
+  $("quicklook-download").hidden = false;  // a folder's sharing hid it
   $("quicklook-tools").hidden = !own;
   $("versions-panel").hidden = true;
   $("share-panel").hidden = true;
@@ -67,7 +68,7 @@ $("versions-button").onclick = () => attempt(async () => {
 });
 $("share-button").onclick = () => attempt(async () => {
   $("versions-panel").hidden = true;
-  await showShares($("quicklook-tools").dataset.item);
+  await showShares({ item: $("quicklook-tools").dataset.item });
 });
 
 // The document's versions, newest first; each but the current one can be restored, which
@@ -101,22 +102,29 @@ async function showVersions(item) {
   $("versions-panel").hidden = false;
 }
 
-// Who the document is shared with, and its public link.
-async function showShares(item) {
+// Who a document (`target.item`) or a folder (`target.folder`, its path in the drive) is shared
+// with; a document's public link too (a folder has none).
+async function showShares(target) {
+  const folder = target.folder !== undefined;
+  const base = folder ? `/v1/containers/${container}/shares` : `${itemURL(target.item)}/shares`;
   const [shares, link] = await Promise.all([
-    api("GET", `${itemURL(item)}/shares`),
-    api("GET", `${itemURL(item)}/link`).catch(() => null),
+    api("GET", base),
+    folder ? null : api("GET", `${itemURL(target.item)}/link`).catch(() => null),
   ]);
-  $("share-list").replaceChildren(...shares.shares.map((share) => {
+  const mine = folder
+    ? shares.shares.filter((share) => share.isFolder && share.folder?.replace(/\/$/, "") === target.folder)
+    : shares.shares;
+  $("share-list").replaceChildren(...mine.map((share) => {
     const li = document.createElement("li");
     li.dataset.user = share.user;
     li.append(`${share.user} · ${share.role === "write" ? "can edit" : "can view"} `,
       button("Stop sharing", `Stop sharing with ${share.user}`, async () => {
-        await api("DELETE", `${itemURL(item)}/shares/${encodeURIComponent(share.user)}`);
-        await showShares(item);
+        await api("DELETE", folder ? `${base}/${encodeURIComponent(share.id)}` : `${base}/${encodeURIComponent(share.user)}`);
+        await showShares(target);
       }));
     return li;
   }));
+  $("link-line").hidden = folder;
   const url = link ? `${location.origin}/s/${link.token}` : "";
   $("link-url").href = url || "#";
   $("link-url").textContent = url;
@@ -124,22 +132,41 @@ async function showShares(item) {
   $("link-stop").hidden = !link;
   $("link-make").hidden = Boolean(link);
   $("link-make").onclick = () => attempt(async () => {
-    await api("POST", `${itemURL(item)}/link`);
-    await showShares(item);
+    await api("POST", `${itemURL(target.item)}/link`);
+    await showShares(target);
   });
   $("link-stop").onclick = () => attempt(async () => {
-    await api("DELETE", `${itemURL(item)}/link`);
-    await showShares(item);
+    await api("DELETE", `${itemURL(target.item)}/link`);
+    await showShares(target);
   });
   $("share-form").onsubmit = (event) => {
     event.preventDefault();
     attempt(async () => {
-      await api("POST", `${itemURL(item)}/shares`, { user: $("share-user").value.trim(), role: $("share-role").value });
+      const user = $("share-user").value.trim();
+      const role = $("share-role").value;
+      await api("POST", base, folder ? { user, role, folder: target.folder } : { user, role });
       $("share-user").value = "";
-      await showShares(item);
+      await showShares(target);
     });
   };
   $("share-panel").hidden = false;
+}
+
+// A folder of the account's own drive is shared from its row: everything in it, now and later.
+function folderShareButton(entry) {
+  const path = joined(drive.path, entry.name);
+  const element = button("Share…", `Share the folder “${entry.name}”`, async () => {
+    const dialog = $("quicklook");
+    dialog.dataset.path = path;
+    $("quicklook-title").textContent = entry.name;
+    $("quicklook-meta").textContent = "Folder";
+    for (const id of ["quicklook-download", "quicklook-delete", "quicklook-tools", "versions-panel",
+      "quicklook-image", "quicklook-text", "quicklook-members"]) $(id).hidden = true;
+    if (!dialog.open) dialog.showModal();
+    await showShares({ folder: path });
+  });
+  element.className = "share";
+  return element;
 }
 
 // The trash: deleted documents, newest first, each put back where it was.

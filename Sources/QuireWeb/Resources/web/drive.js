@@ -101,6 +101,8 @@ function row(entry) {
   if (entry.kind !== "folder") actions.append(downloadLink(entry));
   // In "Shared with me" a share is left, not deleted; in a read-only share nothing is.
   const sharedWithMe = drive.path === "" && entry.name === "Shared with me" && entry.kind === "folder";
+  const own = drive.listing?.access === "owner" && !drive.path.startsWith("Shared with me");
+  if (entry.kind === "folder" && own && !sharedWithMe) actions.append(folderShareButton(entry));
   if (drive.listing?.access !== "reader" && !sharedWithMe) actions.append(renameButton(entry), deleteButton(entry));
   open.append(glyph, name, kind, date, size, actions);
   li.append(open);

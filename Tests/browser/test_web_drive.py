@@ -1,12 +1,12 @@
-"""The drive on the web (`/` of `quire server`), in a real headless Chromium against a real
-server with two real devices (`quire sync run` agents on their own folders): an account signs in
-with its password, uploads by the picker with progress, and what it uploads lands on both
-devices byte for byte; a device's new file shows in the open page with no reload; text, images
-and packages (with their thumbnails) preview; a package downloads as its zip; folders open and
-the crumbs lead back; files and folders are renamed, never over another; a folder is shared
-from its row; an older version is restored, a document is shared with an account and by a public link, and a
-deleted one comes back from the trash; and the session is a cookie scripts cannot read, other
-sites cannot use, and signing out ends."""
+"""The drive on the web (`/` of `quire server`), in a real headless Chromium against a real server
+with two real devices (`quire sync run` agents on their own folders): an account signs in with
+its password, uploads by the picker with progress, and what it uploads lands on both devices
+byte for byte; a device's new file shows in the open page with no reload; text, images and
+packages (with their thumbnails) preview; a package downloads as its zip; folders open and the
+crumbs lead back; files and folders are renamed, never over another; a folder is shared from its
+row; an older version is restored, a document is shared with an account and by a public link,
+and a deleted one comes back from the trash; a read-only share offers no change; and the session
+is a cookie scripts cannot read, other sites cannot use, and signing out ends."""
 
 import hashlib
 import io

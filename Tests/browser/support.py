@@ -204,6 +204,16 @@ def chromium():
     return webdriver.Chrome(options=options, service=service)
 
 
+def axe_violations(driver):
+    """What axe-core (PyPI's axe-selenium-python) finds to fix in the page as it is now: each
+    rule's id with the first three elements it names."""
+    from axe_selenium_python import Axe
+
+    axe = Axe(driver)
+    axe.inject()
+    return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in axe.run()["violations"]]
+
+
 def png(width, height, rgb):
     """A small solid-colour PNG."""
     raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))

@@ -139,15 +139,8 @@ class FileBrowserConventionTests(BrowserTestCase):
         wait_for(lambda: shown("Welcome.txt")[0] == "Welcome", message="the extension hidden again")
 
     def test_3_axe_core_finds_no_accessibility_violations(self):
-        from axe_selenium_python import Axe
-
         def check(where):
-            axe = Axe(self.driver)
-            axe.inject()
-            violations = axe.run()["violations"]
-            self.assertEqual(
-                [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations], [],
-                f"axe-core in {where}")
+            self.assertEqual(support.axe_violations(self.driver), [], f"axe-core in {where}")
 
         with open(self.app.path("Axe.txt"), "w") as handle:
             handle.write("checked by axe")
@@ -195,8 +188,6 @@ class FileBrowserConventionTests(BrowserTestCase):
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     def test_4_space_shows_quick_look_and_the_arrows_step_through(self):
-        from axe_selenium_python import Axe
-
         folder = self.app.path("Look")
         os.makedirs(folder)
         for name, text in (("One.txt", "the first page\nof one"), ("Two.txt", "and the second")):
@@ -214,9 +205,7 @@ class FileBrowserConventionTests(BrowserTestCase):
 
         wait_for(lambda: shown() == ("One.txt", "the first page\nof one"), message="One in Quick Look")
         self.screenshot("quicklook")
-        axe = Axe(self.driver)
-        axe.inject()
-        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core in Quick Look")
+        self.assertEqual(support.axe_violations(self.driver), [], "axe-core in Quick Look")
         ActionChains(self.driver).send_keys(Keys.ARROW_RIGHT).perform()
         wait_for(lambda: shown() == ("Two.txt", "and the second"), message="→ stepped to Two")
         self.assertEqual(self.driver.execute_script(
@@ -237,9 +226,7 @@ class FileBrowserConventionTests(BrowserTestCase):
         self.assertEqual(fields["where"], "Library › Look")
         self.assertIn("14 bytes", fields["size"])
         self.assertEqual(fields["sync"], "Not in a synced folder")
-        axe = Axe(self.driver)
-        axe.inject()
-        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core in the info panel")
+        self.assertEqual(support.axe_violations(self.driver), [], "axe-core in the info panel")
         ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
         wait_for(lambda: not self.find("#info").is_displayed(), message="the info panel closed")
         # Nothing was opened or written.
@@ -324,8 +311,6 @@ class FileBrowserConventionTests(BrowserTestCase):
         self.assertTrue(os.path.exists(os.path.join(folder, "Cat.txt")))
 
     def test_7_the_sidebar_browses_folders_and_tags_and_takes_items_to_the_trash(self):
-        from axe_selenium_python import Axe
-
         folder = self.app.path("Places")
         os.makedirs(os.path.join(folder, "Deep"))
         sun = os.path.join(folder, "Deep", "Sun.txt")
@@ -368,9 +353,7 @@ class FileBrowserConventionTests(BrowserTestCase):
             wait_for(lambda: not self.find("#sidebar").is_displayed(), message="the sidebar folded")
             self.find("#places-toggle").click()
             wait_for(lambda: self.find("#sidebar").is_displayed(), message="the sidebar opened")
-            axe = Axe(self.driver)
-            axe.inject()
-            self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core at 360 px")
+            self.assertEqual(support.axe_violations(self.driver), [], "axe-core at 360 px")
             self.find("#places-toggle").click()
         finally:
             self.driver.set_window_size(size["width"], size["height"])
@@ -776,10 +759,7 @@ class FileBrowserConventionTests(BrowserTestCase):
         next(steps)
         self.driver.execute_script("moveItems([...state.selected], 'Many/Box')")
         next(steps)
-        from axe_selenium_python import Axe
-        axe = Axe(self.driver)
-        axe.inject()
-        self.assertEqual([v["id"] for v in axe.run()["violations"]], [], "axe-core with the job shown")
+        self.assertEqual(support.axe_violations(self.driver), [], "axe-core with the job shown")
         next(steps, None)
         self.assertEqual(len(box()), 3, f"the move in flight finished, and none after it: {box()}")
         self.assertEqual(len([n for n in os.listdir(folder) if n.endswith(".txt")]), 3)

@@ -22,7 +22,7 @@ import zipfile
 
 from selenium.webdriver.common.by import By
 
-from support import QUIRE, SyncServer, chromium, png, wait_for
+from support import QUIRE, SyncServer, axe_violations, chromium, png, wait_for
 from test_webdav import CONTAINER, app_password, basic, quire_server, request
 
 
@@ -138,14 +138,7 @@ class WebDriveTests(unittest.TestCase):
 
     def check_accessibility(self, where):
         """axe-core finds nothing to fix in the page as it is now."""
-        from axe_selenium_python import Axe
-
-        axe = Axe(self.driver)
-        axe.inject()
-        violations = axe.run()["violations"]
-        self.assertEqual(
-            [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations], [],
-            f"axe-core in {where}")
+        self.assertEqual(axe_violations(self.driver), [], f"axe-core in {where}")
 
     def script_errors(self):
         return [entry["message"] for entry in self.driver.get_log("browser")

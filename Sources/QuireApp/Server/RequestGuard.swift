@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import QuireWeb
 
 /// The safety rules of a local web app, checked before any route runs:
 /// - the Host header must name this server on loopback (a DNS-rebinding page names its own host);
@@ -65,15 +66,5 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
     return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
   }
 
-  private static func secured(_ response: Response) -> Response {
-    var response = response
-    response.headers[.contentSecurityPolicy] =
-      "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
-      + "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; "
-      + "form-action 'self'"
-    response.headers[.xContentTypeOptions] = "nosniff"
-    response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-    response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-    return response
-  }
+  private static func secured(_ response: Response) -> Response { WebAssets.secured(response) }
 }

@@ -22,19 +22,27 @@ struct EventStream: Sendable {
       let device = try reading.device(request)
       let container = try context.parameters.require("container")
       try SyncIdentifier.checkContainer(container)
-      let start = try reading.cursor(request)
-      let key = "\(device.user)/\(container)"
-      let listener = signal.listen(
-        key, keepAlive: configuration.keepAliveInterval, device: device.id)
-      return Self.response(
-        from: start, listener: listener, on: BlockingExecutor.shared,
-        signedIn: reading.stillSignedIn(request)
-      ) {
-        [store, signal] cursor throws(SyncError) in
-        try await signal.page(key, after: cursor) { () throws(SyncError) in
-          try store.commits.changes(
-            container: container, user: device.user, since: cursor, limit: 500)
-        }
+      return journal(
+        of: container, device: device, from: try reading.cursor(request), request: request)
+    }
+  }
+
+  /// The journal of `device`'s account's `container` after `start`, as events, for as long as
+  /// the token `request` signed in with holds.
+  func journal(
+    of container: String, device: AuthenticatedDevice, from start: Int64, request: Request
+  ) -> Response {
+    let key = "\(device.user)/\(container)"
+    let listener = signal.listen(
+      key, keepAlive: configuration.keepAliveInterval, device: device.id)
+    return Self.response(
+      from: start, listener: listener, on: BlockingExecutor.shared,
+      signedIn: reading.stillSignedIn(request)
+    ) {
+      [store, signal] cursor throws(SyncError) in
+      try await signal.page(key, after: cursor) { () throws(SyncError) in
+        try store.commits.changes(
+          container: container, user: device.user, since: cursor, limit: 500)
       }
     }
   }

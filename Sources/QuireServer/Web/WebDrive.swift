@@ -64,19 +64,9 @@ struct WebDrive: Sendable {
         request.headers[HTTPField.Name("Last-Event-ID")!] == nil
         ? try store.commits.journalHead(container: container, user: device.user)
         : try reading.cursor(request)
-      let key = "\(device.user)/\(container)"
-      let listener = signal.listen(
-        key, keepAlive: configuration.keepAliveInterval, device: device.id)
-      return EventStream.response(
-        from: start, listener: listener, on: BlockingExecutor.shared,
-        signedIn: reading.stillSignedIn(request)
-      ) {
-        [store, signal] cursor throws(SyncError) in
-        try await signal.page(key, after: cursor) { () throws(SyncError) in
-          try store.commits.changes(
-            container: container, user: device.user, since: cursor, limit: 500)
-        }
-      }
+      return EventStream(
+        store: store, reading: reading, signal: signal, configuration: configuration
+      ).journal(of: container, device: device, from: start, request: request)
     }
   }
 
@@ -140,17 +130,6 @@ struct WebDrive: Sendable {
       ?? ServerResponse.error(SyncError(.notFound, "There is no page “\(name)”."))
   }
 
-  /// `response` with the app's Content-Security-Policy and no-sniff, no-referrer and no-frame
-  /// headers.
-  static func secured(_ response: Response) -> Response {
-    var response = response
-    response.headers[.contentSecurityPolicy] =
-      "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
-      + "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; "
-      + "form-action 'self'"
-    response.headers[.xContentTypeOptions] = "nosniff"
-    response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
-    response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-    return response
-  }
+  /// `response` with the front end's security headers (``WebAssets/secured(_:)``).
+  static func secured(_ response: Response) -> Response { WebAssets.secured(response) }
 }

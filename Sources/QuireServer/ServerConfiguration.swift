@@ -15,6 +15,10 @@ public struct ServerConfiguration: Sendable {
   public var host: String
   /// The port (0: any free port).
   public var port: Int
+  /// The host names requests must be addressed to (their `Host`, port aside), besides the
+  /// loopback names; empty answers every name. Set it to the server's public name: a page that
+  /// DNS rebinding points at the server then reaches nothing.
+  public var trustedHosts: [String] = []
   /// The largest JSON body accepted (a commit's manifest change), in bytes.
   public var maximumJSONBytes = 32 << 20
   /// The largest body of chunk frames accepted, in bytes.

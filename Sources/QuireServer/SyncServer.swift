@@ -59,6 +59,8 @@ public final class SyncServer: Sendable {
     router.middlewares.add(
       ExecutorMiddleware<ServerRequestContext>(executor: BlockingExecutor.shared))
     router.middlewares.add(SyncErrorMiddleware<ServerRequestContext>())
+    router.middlewares.add(
+      TrustedHostCheck<ServerRequestContext>(hosts: TrustedHosts(configuration.trustedHosts)))
     let reading = RequestReading(
       store: store, maximumJSONBytes: configuration.maximumJSONBytes,
       revoked: RevokedTokens(interval: configuration.keepAliveInterval) {

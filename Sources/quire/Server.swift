@@ -65,6 +65,12 @@ struct RunServer: QuireDocumentSubcommand {
   @OptionGroup var data: ServerDataOption
   @Option(help: "The address to listen on.") var host = "127.0.0.1"
   @Option(help: "The port (0: any free port).") var port = 8620
+  @Option(
+    help: """
+      A host name requests must be addressed to, such as the server's public name (repeat for \
+      more; the loopback names always pass). Without one, every name is answered.
+      """)
+  var trustedHost: [String] = []
   @Option(help: "Serve HTTPS with this PEM certificate chain (with --tls-key).") var tlsCert:
     String?
   @Option(help: "The PEM private key of --tls-cert.") var tlsKey: String?
@@ -123,6 +129,7 @@ struct RunServer: QuireDocumentSubcommand {
     configuration.maximumConnectionsPerAddress = connectionsPerAddress
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
     configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
+    configuration.trustedHosts = trustedHost
     configuration.objectStorage = try blobs.map { text throws(SyncError) in
       try ObjectStorage(url: text)
     }

@@ -42,6 +42,9 @@ extension SyncError {
     public static let changedWhileSyncing = Code(rawValue: "changedWhileSyncing")
     /// The server could not reach or write its storage; nothing was stored (503).
     public static let unavailable = Code(rawValue: "unavailable")
+    /// The request names a host the server does not answer to (its `--trusted-host` names);
+    /// use the server's own address (421).
+    public static let foreignHost = Code(rawValue: "foreignHost")
     /// The server broke an invariant of its own (500).
     public static let internalError = Code(rawValue: "internalError")
 
@@ -55,6 +58,7 @@ extension SyncError {
       case .rateLimited: 429
       case .locked: 423
       case .alreadyExists, .changedWhileSyncing: 409
+      case .foreignHost: 421
       case .unavailable: 503
       case .internalError: 500
       default: 400

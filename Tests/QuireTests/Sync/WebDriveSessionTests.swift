@@ -9,7 +9,7 @@ import Testing
 /// The web drive's session against a real server on both engines: its trash lists a deleted
 /// document with the version a restore brings back (a conflict's copy is not it), the restore
 /// through the sync API takes the session, and a write with the session from another site's
-/// page is refused.
+/// page is refused; and a request for a host the server was not told to answer to reaches nothing.
 @Suite("The web drive's session and trash")
 struct WebDriveSessionTests {
   typealias S = SyncTestSupport
@@ -63,6 +63,33 @@ struct WebDriveSessionTests {
     #expect(try JSONDecoder().decode([Trashed].self, from: Data(after)).isEmpty)
     let (read, bytes) = try await Self.send(.GET, base + "/dav/Notes/Plan.txt", cookie: session)
     #expect(read == 200 && bytes == S.bytes("second\n"))
+  }
+
+  @Test(
+    "with a trusted host, a request for another name (DNS rebinding) reaches no route, not even sign-in"
+  )
+  func trustedHost() async throws {
+    let server = try await SyncServerProcess.started(
+      arguments: ["--trusted-host", "Drive.Example."])
+    let port = try #require(server.url.port)
+    let base = server.url.absoluteString
+    let signIn = S.bytes(#"{"user":"alice","password":"alice-password"}"#)
+    for host in ["evil.example:\(port)", "drive.example.evil.example", "[::2]:\(port)", ""] {
+      #expect(
+        try await S.raw(.GET, base + "/", headers: [("Host", host)]) == (421, "foreignHost"),
+        "\(host)")
+      #expect(
+        try await S.raw(.POST, base + "/web/session", body: signIn, headers: [("Host", host)])
+          == (421, "foreignHost"), "\(host)")
+    }
+    for host in ["drive.example:\(port)", "DRIVE.example", "127.0.0.1:\(port)", "localhost"] {
+      #expect(try await S.raw(.GET, base + "/", headers: [("Host", host)]).status == 200, "\(host)")
+    }
+    #expect(
+      try await S.raw(
+        .POST, base + "/web/session", body: signIn, headers: [("Host", "drive.example")]
+      )
+      .status == 200)
   }
 
   /// A new web session's cookie value.

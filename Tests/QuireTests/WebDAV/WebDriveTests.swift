@@ -57,6 +57,25 @@ struct WebDriveTests {
     #expect(WebSession.setCookie(nil, secure: false).contains("Max-Age=0"))
   }
 
+  @Test("trusted hosts match a Host by name alone, whatever its case, port or brackets")
+  func trustedHosts() {
+    let hosts = TrustedHosts(["Drive.Example.", "2001:db8::1"])
+    for host in [
+      "drive.example", "DRIVE.EXAMPLE:8443", "drive.example.", "[2001:db8::1]:443", "[2001:DB8::1]",
+      "localhost:8620", "127.0.0.1", "[::1]:8620",
+    ] {
+      #expect(hosts.allows(host), "\(host)")
+    }
+    for host in [
+      nil, "", ":8443", "evil.example", "drive.example.evil", "xdrive.example", "[2001:db8::1",
+      "[2001:db8::1]x", "2001:db8::1", "127.0.0.2", "drive.example@evil",
+    ] as [String?] {
+      #expect(!hosts.allows(host), "\(host ?? "nil")")
+    }
+    #expect(TrustedHosts([]).allows("anything.example:1"))
+    #expect(TrustedHosts([]).allows(nil))
+  }
+
   @Test("the session reads from anywhere on the page, and writes only from the drive's own origin")
   func origin() throws {
     func request(_ method: HTTPRequest.Method, origin: String?, cookie: Bool = true) -> Request {

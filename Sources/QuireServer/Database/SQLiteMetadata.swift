@@ -77,16 +77,18 @@ final class SQLiteMetadata: MetadataDatabase {
     ) throws {
       let statement = try db.cachedStatement(sql: sql)
       // The names once, not once a row: a listing of 10 000 items spent a tenth of its time
-      // making the same eight names again.
+      // making the same eight names again. The values straight from the statement: GRDB's
+      // generic `row[index]` looked up type metadata at run time for each, a quarter of it.
       let names = statement.columnNames
+      let raw = statement.sqliteStatement
       let rows = try Row.fetchCursor(statement, arguments: Self.arguments(arguments))
-      while let row = try rows.next() {
-        var columns: [(name: String, value: SQLValue)] = []
-        columns.reserveCapacity(names.count)
-        for (index, name) in names.enumerated() {
-          columns.append((name, Self.value(row[index] as DatabaseValue)))
+      while try rows.next() != nil {
+        var values: [SQLValue] = []
+        values.reserveCapacity(names.count)
+        for index in names.indices {
+          values.append(Self.value(DatabaseValue(sqliteStatement: raw, index: CInt(index))))
         }
-        try body(SQLRow(columns))
+        try body(SQLRow(names: names, values: values))
       }
     }
 

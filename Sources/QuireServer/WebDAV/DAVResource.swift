@@ -32,7 +32,8 @@ struct DAVResource: Sendable {
   /// tell contents apart as surely, and keep an `If` header with two of them short enough for
   /// clients with fixed header buffers (litmus cuts a header at about 170 bytes).
   static func etag(hex: String?) -> String {
-    String((hex ?? ContentHash(of: []).hex).prefix(32))
+    // By bytes: a String's `prefix` walks characters, a tenth of a 10 000-item listing.
+    String(decoding: (hex ?? ContentHash(of: []).hex).utf8.prefix(32), as: UTF8.self)
   }
 
   /// Whether WebDAV shows it as a collection.

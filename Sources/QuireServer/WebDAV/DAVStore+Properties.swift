@@ -7,28 +7,32 @@ extension DAVStore {
   /// The live properties WebDAV clients read, and which of them a PROPPATCH may not change.
   static let liveNames: [DAVPropertyName] = DAVLiveProperty.allCases.map(\.name)
 
-  /// The dead properties of the paths in `paths`, by path.
-  func deadProperties(of paths: [DAVPath], drive: DAVDrive) throws(DAVError)
-    -> [DAVPath: [DAVPropertyName: String]]
+  /// The dead properties of the paths in `paths`, and (with `childrenOf`) of everything
+  /// directly in that folder, by path.
+  func deadProperties(of paths: [DAVPath], childrenOf folder: DAVPath? = nil, drive: DAVDrive)
+    throws(DAVError) -> [DAVPath: [DAVPropertyName: String]]
   {
-    guard !paths.isEmpty else { return [:] }
+    guard !paths.isEmpty || folder != nil else { return [:] }
     return try wrap { () throws(SyncError) in
       try read { db in
         guard let container = try Self.containerID(db, drive: drive) else { return [:] }
         var found: [DAVPath: [DAVPropertyName: String]] = [:]
         let wanted = Set(paths.map(\.path))
         // One folder's listing asks for all its children: read the parent's range once.
-        let parents = Set(paths.map { $0.parent.path })
+        let parents = Set(paths.map { $0.parent.path } + (folder.map { [$0.path] } ?? []))
         for parent in parents {
-          let folder = DAVPath(stored: parent)
+          let range = DAVPath(stored: parent)
           try db.forEach(
             """
             SELECT path, namespace, name, value FROM davProperties WHERE container = ?
               AND (path = ? OR \(db.startsWith("path")))
-            """, [container, parent] + db.startsWithArguments(folder.prefix)
+            """, [container, parent] + db.startsWithArguments(range.prefix)
           ) { row in
             let path: String = try row["path"]
-            guard wanted.contains(path) else { return }
+            guard
+              wanted.contains(path)
+                || (folder.map { DAVPath(stored: path).parent.path == $0.path } ?? false)
+            else { return }
             found[DAVPath(stored: path), default: [:]][
               DAVPropertyName(namespace: try row["namespace"], name: try row["name"])] =
               try row["value"]

@@ -51,6 +51,14 @@ enum CommitTables: AggregateTables {
     DROP INDEX itemsLiveByPath;
     CREATE INDEX itemsLiveByPath ON items(container, path, deleted) WHERE deleted = 0;
     """,
+    // It covers the kind and the revision too, so a folder's listing and the look-up of the
+    // item at a path read the index alone: a 10 000-file PROPFIND searched the table once a
+    // row, a fifth of its time in SQLite.
+    "v13": """
+    DROP INDEX itemsLiveByPath;
+    CREATE INDEX itemsLiveByPath ON items(container, path, deleted, kind, current)
+      WHERE deleted = 0;
+    """,
   ]
 
   static let postgres: [Int64: [String]] = [
@@ -100,6 +108,14 @@ enum CommitTables: AggregateTables {
     5: [
       "DROP INDEX itemsLiveByPath",
       "CREATE INDEX itemsLiveByPath ON items(container, path, deleted) WHERE deleted = 0",
+    ],
+    // It covers the kind and the revision too, as in SQLite's v13.
+    8: [
+      "DROP INDEX itemsLiveByPath",
+      """
+      CREATE INDEX itemsLiveByPath ON items(container, path, deleted, kind, current)
+        WHERE deleted = 0
+      """,
     ],
   ]
 

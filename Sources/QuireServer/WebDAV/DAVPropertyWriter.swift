@@ -44,7 +44,9 @@ struct DAVPropertyWriter: Sendable {
   func write(_ resource: DAVResource, to output: inout ByteBuffer) {
     let covering = locks.isEmpty ? [] : locks.filter { $0.covers(resource.path) }
     let own = dead[resource.path] ?? [:]
-    DAVXML.openResponse(href: resource.path.href(collection: resource.isCollection), to: &output)
+    output.writeStaticString("<D:response><D:href>")
+    resource.path.writeHref(collection: resource.isCollection, escaped: true, to: &output)
+    output.writeStaticString("</D:href>")
     var missing: [DAVPropertyName] = []
     let found = output.writerIndex
     output.writeStaticString("<D:propstat><D:prop>")

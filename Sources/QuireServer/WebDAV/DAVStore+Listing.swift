@@ -16,7 +16,7 @@ extension DAVStore {
   /// rows are still being read, so a caller can write them meanwhile; the rest (folders,
   /// packages and files whose time is their revision's) is returned at the end.
   func children(
-    of resource: DAVResource, drive: DAVDrive, batch: Int = 1024,
+    of resource: DAVResource, drive: DAVDrive, batch: Int = 256,
     settled: ([DAVResource]) -> Void
   ) throws(SyncError) -> [DAVResource] {
     try read { db in
@@ -57,7 +57,8 @@ extension DAVStore {
     var undated: [(index: Int, revision: Int64)] = []
     try db.forEach(
       """
-      SELECT i.item, i.kind, i.path, i.current, m.size, m.modified, m.hash
+      SELECT i.item, i.kind, i.path, i.current, m.size, m.modified,
+          substr(m.hash, 1, 32) AS hash
         FROM items i LEFT JOIN members m ON m.container = i.container AND m.item = i.item AND m.path = ''
           AND m.until IS NULL
         WHERE i.container = ? AND i.deleted = 0 AND \(db.startsWith("i.path"))

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import QuireSyncProtocol
 import QuireSyncSimulation
 import Testing
@@ -48,6 +49,10 @@ struct DAVParsingTests {
         let href = original.href(collection: collection)
         #expect(try DAVPath.parse(href) == original, "\(href)")
         #expect(try DAVPath.destination("http://example.org:8620" + href) == original)
+        // As a multistatus writes it: the same href, XML-escaped.
+        var written = ByteBuffer()
+        original.writeHref(collection: collection, escaped: true, to: &written)
+        #expect(String(buffer: written) == DAVXML.escape(href), "\(href)")
       }
     }
   }

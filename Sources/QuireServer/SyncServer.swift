@@ -53,6 +53,12 @@ public final class SyncServer: Sendable {
   /// Serves until the task is cancelled or the process gets SIGTERM or SIGINT (requests in
   /// flight finish first); `ready` gets the address once the port is bound.
   public func run(ready: @escaping @Sendable (URL) -> Void) async throws {
+    if let name = TrustedHosts.invalid(configuration.trustedHosts) {
+      throw SyncError(
+        .malformed,
+        "“\(name)” is not a host name. Give --trusted-host the server's name, such as drive.example.com."
+      )
+    }
     let router = Router(context: ServerRequestContext.self)
     // Requests run on threads of their own: the store's work blocks (a PostgreSQL round trip,
     // an fsync or a blob read with SQLite), and Swift's cooperative threads serve everyone.

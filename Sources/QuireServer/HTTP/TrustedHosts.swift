@@ -8,13 +8,25 @@ import QuireSyncProtocol
 /// sign-in. The loopback names always pass, so the machine's own admin keeps a way in. With
 /// none configured, every `Host` is answered (a server's public name is not known unless told).
 struct TrustedHosts: Sendable {
-  /// The configured names, lower-cased and without a trailing dot; empty: no check.
+  /// The configured names, lower-cased, without a port, brackets or a trailing dot; empty: no
+  /// check.
   let names: Set<String>
 
   private static let loopback: Set<String> = ["localhost", "127.0.0.1", "::1"]
 
+  /// The names `names` give, read as a `Host` is (`drive.example:8443` is `drive.example`,
+  /// `[2001:db8::1]` is `2001:db8::1`), and a bare IPv6 address as it is.
   init(_ names: [String]) {
-    self.names = Set(names.map(Self.normalised).filter { !$0.isEmpty })
+    self.names = Set(
+      names.map { name in
+        name.filter { $0 == ":" }.count > 1 && !name.hasPrefix("[")
+          ? Self.normalised(name) : Self.hostName(name)
+      })
+  }
+
+  /// The first of `names` that names no host (empty, or a port alone); nil if all do.
+  static func invalid(_ names: [String]) -> String? {
+    names.first { TrustedHosts([$0]).names.contains("") }
   }
 
   /// Whether a request with this `Host` (`name`, `name:port`, `[v6]` or `[v6]:port`) is for

@@ -72,6 +72,13 @@ struct WebDriveTests {
     ] as [String?] {
       #expect(!hosts.allows(host), "\(host ?? "nil")")
     }
+    // Configured names are read as a Host is: a port or brackets do not keep them from matching.
+    let written = TrustedHosts(["Drive.Example:8443", "[2001:DB8::2]", "2001:db8::3"])
+    #expect(written.names == ["drive.example", "2001:db8::2", "2001:db8::3"])
+    #expect(written.allows("drive.example:80") && written.allows("[2001:db8::3]:8620"))
+    #expect(TrustedHosts.invalid(["drive.example", "", "x"]) == "")
+    #expect(TrustedHosts.invalid([":8443"]) == ":8443")
+    #expect(TrustedHosts.invalid(["drive.example", "[::1]:1"]) == nil)
     #expect(TrustedHosts([]).allows("anything.example:1"))
     #expect(TrustedHosts([]).allows(nil))
   }

@@ -64,8 +64,10 @@ struct VersionTarget {
       version.isCurrent
       ? "current" : version.isConflict ? (version.isResolved ? "resolved" : "conflict") : "version"
     let width = max(8, version.identifier.count + 2)
+    let lock = version.lockOwner.map { " (kept aside: locked by \($0))" } ?? ""
     return "\(version.identifier.padding(toLength: width, withPad: " ", startingAt: 0))"
-      + "\(kind.padding(toLength: 10, withPad: " ", startingAt: 0))\(date)  \(version.deviceName ?? "")"
+      + "\(kind.padding(toLength: 10, withPad: " ", startingAt: 0))\(date)  "
+      + "\(version.deviceName ?? "")\(lock)"
   }
 }
 

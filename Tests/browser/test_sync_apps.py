@@ -187,7 +187,8 @@ class SyncedAppsTests(unittest.TestCase):
     def test_a_webdav_lock_shows_in_the_open_documents_versions_panel(self):
         """While a WebDAV client holds a lock on a synced note, the note's Versions panel on a
         device says who holds it and that what is saved meanwhile is kept as a conflict
-        version; once unlocked, the panel says nothing of a lock."""
+        version; an edit typed then is kept aside, and the editor's banner names the lock's
+        owner; once unlocked, the panel says nothing of a lock."""
         server = SyncServer()
         a = Device("A", server)
         try:
@@ -223,6 +224,20 @@ class SyncedAppsTests(unittest.TestCase):
             self.assertIn("Locked by Word on Ana's laptop until", notice.text)
             self.assertIn("kept as a conflict version", notice.text)
             a.driver.find_element(By.CSS_SELECTOR, "#versions-close").click()
+            # Typed meanwhile, the edit is kept aside as a version, not applied over the lock,
+            # and the editor's banner names the lock's owner, not device A.
+            field = a.driver.find_element(By.CSS_SELECTOR, "#text")
+            field.click()
+            field.send_keys(" and more")
+            banner = a.driver.find_element(By.CSS_SELECTOR, "#conflict")
+            wait_for(banner.is_displayed, seconds=30, message="the conflict banner")
+            message = a.driver.find_element(By.CSS_SELECTOR, "#conflict-message")
+            wait_for(lambda: "Locked by Word on Ana's laptop in another app over WebDAV"
+                     in message.text, seconds=30, message="the lock's owner in the banner")
+            self.assertNotIn("A changed this document", message.text)
+            with urllib.request.urlopen(urllib.request.Request(
+                    server.url + "/dav/Plan.txt", headers={"Authorization": authorization})) as answer:
+                self.assertEqual(answer.read(), b"draft\n", "the locked text stays current")
             self.assertEqual(dav("UNLOCK", headers={"Lock-Token": headers["Lock-Token"]})[0], 204)
             a.driver.find_element(By.CSS_SELECTOR, "#versions-button").click()
             wait_for(lambda: a.driver.execute_script(

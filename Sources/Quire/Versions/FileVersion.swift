@@ -43,6 +43,9 @@ public final class FileVersion: Sendable, Hashable, CustomStringConvertible {
   public var hasLocalContents: Bool { record.hasLocalContents }
   /// Whether a thumbnail of it can be had.
   public var hasThumbnail: Bool { record.hasThumbnail }
+  /// For a conflict version kept aside because another program locked the item (a WebDAV
+  /// client, for a synced item): who held the lock. Nil for any other version.
+  public var lockOwner: String? { record.lockOwner }
   /// Whether it is the document's current version.
   public var isCurrent: Bool { record.isCurrent }
 

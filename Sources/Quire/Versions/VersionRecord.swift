@@ -18,12 +18,15 @@ public struct VersionRecord: Sendable, Hashable, Codable {
   public var hasLocalContents: Bool
   /// Whether a thumbnail of it can be had.
   public var hasThumbnail: Bool
+  /// For a conflict version kept aside because another program held a lock on the item (a
+  /// WebDAV client, on a synced item): who held it. Nil for any other version.
+  public var lockOwner: String?
 
   /// A record.
   public init(
     identifier: String, modificationDate: Date?, deviceName: String?, isCurrent: Bool,
     isConflict: Bool = false, isResolved: Bool = false, hasLocalContents: Bool,
-    hasThumbnail: Bool = false
+    hasThumbnail: Bool = false, lockOwner: String? = nil
   ) {
     self.identifier = identifier
     self.modificationDate = modificationDate
@@ -33,5 +36,6 @@ public struct VersionRecord: Sendable, Hashable, Codable {
     self.isResolved = isResolved
     self.hasLocalContents = hasLocalContents
     self.hasThumbnail = hasThumbnail
+    self.lockOwner = lockOwner
   }
 }

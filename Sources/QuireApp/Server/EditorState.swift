@@ -22,6 +22,9 @@ struct EditorState: Encodable {
   /// The devices whose concurrent edits lost to the current version and are kept as conflict
   /// versions (empty for a conflict with another program on this device).
   var conflictDevices: [String] = []
+  /// The owners of WebDAV locks that held the document when this device saved it: those edits
+  /// were kept aside as conflict versions ("locked by NAME"), not applied.
+  var conflictLocks: [String] = []
 
   @MainActor
   init(
@@ -60,7 +63,9 @@ struct EditorState: Encodable {
     } else {
       status = "saved"
     }
-    conflictDevices = document.unresolvedConflictVersions.map {
+    let conflicts = document.unresolvedConflictVersions
+    conflictLocks = Array(Set(conflicts.compactMap(\.lockOwner))).sorted()
+    conflictDevices = conflicts.filter { $0.lockOwner == nil }.map {
       $0.localizedNameOfSavingComputer ?? "another device"
     }
     readOnly = state.contains(.editingDisabled)

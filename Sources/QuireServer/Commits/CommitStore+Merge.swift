@@ -119,15 +119,16 @@ extension CommitStore {
   }
 
   /// Keeps `request` aside as a conflict version of its item, leaving the current revision as
-  /// it is: what a commit to an item a WebDAV client has locked becomes.
+  /// it is: what a commit to an item a WebDAV client has locked becomes. The version records
+  /// the lock's owner, so the device's open document can say why its edit is aside.
   static func keptAside(
     _ request: CommitRequest, container: Int64, current: Int64, device: AuthenticatedDevice,
-    _ db: any SQLSession
+    lockedBy owner: String, _ db: any SQLSession
   ) throws -> CommitResponse {
     let kept = try insertRevision(
       request, base: request.base, conflict: true, device: device.id,
       key: MergeKey(container: container, item: request.item), commitID: request.commit,
-      change: request.change, db)
+      change: request.change, lockedBy: owner, db)
     return CommitResponse(
       revision: kept.revision, status: .conflict, current: current, sequence: kept.sequence)
   }
@@ -137,19 +138,21 @@ extension CommitStore {
   private static func insertRevision(
     _ request: CommitRequest, base: Int64?, conflict: Bool, device: String, key: MergeKey,
     commitID: String, change: ManifestChange?, merged: Bool = false,
-    committed: Double = Date().timeIntervalSince1970, _ db: any SQLSession
+    committed: Double = Date().timeIntervalSince1970, lockedBy: String? = nil,
+    _ db: any SQLSession
   ) throws -> (revision: Int64, sequence: Int64) {
     let revision = try inserted(
       db,
       """
       INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
-        committed, commitID, change, merged) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        committed, commitID, change, merged, lockedBy)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       RETURNING id
       """,
       [
         key.container, key.item, base, request.kind.rawValue, request.path, request.deleted,
         conflict, device, committed, commitID,
-        try change.map { try JSONEncoder().encode($0) }, merged,
+        try change.map { try JSONEncoder().encode($0) }, merged, lockedBy,
       ])
     return (revision, try journal(db, container: key.container, revision: revision))
   }

@@ -11,7 +11,7 @@ extension CommitStore {
       let rows = try db.rows(
         """
         SELECT r.id, r.device, d.name, r.committed, r.path, r.conflict, r.resolved, r.base,
-          r.change, r.deleted
+          r.change, r.deleted, r.lockedBy
         FROM revisions r LEFT JOIN devices d ON d.id = r.device
         WHERE r.container = ? AND r.item = ? AND r.deleted = 0 AND (r.removed = 0 OR r.id = ?)
         ORDER BY r.id DESC
@@ -24,7 +24,8 @@ extension CommitStore {
             revision: row["id"], device: row["device"], deviceName: row["name"] ?? row["device"],
             committed: row["committed"],
             modified: try Self.modified(db, row: row, container: container, item: item),
-            path: row["path"], conflict: row["conflict"], resolved: row["resolved"])
+            path: row["path"], conflict: row["conflict"], resolved: row["resolved"],
+            lockedBy: row["lockedBy"])
         }, lock: lock)
     }
   }

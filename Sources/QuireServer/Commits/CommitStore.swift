@@ -122,9 +122,12 @@ extension CommitStore {
     switch locks {
     case .keepAside:
       if let current,
-        try DAVStore.isLocked(db, container: container, paths: written.paths, trees: written.trees)
+        let lock = try DAVStore.holdingLock(
+          db, container: container, paths: written.paths, trees: written.trees)
       {
-        return try keptAside(request, container: container, current: current, device: device, db)
+        return try keptAside(
+          request, container: container, current: current, device: device,
+          lockedBy: lock.ownerName, db)
       }
     case .holding(let tokens):
       // A new item, a move and a deletion change their folder's membership too.

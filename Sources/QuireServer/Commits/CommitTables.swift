@@ -59,6 +59,9 @@ enum CommitTables: AggregateTables {
     CREATE INDEX itemsLiveByPath ON items(container, path, deleted, kind, current)
       WHERE deleted = 0;
     """,
+    // The owner of the WebDAV lock a device's commit was kept aside for, on that conflict
+    // version, so the device's open document can say "locked by NAME".
+    "v14": "ALTER TABLE revisions ADD COLUMN lockedBy TEXT;",
   ]
 
   static let postgres: [Int64: [String]] = [
@@ -117,6 +120,8 @@ enum CommitTables: AggregateTables {
         WHERE deleted = 0
       """,
     ],
+    // The WebDAV lock's owner on a conflict version kept aside for it, as in SQLite's v14.
+    9: ["ALTER TABLE revisions ADD COLUMN lockedBy TEXT"],
   ]
 
   static let columns: [(name: String, columns: [String])] = [
@@ -126,7 +131,7 @@ enum CommitTables: AggregateTables {
       "revisions",
       [
         "id", "container", "item", "base", "kind", "path", "deleted", "conflict", "device",
-        "committed", "commitID", "change", "merged", "resolved", "removed",
+        "committed", "commitID", "change", "merged", "resolved", "removed", "lockedBy",
       ]
     ),
     (

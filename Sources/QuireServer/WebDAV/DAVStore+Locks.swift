@@ -84,13 +84,13 @@ extension DAVStore {
     return (paths + members.map { package + "/" + $0 }, [])
   }
 
-  /// Whether a live lock covers any of `paths` or lies inside any of `trees` (paths in the
-  /// container; only those in the drive can be locked).
-  static func isLocked(
+  /// The live lock that covers any of `paths` or lies inside any of `trees` (paths in the
+  /// container; only those in the drive can be locked), an exclusive one first; nil if none.
+  static func holdingLock(
     _ db: any SQLSession, container: Int64, paths: [String], trees: [String] = []
-  ) throws -> Bool {
-    try !liveLocks(db, container: container, paths: paths, trees: trees, membership: false)
-      .isEmpty
+  ) throws -> DAVLock? {
+    try liveLocks(db, container: container, paths: paths, trees: trees, membership: false)
+      .min { $0.exclusive && !$1.exclusive }
   }
 
   /// The lock that a WebDAV write of `paths` and `trees` (container paths) may not pass,

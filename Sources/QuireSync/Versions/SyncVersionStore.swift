@@ -54,7 +54,8 @@ public struct SyncVersionStore: VersionStore {
         isResolved: version.resolved,
         hasLocalContents: current
           || FileManager.default.fileExists(
-            atPath: cached(item, version.revision, url.lastPathComponent).path)
+            atPath: cached(item, version.revision, url.lastPathComponent).path),
+        lockOwner: version.lockedBy
       )
     }
   }

@@ -18,11 +18,16 @@ public struct VersionInfo: Codable, Sendable, Equatable {
   public var conflict: Bool
   /// Whether someone marked the conflict resolved.
   public var resolved: Bool
+  /// For a device's edit kept aside because a WebDAV client had locked the item: the lock's
+  /// owner, whom the device's open document names ("locked by NAME"). Nil otherwise, and from
+  /// servers before it was recorded.
+  public var lockedBy: String?
 
   /// A version.
   public init(
     revision: Int64, device: String, deviceName: String, committed: Double,
-    modified: Double? = nil, path: String, conflict: Bool, resolved: Bool
+    modified: Double? = nil, path: String, conflict: Bool, resolved: Bool,
+    lockedBy: String? = nil
   ) {
     self.revision = revision
     self.device = device
@@ -32,5 +37,6 @@ public struct VersionInfo: Codable, Sendable, Equatable {
     self.path = path
     self.conflict = conflict
     self.resolved = resolved
+    self.lockedBy = lockedBy
   }
 }

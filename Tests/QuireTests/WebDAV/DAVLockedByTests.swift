@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import NIOHTTP1
 import QuireSync
 import Testing
@@ -37,10 +38,14 @@ struct DAVLockedByTests {
       </D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>mailto:ana@example.org\
       </D:href></D:owner></D:lockinfo>
       """
-    let locked = try await SyncTestSupport.raw(
-      .RAW(value: "LOCK"), plan, body: Array(lockinfo.utf8),
-      headers: signIn + [("Depth", "0"), ("Timeout", "Second-600")])
-    #expect(locked.status == 200)
+    var lock = HTTPClientRequest(url: plan)
+    lock.method = .RAW(value: "LOCK")
+    lock.headers.add(contentsOf: signIn + [("Depth", "0"), ("Timeout", "Second-600")])
+    lock.body = .bytes(ByteBuffer(bytes: Array(lockinfo.utf8)))
+    let locked = try await HTTPClient.shared.execute(lock, timeout: .seconds(30))
+    _ = try await locked.body.collect(upTo: 1 << 20)
+    #expect(locked.status == .ok)
+    let token = try #require(locked.headers.first(name: "Lock-Token"))
     let listed = try a.quire(["versions", a.url("Plan.txt").path])
     #expect(listed.status == 0, "\(listed.stderr)")
     #expect(listed.stdout.hasPrefix("Locked by ana@example.org until "), "\(listed.stdout)")
@@ -50,6 +55,16 @@ struct DAVLockedByTests {
       await eventually {
         (try? a.quire(["versions", a.url("Plan.txt").path]).stdout.contains(" conflict ")) == true
       }, "the edit was kept as a conflict version")
+    // The conflict version says why it is aside, after the lock too: the device's open
+    // document names the lock's owner, not the device itself.
+    let unlocked = try await SyncTestSupport.raw(
+      .RAW(value: "UNLOCK"), plan, headers: signIn + [("Lock-Token", token)])
+    #expect(unlocked.status == 204)
+    let after = try a.quire(["versions", a.url("Plan.txt").path]).stdout
+    let conflict = after.split(separator: "\n").first { $0.contains(" conflict ") }
+    #expect(
+      conflict?.hasSuffix("A (kept aside: locked by ana@example.org)") == true, "\(after)")
+    #expect(!after.contains("Locked by"), "unlocked: \(after)")
     var get = HTTPClientRequest(url: plan)
     get.headers.add(contentsOf: signIn)
     let response = try await HTTPClient.shared.execute(get, timeout: .seconds(30))

@@ -70,10 +70,7 @@ function apply(doc, force) {
   $("status").dataset.status = status;
   $("retry").hidden = doc.status !== "error";
   $("conflict").hidden = doc.status !== "conflict";
-  const devices = doc.conflictDevices || [];
-  $("conflict-message").textContent = devices.length
-    ? `${devices.join(", ")} changed this document at the same time. The newer edit is shown; the other is kept as a version until you choose.`
-    : "This document changed on disk while you had unsaved edits. Both versions are kept until you choose.";
+  $("conflict-message").textContent = conflictMessage(doc);
   const text = $("text");
   if (doc.kind === "mydoc" || doc.kind === "text") {
     text.hidden = false;
@@ -93,6 +90,20 @@ function apply(doc, force) {
     $("album-editor").hidden = false;
     renderAlbum(doc);
   }
+}
+
+// Why the document is in conflict: a WebDAV lock that kept this device's edits aside, devices
+// that edited it at the same time, or another program on this device.
+function conflictMessage(doc) {
+  const locks = doc.conflictLocks || [];
+  const devices = doc.conflictDevices || [];
+  if (locks.length) {
+    return `Locked by ${locks.join(", ")} in another app over WebDAV when you saved: your changes were not applied to the shared copy, and are kept as a version until you choose.`;
+  }
+  if (devices.length) {
+    return `${devices.join(", ")} changed this document at the same time. The newer edit is shown; the other is kept as a version until you choose.`;
+  }
+  return "This document changed on disk while you had unsaved edits. Both versions are kept until you choose.";
 }
 
 function renderAlbum(doc) {

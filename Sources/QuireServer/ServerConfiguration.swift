@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
   /// How long a sign-in waits after five wrong passwords for one name or from one address;
   /// each further wrong password doubles it, up to 15 minutes.
   public var signInWait: Duration = .seconds(5)
+  /// How long a web drive's session lasts unused before the browser must sign in again.
+  public var webSessionLifetime: Duration = SessionLifetime.standard
   /// How often an idle event stream sends a keep-alive comment.
   public var keepAliveInterval: Duration = .seconds(15)
   /// How often the server frees the chunks no version needs (``ChunkStore/collectGarbage(grace:now:)``);

@@ -97,6 +97,8 @@ struct RunServer: QuireDocumentSubcommand {
   var bodyGrace = 20.0
   @Option(help: "The most connections one address may hold open at once (loopback: no limit).")
   var connectionsPerAddress = 512
+  @Option(help: "Days a web drive's session lasts unused before its browser must sign in again.")
+  var webSessionDays = 7.0
   @Option(
     help: """
       Keep chunk bytes in S3-compatible object storage, s3://BUCKET[/PREFIX], from the first \
@@ -127,6 +129,11 @@ struct RunServer: QuireDocumentSubcommand {
         .malformed, "--connections-per-address takes 1 or more, not \(connectionsPerAddress).")
     }
     configuration.maximumConnectionsPerAddress = connectionsPerAddress
+    guard webSessionDays.isFinite, (0.001...365).contains(webSessionDays) else {
+      throw SyncError(
+        .malformed, "--web-session-days takes 0.001 to 365 days, not \(webSessionDays).")
+    }
+    configuration.webSessionLifetime = .milliseconds(Int(webSessionDays * 86_400_000))
     configuration.tlsCertificate = tlsCert.map { URL(fileURLWithPath: $0) }
     configuration.tlsKey = tlsKey.map { URL(fileURLWithPath: $0) }
     configuration.trustedHosts = trustedHost

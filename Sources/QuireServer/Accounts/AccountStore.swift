@@ -44,7 +44,12 @@ extension AccountStore {
   /// An unknown user, a name no account can have (`"alice\0"`) and a wrong password get the
   /// same answer after the same bcrypt work, so neither the answer nor its time tells whether
   /// an account exists.
-  func signIn(user: String, password: String, device: String) throws(SyncError) -> SignInResponse {
+  ///
+  /// With a `lifetime` (a browser's session), the device ends once unused for that long.
+  func signIn(
+    user: String, password: String, device: String, lifetime: Duration? = nil,
+    now: Double = Date().timeIntervalSince1970
+  ) throws(SyncError) -> SignInResponse {
     // NUL is the one character SQLite would cut a name at ("alice\0" found alice); names made
     // before the stricter rule of addUser still sign in.
     let account =
@@ -58,7 +63,8 @@ extension AccountStore {
     guard let account, verified else {
       throw SyncError(.badCredentials, "The user name or password is wrong.")
     }
-    return try registerDevice(account: account.id, user: user, name: device)
+    return try registerDevice(
+      account: account.id, user: user, name: device, lifetime: lifetime, now: now)
   }
 
   /// A bcrypt hash of cost 10 (the accounts' own) that no password matches in practice: what an
@@ -113,8 +119,10 @@ extension AccountStore {
   }
 
   private func registerDevice(
-    account: Int64, user: String, name device: String, appPassword: Bool = false
+    account: Int64, user: String, name device: String, appPassword: Bool = false,
+    lifetime: Duration? = nil, now: Double = Date().timeIntervalSince1970
   ) throws(SyncError) -> SignInResponse {
+    let seconds = lifetime.map(Self.seconds)
     let token = Self.randomToken()
     // Hex, so an identifier never starts with "-" (quire server revoke ID would take it for
     // an option).
@@ -126,34 +134,60 @@ extension AccountStore {
     _ = try write { db in
       try db.execute(
         """
-        INSERT INTO devices(id, account, name, tokenHash, created, appPassword)
-          VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO devices(id, account, name, tokenHash, created, appPassword, expires,
+          lifetime) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
-          id, account, name, ContentHash(of: Array(token.utf8)).hex,
-          Date().timeIntervalSince1970, appPassword,
+          id, account, name, ContentHash(of: Array(token.utf8)).hex, now, appPassword,
+          seconds.map { now + $0 }, seconds,
         ])
     }
     return SignInResponse(device: id, token: token, user: user)
   }
 
-  /// The device whose token is `token`, unless unknown or revoked.
-  func device(token: String) throws(SyncError) -> AuthenticatedDevice? {
+  /// The device whose token is `token`, unless unknown, revoked or expired (a browser's
+  /// session unused for its lifetime). Using a session moves its end on, written at most once
+  /// each half lifetime, so a page in use never signs out and reading costs no write.
+  func device(token: String, now: Double = Date().timeIntervalSince1970) throws(SyncError)
+    -> AuthenticatedDevice?
+  {
     let hash = ContentHash(of: Array(token.utf8)).hex
-    return try readStatement { db in
+    let found = try readStatement { db in
       try db.row(
-        "SELECT id, account FROM devices WHERE tokenHash = ? AND revoked = 0 AND appPassword = 0",
-        [hash]
-      )
-      .map { try AuthenticatedDevice(id: $0["id"], user: $0["account"]) }
+        """
+        SELECT id, account, expires, lifetime FROM devices
+          WHERE tokenHash = ? AND revoked = 0 AND appPassword = 0
+        """, [hash]
+      ).map { row in
+        (
+          device: try AuthenticatedDevice(id: row["id"], user: row["account"]),
+          expires: try row["expires"] as Double?, lifetime: try row["lifetime"] as Double?
+        )
+      }
     }
+    guard let found else { return nil }
+    if let expires = found.expires, let lifetime = found.lifetime {
+      guard SessionLifetime.isLive(expires: expires, now: now) else { return nil }
+      if SessionLifetime.needsRenewal(expires: expires, lifetime: lifetime, now: now) {
+        _ = try write { db in
+          try db.execute(
+            "UPDATE devices SET expires = ? WHERE id = ? AND expires < ?",
+            [now + lifetime, found.device.id, now + lifetime])
+        }
+      }
+    }
+    return found.device
   }
 
-  /// The token hashes of every revoked device: what a long-lived stream checks its own against
+  /// The token hashes of every revoked or expired device: what a long-lived stream checks its own against
   /// (``RevokedTokens``), one query for all streams.
-  func revokedTokenHashes() throws(SyncError) -> Set<String> {
+  func revokedTokenHashes(now: Double = Date().timeIntervalSince1970) throws(SyncError)
+    -> Set<String>
+  {
     try readStatement { db in
-      Set(try db.values(String.self, "SELECT tokenHash FROM devices WHERE revoked = 1", []))
+      Set(
+        try db.values(
+          String.self, "SELECT tokenHash FROM devices WHERE revoked = 1 OR expires <= ?", [now]))
     }
   }
 
@@ -166,12 +200,19 @@ extension AccountStore {
         throw SyncError(
           .notFound, "There is no user “\(user)”. Add one with quire server add-user.")
       }
+      let now = Date().timeIntervalSince1970
       return try db.rows(
-        "SELECT id, name, created, revoked FROM devices WHERE account = ? ORDER BY created", [id]
+        """
+        SELECT id, name, created, revoked, expires FROM devices WHERE account = ?
+          ORDER BY created
+        """, [id]
       ).map {
-        try DeviceRecord(
+        // An expired browser session is listed as revoked: its token works no more.
+        let expires: Double? = try $0["expires"]
+        let ended = expires.map { !SessionLifetime.isLive(expires: $0, now: now) } ?? false
+        return try DeviceRecord(
           id: $0["id"], name: $0["name"], created: Date(timeIntervalSince1970: $0["created"]),
-          revoked: $0["revoked"])
+          revoked: ($0["revoked"] as Bool) || ended)
       }
     }
   }
@@ -184,6 +225,10 @@ extension AccountStore {
           .notFound, "There is no device “\(id)”. List them with quire server devices NAME.")
       }
     }
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// 32 random bytes as base64url, without padding.

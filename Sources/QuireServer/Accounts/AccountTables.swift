@@ -13,6 +13,11 @@ enum AccountTables: AggregateTables {
     "v6": "ALTER TABLE devices RENAME COLUMN user TO account;",
     // App passwords (WebDAV's sign-in) are devices that sign in with HTTP Basic only.
     "v11": "ALTER TABLE devices ADD COLUMN appPassword INTEGER NOT NULL DEFAULT 0;",
+    // A browser's session ends once idle for its lifetime: `expires` moves on with use.
+    "v14": """
+    ALTER TABLE devices ADD COLUMN expires REAL;
+    ALTER TABLE devices ADD COLUMN lifetime REAL;
+    """,
   ]
 
   static let postgres: [Int64: [String]] = [
@@ -30,10 +35,20 @@ enum AccountTables: AggregateTables {
       """,
     ],
     6: ["ALTER TABLE devices ADD COLUMN appPassword BIGINT NOT NULL DEFAULT 0"],
+    9: [
+      "ALTER TABLE devices ADD COLUMN expires DOUBLE PRECISION",
+      "ALTER TABLE devices ADD COLUMN lifetime DOUBLE PRECISION",
+    ],
   ]
 
   static let columns: [(name: String, columns: [String])] = [
     ("users", ["id", "name", "passwordHash", "created"]),
-    ("devices", ["id", "account", "name", "tokenHash", "created", "revoked", "appPassword"]),
+    (
+      "devices",
+      [
+        "id", "account", "name", "tokenHash", "created", "revoked", "appPassword", "expires",
+        "lifetime",
+      ]
+    ),
   ]
 }

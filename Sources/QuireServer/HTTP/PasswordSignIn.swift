@@ -18,11 +18,12 @@ struct PasswordSignIn: Sendable {
     case refused(Response)
   }
 
-  /// A new device named `device` of `user`'s, or the error response to send: `rateLimited`
-  /// (with `Retry-After`) while the throttle makes this user or address wait.
-  func signIn(user: String, password: String, device: String, peer: String) async throws
-    -> Outcome
-  {
+  /// A new device named `device` of `user`'s (ending once unused for `lifetime`, if given), or
+  /// the error response to send: `rateLimited` (with `Retry-After`) while the throttle makes
+  /// this user or address wait.
+  func signIn(
+    user: String, password: String, device: String, lifetime: Duration? = nil, peer: String
+  ) async throws -> Outcome {
     if let wait = throttle.begin(user: user, address: peer) {
       var response = ServerResponse.error(
         SyncError(
@@ -36,7 +37,8 @@ struct PasswordSignIn: Sendable {
     // sign-ins never holds up the event loops or the cooperative threads serving devices.
     do {
       let answer = try await NIOThreadPool.singleton.runIfActive {
-        try store.accounts.signIn(user: user, password: password, device: device)
+        try store.accounts.signIn(
+          user: user, password: password, device: device, lifetime: lifetime)
       }
       throttle.finish(user: user, address: peer, succeeded: true)
       return .signedIn(answer)

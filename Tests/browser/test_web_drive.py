@@ -3,7 +3,8 @@ with two real devices (`quire sync run` agents on their own folders): an account
 its password, uploads by the picker with progress, and what it uploads lands on both devices
 byte for byte; a device's new file shows in the open page with no reload; text, images and
 packages (with their thumbnails) preview; a package downloads as its zip; folders open and the
-crumbs lead back; files and folders are renamed, never over another; a folder is shared from its
+crumbs lead back; files and folders are renamed and moved into another folder (by drag or by
+Move), never over another; a folder is shared from its
 row; an older version is restored, a document is shared with an account and by a public link,
 and a deleted one comes back from the trash; a read-only share offers no change; and the session
 is a cookie scripts cannot read, other sites cannot use, and signing out ends."""
@@ -318,6 +319,72 @@ class WebDriveTests(unittest.TestCase):
         self.assertIn("already", self.css("#message-text")[0].text)
         self.assertEqual(request(self.server, "GET", "/dav/Taken.txt", authorization)[2], b"keep me\n")
         self.assertEqual(self.names(), ["New name", "Final #1 50%.txt", "Taken.txt"])
+
+    def test_a_row_moves_into_a_folder_by_drag_or_by_move_and_never_replaces_another(self):
+        authorization = basic("alice", app_password(self.server, "web-drive"))
+        for method, path, body in [("PUT", "/dav/Draft.txt", b"draft\n"),
+                                   ("PUT", "/dav/Plan.txt", b"plan\n"),
+                                   ("MKCOL", "/dav/Notes/", b""),
+                                   ("MKCOL", "/dav/Notes/2026/", b""),
+                                   ("PUT", "/dav/Notes/2026/Plan.txt", b"other plan\n")]:
+            status, _, answer = request(self.server, method, path, authorization, body)
+            self.assertEqual(status, 201, answer[:300])
+        self.signed_in()
+        wait_for(lambda: self.names() == ["Notes", "Draft.txt", "Plan.txt"], message="the drive")
+
+        # Dragged onto the folder's row (Chromium's own drag events, with their DataTransfer).
+        self.driver.execute_script("""
+            const transfer = new DataTransfer();
+            const fire = (element, type) => element.dispatchEvent(
+              new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            const row = document.querySelector('#items .item[data-name="Draft.txt"]');
+            const folder = document.querySelector('#items .item[data-name="Notes"]');
+            fire(row, "dragstart");
+            fire(folder, "dragover");
+            fire(folder, "drop");
+            fire(row, "dragend");""")
+        wait_for(lambda: self.names() == ["Notes", "Plan.txt"], message="the dragged file gone")
+        self.assertEqual(request(self.server, "GET", "/dav/Notes/Draft.txt", authorization)[2],
+                         b"draft\n")
+
+        # Move, from the keyboard: the folder by its path; a name taken there is refused.
+        def move(name, folder):
+            self.css(f'#items .item[data-name="{name}"] .move')[0].click()
+            prompt = self.driver.switch_to.alert
+            prompt.send_keys(folder)
+            prompt.accept()
+
+        move("Plan.txt", "Notes/2026")
+        wait_for(lambda: self.css("#message")[0].is_displayed(), message="the refusal")
+        self.assertIn("already holds", self.css("#message-text")[0].text)
+        self.assertEqual(request(self.server, "GET", "/dav/Notes/2026/Plan.txt", authorization)[2],
+                         b"other plan\n")
+        self.assertEqual(request(self.server, "GET", "/dav/Plan.txt", authorization)[2], b"plan\n")
+        move("Plan.txt", "/Notes/")
+        wait_for(lambda: self.names() == ["Notes"], message="the moved file gone")
+        self.assertEqual(request(self.server, "GET", "/dav/Notes/Plan.txt", authorization)[2],
+                         b"plan\n")
+
+        # Inside the folder, a row dragged onto the crumb "My Drive" goes back to the top; a
+        # folder cannot go inside itself.
+        self.driver.get(self.server.url + "/#/Notes")
+        wait_for(lambda: self.names() == ["2026", "Draft.txt", "Plan.txt"], message="Notes")
+        self.driver.execute_script("""
+            const transfer = new DataTransfer();
+            const fire = (element, type) => element.dispatchEvent(
+              new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+            const row = document.querySelector('#items .item[data-name="Draft.txt"]');
+            const top = document.querySelector('#crumbs a');
+            fire(row, "dragstart");
+            fire(top, "dragover");
+            fire(top, "drop");""")
+        wait_for(lambda: self.names() == ["2026", "Plan.txt"], message="the file moved up")
+        self.assertEqual(request(self.server, "GET", "/dav/Draft.txt", authorization)[2], b"draft\n")
+        move("2026", "Notes/2026/deeper")
+        wait_for(lambda: "inside itself" in self.css("#message-text")[0].text,
+                 message="the refusal to move a folder into itself")
+        self.assertEqual(self.names(), ["2026", "Plan.txt"])
+        self.assertEqual(self.script_errors(), [], "script errors in the page")
 
     def test_a_folder_is_shared_from_its_row_with_everything_in_it(self):
         authorization = basic("alice", app_password(self.server, "web-drive"))

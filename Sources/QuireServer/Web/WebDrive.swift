@@ -24,7 +24,8 @@ struct WebDrive: Sendable {
   /// The drive's files: its page and script, and the shared stylesheet, icon and helpers.
   static let assets = WebAssets(bundling: nil) {
     [
-      "drive.html", "drive.js", "drive-manage.js", "api.js", "progress.js", "style.css", "icon.svg",
+      "drive.html", "drive.js", "drive-manage.js", "drive-move.js", "api.js", "progress.js",
+      "style.css", "icon.svg",
     ].contains($0)
   }
 
@@ -113,7 +114,7 @@ struct WebDrive: Sendable {
     let credentials = try await reading.json(Credentials.self, from: request, limit: 4096)
     switch try await signIn.signIn(
       user: credentials.user, password: credentials.password, device: WebSession.deviceName,
-      peer: peer)
+      lifetime: configuration.webSessionLifetime, peer: peer)
     {
     case .refused(let response):
       return response

@@ -103,9 +103,12 @@ function row(entry) {
   const sharedWithMe = drive.path === "" && entry.name === "Shared with me" && entry.kind === "folder";
   const own = drive.listing?.access === "owner" && !drive.path.startsWith("Shared with me");
   if (entry.kind === "folder" && own && !sharedWithMe) actions.append(folderShareButton(entry));
-  if (drive.listing?.access !== "reader" && !sharedWithMe) actions.append(renameButton(entry), deleteButton(entry));
+  const writable = drive.listing?.access !== "reader" && !sharedWithMe;
+  if (writable) actions.append(renameButton(entry), moveButton(entry), deleteButton(entry));
   open.append(glyph, name, kind, date, size, actions);
   li.append(open);
+  if (writable) draggableRow(li, entry);
+  if (entry.kind === "folder" && !sharedWithMe) dropTarget(li, joined(drive.path, entry.name));
   return li;
 }
 
@@ -301,6 +304,7 @@ function showCrumbs() {
     const link = document.createElement("a");
     link.href = "#/" + (path === "" ? "" : path.split("/").map(encodeURIComponent).join("/"));
     link.textContent = name;
+    dropTarget(link, path);
     return link;
   }));
   $("folder-title").textContent = crumbs[crumbs.length - 1][0];

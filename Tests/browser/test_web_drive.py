@@ -4,10 +4,10 @@ its password, uploads by the picker with progress, and what it uploads lands on 
 byte for byte; a device's new file shows in the open page with no reload; text, images and
 packages (with their thumbnails) preview; a package downloads as its zip; folders open and the
 crumbs lead back; files and folders are renamed and moved into another folder (by drag or by
-Move), never over another; a folder is shared from its
-row; an older version is restored, a document is shared with an account and by a public link,
-and a deleted one comes back from the trash; a read-only share offers no change; and the session
-is a cookie scripts cannot read, other sites cannot use, and signing out ends."""
+Move), never over another; a folder is shared from its row; an older version is restored, a
+document is shared with an account and by a public link, and a deleted one comes back from the
+trash; a read-only share offers no change, and its owner's changes show without a reload; and
+the session is a cookie scripts cannot read, other sites cannot use, and signing out ends."""
 
 import hashlib
 import io
@@ -421,7 +421,7 @@ class WebDriveTests(unittest.TestCase):
         self.assertEqual(bobs_shares(), [])
         self.assertEqual(self.script_errors(), [])
 
-    def test_a_read_only_share_shows_under_shared_with_me_and_offers_no_change(self):
+    def test_a_read_only_share_shows_under_shared_with_me_follows_its_owner_and_offers_no_change(self):
         bob = basic("bob", app_password_of(self.server, "bob"))
         status, _, body = request(self.server, "PUT", "/dav/Recipes.txt", bob, b"Soup\n")
         self.assertEqual(status, 201, body[:300])
@@ -452,6 +452,13 @@ class WebDriveTests(unittest.TestCase):
         self.css('#items .item[data-name="Family"] .name')[0].click()
         wait_for(lambda: self.names() == ["Photos", "list.txt"], message="the shared folder")
         self.assertFalse(self.css("#upload-label")[0].is_displayed())
+        # The owner's change inside the shared folder shows in the open page, with no reload.
+        self.driver.execute_script("window.quireMarker = 'not reloaded'")
+        status, _, body = request(self.server, "PUT", "/dav/Family/eggs.txt", bob, b"eggs\n")
+        self.assertEqual(status, 201, body[:300])
+        wait_for(lambda: self.names() == ["Photos", "eggs.txt", "list.txt"], seconds=15,
+                 message="the owner's new file in the shared folder")
+        self.assertEqual(self.driver.execute_script("return window.quireMarker"), "not reloaded")
         self.assertEqual(self.css("#items .item .delete"), [])
         self.css("#crumbs a")[1].click()
         wait_for(lambda: self.names() == ["Family", "Recipes.txt"], message="back in Shared with me")

@@ -24,11 +24,23 @@ struct WebListing: Encodable, Sendable {
     var thumbnail: String? = nil
   }
 
+  /// The journal that tells of changes in a place shared with the account: the share's
+  /// events (`/v1/shares/{share}/events?since=`), which the page follows while it shows the
+  /// place. The account's own drive is followed at `/web/events`.
+  struct Follow: Encodable, Sendable, Equatable {
+    /// The share's identity.
+    var share: String
+    /// Its journal's position when the place was listed.
+    var since: Int64
+  }
+
   /// What it lists: whether the signed-in account may change it (`owner`, `writer` or
   /// `reader`).
   var access: String
   /// The children, folders first, then by name.
   var entries: [Entry]
+  /// In a share, its journal to follow; nil in the account's own drive.
+  var follow: Follow? = nil
 
   /// The listing of `children` in a place where the account has `access`.
   init(_ children: [DAVResource], access: DAVMount.Access) {

@@ -31,6 +31,16 @@ extension DAVRoutes {
           account: mount.drive.owner, path: path.name, kind: .package, members: members),
         store: store)
     }
+    // Inside a share, the page follows the share's journal from here: read before the
+    // listing, so no change falls between.
+    let follow = try mount.share.map { share in
+      WebListing.Follow(
+        share: share,
+        since: try store.dav.wrap { () throws(SyncError) in
+          try store.commits.journalHead(
+            container: mount.drive.container, user: mount.drive.owner)
+        })
+    }
     var children = try store.dav.wrap { () throws(SyncError) in
       try store.dav.children(of: resource, drive: mount.drive)
     }
@@ -41,6 +51,7 @@ extension DAVRoutes {
       children.append(DAVResource(path: path.appending(DAVStore.sharedFolder), kind: .folder))
     }
     var listing = WebListing(children, access: mount.access)
+    listing.follow = follow
     let packages = listing.entries.filter { $0.kind == "package" }.compactMap(\.item)
     let thumbnails = try store.dav.wrap { () throws(SyncError) in
       try store.dav.thumbnails(of: packages, drive: mount.drive)

@@ -1,7 +1,7 @@
 "use strict";
 // The web drive, part 2: renaming, what a document's preview offers beyond its contents (its
-// versions, each restorable; sharing with another account and by a public link), and the
-// trash, from which a deleted document is put back. These use the sync API at /v1/ with the page's session,
+// versions, each restorable; sharing with another account and by a public link), following a
+// share's changes, and the trash, from which a deleted document is put back. These use the sync API at /v1/ with the page's session,
 // as a device would with its token.
 
 const container = "iCloud.net.gacha.quire";
@@ -198,3 +198,18 @@ async function listTrash() {
   $("trash-empty").hidden = items.length > 0;
 }
 $("trash-place").onclick = () => { location.hash = "#trash"; };
+
+// Inside a place shared with the account, its owner's and other participants' changes come on
+// the share's journal (the account's own, at /web/events, does not hold them): followed from
+// the listing's position while the place is shown and the page is in view.
+function followShare(follow) {
+  const share = follow ? follow.share : null;
+  if (drive.shareEvents && drive.shareEvents.share === share) return;
+  drive.shareEvents?.close();
+  drive.shareEvents = null;
+  if (!follow || document.hidden) return;
+  const events = new EventSource(`/v1/shares/${encodeURIComponent(share)}/events?since=${follow.since}`);
+  events.share = share;
+  events.addEventListener("change", refresh);
+  drive.shareEvents = events;
+}

@@ -7,7 +7,7 @@
 // It shares the app's stylesheet and its `$`, `answer`, `showError` (api.js) and `startJob`
 // (progress.js).
 
-const drive = { path: "", listing: null, loading: null, again: false, events: null };
+const drive = { path: "", listing: null, loading: null, again: false, events: null, shareEvents: null };
 const webHeaders = { "X-Quire-Web": "1" };
 const textNames = /\.(txt|md|markdown|csv|json|swift|log)$/i;
 const imageNames = /\.(png|jpe?g|gif|webp)$/i;
@@ -69,6 +69,7 @@ function show(listing) {
   $("upload-label").hidden = !writable;
   $("new-folder").hidden = !writable;
   document.body.dataset.access = listing.access;
+  followShare(listing.follow);
 }
 
 function row(entry) {
@@ -350,6 +351,7 @@ function showDrive(user) {
 function follow() {
   drive.events?.close();
   drive.events = null;
+  followShare(null);  // listed again once in view, which follows the share again
   if (document.hidden || $("sidebar").hidden) return;
   const events = new EventSource("/web/events");
   drive.events = events;
@@ -369,6 +371,7 @@ async function checkSession() {
 function showSignIn() {
   drive.events?.close();
   drive.events = null;
+  followShare(null);
   for (const id of ["browser", "trash", "sidebar", "browser-tools"]) $(id).hidden = true;
   $("items").replaceChildren();
   $("sign-in").hidden = false;

@@ -120,8 +120,17 @@ enum CommitTables: AggregateTables {
         WHERE deleted = 0
       """,
     ],
-    // The WebDAV lock's owner on a conflict version kept aside for it, as in SQLite's v14.
-    9: ["ALTER TABLE revisions ADD COLUMN lockedBy TEXT"],
+    // The WebDAV lock's owner on a conflict version kept aside for it, as in SQLite's v14. And
+    // the live-item index in byte order, as paths are compared and listed (SQLite's default):
+    // in the database's own collation, a folder's listing sorted its range at every page.
+    9: [
+      "ALTER TABLE revisions ADD COLUMN lockedBy TEXT",
+      "DROP INDEX itemsLiveByPath",
+      """
+      CREATE INDEX itemsLiveByPath ON items(container, path COLLATE "C", deleted, kind, current)
+        WHERE deleted = 0
+      """,
+    ],
   ]
 
   static let columns: [(name: String, columns: [String])] = [

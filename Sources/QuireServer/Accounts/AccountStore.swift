@@ -169,7 +169,8 @@ extension AccountStore {
     if let expires = found.expires, let lifetime = found.lifetime {
       guard SessionLifetime.isLive(expires: expires, now: now) else { return nil }
       if SessionLifetime.needsRenewal(expires: expires, lifetime: lifetime, now: now) {
-        _ = try write { db in
+        // A renewal that fails leaves the session as it is, live now; the next use tries again.
+        _ = try? writeStatement { db in
           try db.execute(
             "UPDATE devices SET expires = ? WHERE id = ? AND expires < ?",
             [now + lifetime, found.device.id, now + lifetime])
@@ -185,9 +186,13 @@ extension AccountStore {
     -> Set<String>
   {
     try readStatement { db in
+      // Sessions that ended in the last day: one that ended before had its streams ended then,
+      // and no new one starts with it, so the list does not grow with every sign-in.
       Set(
         try db.values(
-          String.self, "SELECT tokenHash FROM devices WHERE revoked = 1 OR expires <= ?", [now]))
+          String.self,
+          "SELECT tokenHash FROM devices WHERE revoked = 1 OR (expires <= ? AND expires > ?)",
+          [now, now - 86_400]))
     }
   }
 

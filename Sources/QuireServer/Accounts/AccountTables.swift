@@ -14,9 +14,12 @@ enum AccountTables: AggregateTables {
     // App passwords (WebDAV's sign-in) are devices that sign in with HTTP Basic only.
     "v11": "ALTER TABLE devices ADD COLUMN appPassword INTEGER NOT NULL DEFAULT 0;",
     // A browser's session ends once idle for its lifetime: `expires` moves on with use.
+    // Sessions from before it get the standard week, from now.
     "v14": """
     ALTER TABLE devices ADD COLUMN expires REAL;
     ALTER TABLE devices ADD COLUMN lifetime REAL;
+    UPDATE devices SET lifetime = 604800, expires = CAST(strftime('%s', 'now') AS REAL) + 604800
+      WHERE appPassword = 0 AND name = 'Web browser' AND revoked = 0;
     """,
   ]
 
@@ -38,6 +41,10 @@ enum AccountTables: AggregateTables {
     9: [
       "ALTER TABLE devices ADD COLUMN expires DOUBLE PRECISION",
       "ALTER TABLE devices ADD COLUMN lifetime DOUBLE PRECISION",
+      """
+      UPDATE devices SET lifetime = 604800, expires = EXTRACT(EPOCH FROM now()) + 604800
+        WHERE appPassword = 0 AND name = 'Web browser' AND revoked = 0
+      """,
     ],
   ]
 

@@ -183,7 +183,11 @@ extension CommitStore {
     func taken(_ path: String) throws -> Bool {
       try db.value(
         Bool.self,
-        "SELECT 1 FROM items WHERE container = ? AND path = ? AND deleted = 0 AND item != ?",
+        // In byte order, as the live-path index is (PostgreSQL uses it for no other).
+        """
+        SELECT 1 FROM items WHERE container = ? AND path\(db.byteOrder) = ? AND deleted = 0
+          AND item != ?
+        """,
         [container, path, item]) == true
     }
     let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex

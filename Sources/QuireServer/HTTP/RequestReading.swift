@@ -58,8 +58,8 @@ struct RequestReading: Sendable {
   /// The cursor in `since`, or in `Last-Event-ID` (an event stream resuming), or 0.
   func cursor(_ request: Request) throws(SyncError) -> Int64 {
     let text =
-      request.uri.queryParameters["since"].map(String.init)
-      ?? request.headers[HTTPField.Name("Last-Event-ID")!]
+      request.headers[HTTPField.Name("Last-Event-ID")!]
+      ?? request.uri.queryParameters["since"].map(String.init)
     guard let text else { return 0 }
     guard let cursor = Int64(text), cursor >= 0 else {
       throw SyncError(.malformed, "The cursor “\(text.prefix(40))” is not a journal position.")

@@ -68,27 +68,33 @@ extension DAVStore {
     // consecutive: once `skipAfter` of them have named it, the rest of its subtree is skipped
     // by starting the next page past it, so listing a folder costs its children, not its
     // subtree (the drive's top folder of 100 000 files read them all).
-    let sql = """
+    // One lower bound only: given several, SQLite seeks the index by the first, so each page
+    // walked again from the folder's first row. The first page and one after a skip start at
+    // a path (inclusive), a page after a full one after the last path read.
+    let end = String(decoding: prefix.utf8.dropLast(), as: UTF8.self) + "0"
+    let sql = { (bound: String) in
+      """
       SELECT i.item, i.kind, i.path, i.current, m.size, m.modified,
           substr(m.hash, 1, 32) AS hash
         FROM items i LEFT JOIN members m ON m.container = i.container AND m.item = i.item AND m.path = ''
           AND m.until IS NULL
-        WHERE i.container = ? AND i.deleted = 0 AND \(db.startsWith("i.path"))
-          AND i.path > ?\(db.byteOrder) AND i.path >= ?\(db.byteOrder)
+        WHERE i.container = ? AND i.deleted = 0 AND i.path \(bound) ?\(db.byteOrder)
+          AND i.path < ?\(db.byteOrder) AND substr(i.path, 1, length(?)) = ?
         ORDER BY i.path\(db.byteOrder) LIMIT ?
       """
-    var after = prefix
-    var from = prefix
+    }
+    let (from, after) = (sql(">="), sql(">"))
+    var lower = (sql: from, path: prefix)
     var subfolder: (name: String, rows: Int)? = nil
     while true {
       var read = 0
       do {
         try db.forEach(
-          sql, [container] + db.startsWithArguments(prefix) + [after, from, Self.listingPage]
+          lower.sql, [container, lower.path, end, prefix, prefix, Self.listingPage]
         ) { row in
           read += 1
           let path: String = try row["path"]
-          after = path
+          lower = (after, path)
           let (name, deeper) = path.component(after: prefix.utf8.count)
           if deeper {
             let rows = subfolder?.name == name ? subfolder!.rows + 1 : 1
@@ -135,7 +141,7 @@ extension DAVStore {
         }
       } catch is SkipSubtree {
         // Every path under "name/" sorts before "name0" ("0" is the byte after "/").
-        from = prefix + subfolder!.name + "0"
+        lower = (from, prefix + subfolder!.name + "0")
         subfolder = nil
         continue
       }

@@ -85,12 +85,13 @@ extension DAVStore {
   }
 
   /// The live lock that covers any of `paths` or lies inside any of `trees` (paths in the
-  /// container; only those in the drive can be locked), an exclusive one first; nil if none.
+  /// container; only those in the drive can be locked), an exclusive one first, then by token
+  /// (the same one each time); nil if none.
   static func holdingLock(
     _ db: any SQLSession, container: Int64, paths: [String], trees: [String] = []
   ) throws -> DAVLock? {
     try liveLocks(db, container: container, paths: paths, trees: trees, membership: false)
-      .min { $0.exclusive && !$1.exclusive }
+      .min { ($0.exclusive ? 0 : 1, $0.token) < ($1.exclusive ? 0 : 1, $1.token) }
   }
 
   /// The lock that a WebDAV write of `paths` and `trees` (container paths) may not pass,

@@ -204,7 +204,8 @@ $("trash-place").onclick = () => { location.hash = "#trash"; };
 // the listing's position while the place is shown and the page is in view.
 function followShare(follow) {
   const share = follow ? follow.share : null;
-  if (drive.shareEvents && drive.shareEvents.share === share) return;
+  const open = drive.shareEvents && drive.shareEvents.readyState !== EventSource.CLOSED;
+  if (open && drive.shareEvents.share === share) return;  // a closed one (revoked) is made again
   drive.shareEvents?.close();
   drive.shareEvents = null;
   if (!follow || document.hidden) return;

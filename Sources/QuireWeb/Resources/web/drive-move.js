@@ -17,7 +17,8 @@ function moveSource(entry) {
 }
 
 async function moveInto(source, folder) {
-  if (folder === source.path || folder.startsWith(source.path + "/")) {
+  if (folder === source.path) return;  // dropped on itself
+  if (folder.startsWith(source.path + "/")) {
     throw new Error(`“${source.name}” cannot go inside itself.`);
   }
   const slash = source.path.lastIndexOf("/");

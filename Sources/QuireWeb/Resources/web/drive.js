@@ -305,7 +305,7 @@ function showCrumbs() {
     const link = document.createElement("a");
     link.href = "#/" + (path === "" ? "" : path.split("/").map(encodeURIComponent).join("/"));
     link.textContent = name;
-    dropTarget(link, path);
+    if (path !== "Shared with me") dropTarget(link, path);  // nothing is made there
     return link;
   }));
   $("folder-title").textContent = crumbs[crumbs.length - 1][0];

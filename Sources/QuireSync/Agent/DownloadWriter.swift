@@ -111,10 +111,14 @@ struct DownloadWriter {
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
         if replacing, !FileManager.default.fileExists(atPath: url.path) { throw gone(url) }
         let replaced = try ReplacedFiles(checking: [""], at: url, expected: expected)
-        try writeFile(member, at: url) { try stream(member, $0) }
-        // Inside the write: once it ends, an open document reloads and may save at once, and
-        // that save must not be taken for what was downloaded.
-        written[""] = try stat(url, written: member)
+        // The file's stat, read from the open file before it takes the name: once it has the
+        // name, a program may rename it at once (a read-only share's owner's name then comes
+        // back), and a look-up by name found nothing and left the download unrecorded, so the
+        // next push took the downloaded bytes for the user's edit and kept them aside as
+        // "(my changes)". Inside the write: once it ends, an open document reloads and may
+        // save at once, and that save must not be taken for what was downloaded.
+        let info = try writeFile(member, at: url) { try stream(member, $0) }
+        written[""] = try Self.checked(info, at: url, written: member)
         try replaced.restoreOverwritten()
       }
     } else if incremental && exists {
@@ -219,10 +223,12 @@ struct DownloadWriter {
   /// time are set and it is fsynced unless not `durable` (and, `atomically`, renamed over
   /// `url`). A file written not `durable` must be made durable by its caller (a batch's one
   /// `syncfs`) before anything names it as synced.
+  /// Returns the file's stat, read from it before it is renamed.
+  @discardableResult
   func writeFile(
     _ member: ManifestMember, at url: URL, atomically: Bool = true, durable: Bool = true,
     fill: (Int32) throws -> Void
-  ) throws {
+  ) throws -> stat {
     let temporary =
       atomically
       ? url.deletingLastPathComponent().appendingPathComponent(".quire-sync-\(UUID().uuidString)")
@@ -235,6 +241,7 @@ struct DownloadWriter {
       throw Self.failed("write", url, error)
     }
     var failure: (any Error)?
+    var info = Glibc.stat()
     do {
       try fill(fd)
       // Permission bits only, and a time that converts without trapping, whatever a peer sent.
@@ -242,6 +249,7 @@ struct DownloadWriter {
       try Sys.setModificationTime(
         of: fd, Date(timeIntervalSince1970: member.safeModified).timespec)
       if durable { try Sys.fsync(fd) }
+      info = try Sys.status(of: fd)
     } catch let error as SystemCallError {
       failure = Self.failed("write", url, error)
     } catch {
@@ -252,7 +260,7 @@ struct DownloadWriter {
       try? Sys.unlink(temporary.path)
       throw failure
     }
-    guard atomically else { return }
+    guard atomically else { return info }
     do {
       if member.path.isEmpty { try ItemIdentity.assign(identity, to: temporary) }
       try Sys.rename(temporary.path, url.path)
@@ -260,6 +268,7 @@ struct DownloadWriter {
       try? Sys.unlink(temporary.path)
       throw Self.failed("replace", url, error)
     }
+    return info
   }
 
   /// The error of a write to `url` that failed with `error`: `unavailable`, with the system's
@@ -331,8 +340,17 @@ struct DownloadWriter {
   /// its coarser step (a second on ext3, two on FAT, 10 ms on exFAT), never later; a write
   /// since has the time of now.
   private func stat(_ url: URL, written member: ManifestMember) throws -> LocalItem.Member {
-    var info = Glibc.stat()
-    let found = lstat(url.path, &info) == 0
+    // A stat that fails counts as not found: the download is not recorded, and is retried.
+    try Self.checked(try? Sys.status(url.path), at: url, written: member)
+  }
+
+  /// `info`, the stat of `member` as written at `url` (nil: not found), checked as
+  /// ``stat(_:written:)`` says.
+  static func checked(_ info: stat?, at url: URL, written member: ManifestMember) throws
+    -> LocalItem.Member
+  {
+    let found = info != nil
+    let info = info ?? Glibc.stat()
     let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     let early = member.safeModified - modified
     let coarse = info.st_mtim.tv_nsec % 1_000_000 == 0 && early >= -1e-5 && early < 2

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 import Synchronization
 import Testing
@@ -66,6 +67,56 @@ struct MovedBeforeDownloadTests {
     #expect(
       try Disk.tree(folder.url).filter { !$0.hasPrefix(".") && !$0.hasPrefix("Sub") }.isEmpty,
       "nothing left at the old name")
+  }
+
+  @Test(
+    "renamed the moment the download takes its name: the download is recorded, and the file stays where the user put it"
+  )
+  func renamedAsPlaced() throws {
+    let folder = try TemporaryDirectory()
+    let id = UUID().uuidString
+    try Disk.write("the text\n", to: folder.file("Trip.txt"))
+    try ItemIdentity.assign(id, to: folder.file("Trip.txt"))
+    try FileManager.default.createDirectory(
+      at: folder.file("Work"), withIntermediateDirectories: false)
+    // The file as the agent last synced it.
+    let expected = [
+      "": LocalScanner.member(try #require(try Sys.status(folder.file("Trip.txt").path)))
+    ]
+    let manifest = Self.flatManifest("the server's text\n", id: id)
+    // The user renames the file at the writer's first system call after the rename that gave
+    // the download its name (as a read-only share's participant did, under load): the stat of
+    // the download was then read by name, found nothing, and the download went unrecorded, so
+    // the next push took its bytes for the user's edit.
+    let state = Mutex((placed: false, moved: false))
+    let move = { @Sendable in
+      try? FileManager.default.moveItem(
+        at: folder.file("Trip.txt"), to: folder.file("Work/Plan.txt"))
+    }
+    let hook = FaultHook { call in
+      let now = state.withLock { state -> Bool in
+        defer { if call == "rename" { state.placed = true } }
+        guard state.placed, !state.moved else { return false }
+        state.moved = true
+        return true
+      }
+      if now { move() }
+      return nil
+    }
+    let writer = DownloadWriter(folder: folder.url, identity: id)
+    let (_, written) = try Sys.$faults.withValue(hook) {
+      try writer.write(
+        manifest, to: "Trip.txt", chunk: { _ in Array("the server's text\n".utf8) },
+        incremental: false, expecting: expected, replacing: true)
+    }
+    if !state.withLock({ $0.moved }) { move() }  // no call came after the rename
+    let member = try #require(manifest.change.upserted.first)
+    #expect(written[""]?.size == member.size, "the download is recorded")
+    #expect(written[""]?.modifiedNanoseconds == 1_700_000_000_000_000_000)
+    #expect(try Self.carrying(id, in: folder.url) == ["Work/Plan.txt"])
+    #expect(
+      try String(contentsOf: folder.file("Work/Plan.txt"), encoding: .utf8) == "the server's text\n"
+    )
   }
 
   @Test(

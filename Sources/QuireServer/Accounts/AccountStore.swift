@@ -180,8 +180,8 @@ extension AccountStore {
     return found.device
   }
 
-  /// The token hashes of every revoked or expired device: what a long-lived stream checks its own against
-  /// (``RevokedTokens``), one query for all streams.
+  /// The token hashes of every revoked or expired device: what a long-lived stream checks its
+  /// own against (``RevokedTokens``), one query for all streams.
   func revokedTokenHashes(now: Double = Date().timeIntervalSince1970) throws(SyncError)
     -> Set<String>
   {

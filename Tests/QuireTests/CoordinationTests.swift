@@ -75,6 +75,27 @@ struct CoordinationTests {
     #expect(text == "unsaved edit")
   }
 
+  @Test("one coordinated read of many items gets each one's unsaved edits from other processes")
+  func batchReaderGetsUnsavedEdits() async throws {
+    let folder = try TemporaryDirectory()
+    let files = (0..<4).map { folder.file("note \($0).txt") }
+    for file in files { try Disk.write("saved text", to: file) }
+    // Two of the four are open in other processes, one of them in a subfolder: the read looks
+    // up each item's presenters, from one listing of the folders the items share.
+    let nested = folder.file("sub/deep note.txt")
+    try Disk.write("saved text", to: nested)
+    let editors = try [(files[1], "edit one"), (nested, "edit deep")].map { file, text in
+      let editor = try HelperProcess(["edit-and-wait", file.path, text])
+      #expect(editor.lines.nextLine() == "ready")
+      return editor
+    }
+    let texts = try FileCoordinator().coordinate(readingItemsAt: files + [nested]) { urls in
+      try urls.map { try Disk.read($0) }
+    }
+    #expect(texts == ["saved text", "edit one", "saved text", "saved text", "edit deep"])
+    withExtendedLifetime(editors) {}
+  }
+
   @Test("SIGKILL of the process holding a coordinated write releases it at once")
   func killedHolderReleases() async throws {
     let folder = try TemporaryDirectory()

@@ -101,6 +101,19 @@ public final class FileCoordinator: Sendable {
     try perform([.readingIntent(with: url, options: options)]) { try reader($0[0]) }
   }
 
+  /// Reads many items in one coordinated access: one wait for the locks of all of them, and one
+  /// look at the presenters of the folders they share. The accessor gets one URL per item, in
+  /// order. This is how a batch of documents is read together (a sync agent's upload), where
+  /// NSFileCoordinator's `prepare(forReadingItemsAt:…)` would be used on Apple's systems.
+  ///
+  /// - Throws: the accessor's error, or a ``QuireError`` with code
+  ///   ``QuireError/Code-swift.struct/cancelled`` if ``cancel()`` stopped the wait.
+  public func coordinate<T>(
+    readingItemsAt urls: [URL], options: ReadingOptions = [], byAccessor reader: ([URL]) throws -> T
+  ) throws -> T {
+    try perform(urls.map { .readingIntent(with: $0, options: options) }, reader)
+  }
+
   /// Writes the item at `url` once nobody else reads or writes it, after its presenters
   /// relinquished it; they hear afterwards that it changed.
   ///

@@ -36,19 +36,22 @@ enum PresenterDirectory {
     }
   }
 
-  /// The entries (name and presented path) that may concern an access to `path`.
-  static func candidates(for path: String) -> [(name: String, target: String)] {
+  /// The entries (name and presented path) that may concern an access to `path`. `entries`
+  /// lists one folder of the index: ``entries(in:)``, or a copy of its answers kept for one
+  /// access, whose items often share their ancestors.
+  static func candidates(
+    for path: String, entries: (String) -> [(name: String, target: String)] = entries(in:)
+  ) -> [(name: String, target: String)] {
     var folders = [at + "/" + hash(path), below + "/" + hash(path)]
     for ancestor in ancestors(of: path) { folders.append(at + "/" + hash(ancestor)) }
-    var found: [(String, String)] = []
-    for folder in folders {
-      for name in CoordinationRuntime.names(in: folder) {
-        if let target = CoordinationRuntime.linkTarget(folder + "/" + name) {
-          found.append((name, target))
-        }
-      }
+    return folders.flatMap(entries)
+  }
+
+  /// The entries (name and presented path) of one folder of the index.
+  static func entries(in folder: String) -> [(name: String, target: String)] {
+    CoordinationRuntime.names(in: folder).compactMap { name in
+      CoordinationRuntime.linkTarget(folder + "/" + name).map { (name, $0) }
     }
-    return found
   }
 
   /// Removes every entry whose name starts with `prefix` (a process that is gone).

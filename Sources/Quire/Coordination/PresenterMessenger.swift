@@ -17,13 +17,15 @@ final class PresenterMessenger {
   private var connections: [String: Int32] = [:]
   private let reacquirers = ReacquirerList()
   private var relinquishedLocally: PresenterQueue?
+  /// The runtime folder's index as this access reads it (each folder listed once).
+  private let listing = PresenterListing()
 
   init(excluding presenter: (any FilePresenter)?) { excluded = presenter }
 
   /// The presenters concerned by an access to `path`.
   func matches(of path: String) -> [PresenterMatch] {
     PresenterRegistry.shared.localMatches(of: path, excluding: excluded)
-      + PresenterRegistry.shared.remoteMatches(of: path)
+      + PresenterRegistry.shared.remoteMatches(of: path, entries: listing.entries(in:))
   }
 
   /// Sends one message per match (built by `message`) and, for messages that wait, waits for

@@ -106,12 +106,16 @@ final class PresenterRegistry: Sendable {
     }
   }
 
-  /// The presenters of other processes related to `path`, read from the runtime folder.
-  func remoteMatches(of path: String) -> [PresenterMatch] {
+  /// The presenters of other processes related to `path`, read from the runtime folder
+  /// (`entries` lists one of its folders, see ``PresenterDirectory/candidates(for:entries:)``).
+  func remoteMatches(
+    of path: String,
+    entries: (String) -> [(name: String, target: String)] = PresenterDirectory.entries(in:)
+  ) -> [PresenterMatch] {
     let ownPrefix = owner + "-"
     var matches: [PresenterMatch] = []
     var seen = Set<String>()
-    for (name, target) in PresenterDirectory.candidates(for: path)
+    for (name, target) in PresenterDirectory.candidates(for: path, entries: entries)
     where !name.hasPrefix(ownPrefix) && seen.insert(name).inserted {
       guard let separator = name.lastIndex(of: "-"),
         let number = Int(name[name.index(after: separator)...]),

@@ -10,9 +10,9 @@ extension SyncAgent {
     var prepared: [PreparedUpload] = []
     state.setStatus(items.map { ($0.id, $0.path) }, state: .uploading)
     var unchanged: [(item: SyncedItem, changed: [String], removed: [String])] = []
-    for item in items {
+    for (item, read) in zip(items, prepare(items)) {
       do {
-        let upload = try prepare(item, base: synced[item.id])
+        let upload = try read.get()
         if upload.isUnchanged, let base = upload.base {
           // Read again only to be sure (racily clean): recorded, nothing sent.
           unchanged.append(

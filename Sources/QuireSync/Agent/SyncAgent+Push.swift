@@ -143,7 +143,34 @@ extension SyncAgent {
   func prepare(_ item: LocalItem, base: SyncedItem?) throws -> PreparedUpload {
     // Before the read: a stat not older than this may hide a write in the same tick.
     let now = fileSystemNow()
-    let (current, snapshots) = try readChanges(of: item, base: base)
+    return try FileCoordinator().coordinate(readingItemAt: url(item.path)) { url in
+      try prepare(item, base: base, at: url, checkedAt: now)
+    }
+  }
+
+  /// Reads every item of a batch inside one coordinated read: one wait for the locks, and one
+  /// look at the presenters of the folders the items share, instead of one per item (in a
+  /// first sync of 10 000 small documents, the per-item coordination was the sender's largest
+  /// cost). Gives, per item in order, its upload or why it could not be read.
+  func prepare(_ items: [LocalItem]) -> [Result<PreparedUpload, any Error>] {
+    let now = fileSystemNow()
+    do {
+      return try FileCoordinator().coordinate(readingItemsAt: items.map { url($0.path) }) {
+        urls in
+        zip(items, urls).map { item, url in
+          Result { try prepare(item, base: synced[item.id], at: url, checkedAt: now) }
+        }
+      }
+    } catch {
+      return items.map { _ in .failure(error) }
+    }
+  }
+
+  /// Builds `item`'s upload from what is at `url`, inside a coordinated read of it.
+  private func prepare(
+    _ item: LocalItem, base: SyncedItem?, at url: URL, checkedAt now: Int64
+  ) throws -> PreparedUpload {
+    let (current, snapshots) = try readChanges(of: item, base: base, at: url)
     let removed =
       (base?.members.keys).map { Set($0).subtracting(current.members.keys).sorted() } ?? []
     return PreparedUpload(
@@ -228,9 +255,9 @@ extension SyncAgent {
   /// (one member new, another not yet): taking its list would upload the new member beside the
   /// base's old one. So a package's members are listed again inside the read.
   private func readChanges(
-    of item: LocalItem, base: SyncedItem?
+    of item: LocalItem, base: SyncedItem?, at url: URL
   ) throws -> (LocalItem, [MemberSnapshot]) {
-    try FileCoordinator().coordinate(readingItemAt: url(item.path)) { url in
+    do {
       var current = item
       if item.kind == .package {
         var info = stat()

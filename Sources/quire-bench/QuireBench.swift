@@ -13,7 +13,8 @@ struct QuireBench: AsyncParsableCommand {
       AppUIBenchmark.self,
       PresentersBenchmark.self, ArchiveBenchmark.self, SyncLatencyBenchmark.self,
       SyncBytesBenchmark.self, SyncLargeEditBenchmark.self, SyncInitialBenchmark.self,
-      SyncOpenCloudBenchmark.self, ServerLoadBenchmark.self, ServerAbuseBenchmark.self,
+      SyncOpenCloudBenchmark.self, SyncBigFileBenchmark.self, ServerLoadBenchmark.self,
+      ServerAbuseBenchmark.self,
       WebDAVBenchmark.self,
     ])
 }

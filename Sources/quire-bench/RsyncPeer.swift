@@ -29,6 +29,13 @@ enum RsyncPeer {
     }
   }
 
+  /// Milliseconds for rsync to copy the one file `file` into the folder `folder` whole (`-a -W`).
+  static func milliseconds(copying file: URL, into folder: URL) throws -> Double {
+    try Measurement.milliseconds {
+      try run("/usr/bin/rsync", ["-a", "-W", file.path, folder.path + "/"])
+    }
+  }
+
   @discardableResult
   private static func run(_ executable: String, _ arguments: [String]) throws -> String {
     let process = Process()

@@ -52,6 +52,13 @@ final class SyncRig {
     b = folders[1]
   }
 
+  /// The peak resident memory so far, in MiB (each process's `VmHWM`), of the server and of
+  /// each device's agent.
+  var peakMemoryMiB: (server: Double, a: Double, b: Double) {
+    let peaks = processes.prefix(3).map { Measurement.peakMemoryMiB(of: $0.processIdentifier) }
+    return (peaks[0], peaks[1], peaks[2])
+  }
+
   func stop() {
     for process in processes where process.isRunning {
       kill(process.processIdentifier, SIGKILL)

@@ -98,6 +98,11 @@ WORKLOADS = [
         at_most("quire_ms", lambda r: r["syncthing_ms"], "≤ syncthing_ms"),
         at_most("quire_ms", lambda r: 3 * r["rsync_ms"], "≤ 3 × rsync_ms"),
     ]),
+    ("sync-big-file", ["--mib", "1024"], [
+        at_most("quire_ms", lambda r: 2 * r["rsync_ms"], "≤ 2 × rsync_ms"),
+        at_most("agent_rss_mib", lambda r: 160, "≤ 160 MiB"),
+        at_most("server_rss_mib", lambda r: 160, "≤ 160 MiB"),
+    ]),
     ("sync-open-cloud", ["--images", "2000"], [
         at_most("first_page_ms", lambda r: 1000, "≤ 1000 ms"),
         at_most("bytes_fetched", lambda r: r["package_bytes"] / 20, "≤ 5 % of package_bytes"),

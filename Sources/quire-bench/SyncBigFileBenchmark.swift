@@ -66,7 +66,9 @@ struct SyncBigFileBenchmark: ParsableCommand {
 
   /// Writes `size` pseudo-random bytes (no chunk repeats) to `url`, 1 MiB at a time.
   static func write(_ size: Int, to url: URL) throws {
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+      throw RawFiles.Failure(description: "could not create \(url.path)")
+    }
     let handle = try FileHandle(forWritingTo: url)
     defer { try? handle.close() }
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15

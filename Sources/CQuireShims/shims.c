@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/file.h>
@@ -65,7 +66,7 @@ int cquire_has_writers(int fd) {
 }
 
 int cquire_open_tmpfile(const char *directory) {
-  return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  return open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 }
 
 ssize_t cquire_getxattr(const char *path, const char *name, void *value, size_t size) {
@@ -133,3 +134,7 @@ int cquire_unix_connect(const char *path) {
 }
 
 int cquire_lremovexattr(const char *path, const char *name) { return lremovexattr(path, name); }
+
+void cquire_limit_arenas(int count) {
+  mallopt(M_ARENA_MAX, count);
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Quire
 import QuireApp
+import QuireCore
 
 #if canImport(Glibc)
   import Glibc
@@ -42,6 +43,7 @@ struct App: QuireDocumentSubcommand {
       URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, "sync", "run",
       "--folder", configuration.library.path,
     ]
+    ServiceHeap.limitArenas()
     let server = try await AppServer(configuration)
     StopSignals.unblock()
     try await server.run { url in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireCore
 import QuireServer
 import QuireSyncProtocol
 
@@ -140,6 +141,7 @@ struct RunServer: QuireDocumentSubcommand {
     configuration.objectStorage = try blobs.map { text throws(SyncError) in
       try ObjectStorage(url: text)
     }
+    ServiceHeap.limitArenas()
     let server = try SyncServer(configuration)
     StopSignals.unblock()
     try await server.run { url in

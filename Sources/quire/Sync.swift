@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Quire
 import QuireApp
+import QuireCore
 import QuireSync
 import QuireSyncProtocol
 import Synchronization
@@ -99,6 +100,7 @@ struct SyncRun: QuireDocumentSubcommand {
       signedIn.setDownloadPolicy(policy, for: root)
       try signedIn.save()
     }
+    ServiceHeap.limitArenas()
     StopSignals.unblock()
     let settings = signedIn
     let agent = try SyncAgent(

@@ -13,6 +13,9 @@ int cquire_rename_noreplace(int olddirfd, const char *oldpath, int newdirfd, con
 /// copy_file_range(2): in-kernel copy (reflinks where the file system can).
 ssize_t cquire_copy_file_range(int fd_in, int fd_out, size_t len);
 
+/// mallopt(M_ARENA_MAX, count): glibc's allocator makes at most `count` arenas from now on.
+void cquire_limit_arenas(int count);
+
 /// The errno of the calling thread.
 int cquire_errno(void);
 
@@ -48,7 +51,8 @@ int cquire_syncfs(int fd);
 /// open; it is let go at once, and a break in between is told with SIGURG, ignored by default.
 int cquire_has_writers(int fd);
 
-/// An unnamed regular file in `directory`'s file system (open(2) with O_TMPFILE), write-only;
+/// An unnamed regular file in `directory`'s file system (open(2) with O_TMPFILE), open for
+/// reading and writing;
 /// -1 with errno set where the file system has no such files.
 int cquire_open_tmpfile(const char *directory);
 

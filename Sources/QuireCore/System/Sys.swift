@@ -67,6 +67,15 @@ package enum Sys {
     try result.get()
   }
 
+  /// Writes all of `bytes`.
+  package static func write(_ fd: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
+    var result: Result<Void, SystemCallError> = .success(())
+    bytes.withUnsafeBytes { buffer in
+      do throws(SystemCallError) { try write(fd, buffer) } catch { result = .failure(error) }
+    }
+    try result.get()
+  }
+
   /// Reads the whole file behind `fd` (of `size` bytes) into memory.
   package static func readAll(_ fd: Int32, size: Int) throws(SystemCallError) -> Data {
     try check("read")
@@ -236,23 +245,33 @@ package enum Sys {
   /// there now gets, in the file system's clock and at its granularity (a tick, or coarser). A
   /// file whose time is not before it may be written again in the same tick without its time
   /// changing, so its size and time do not prove its contents (git's "racily clean").
-  /// Found by making an unnamed file there (O_TMPFILE), or, where the file system has none, a
-  /// named hidden one removed at once.
+  /// Found by making an unnamed file there (``openUnnamed(in:name:)``).
   package static func fileSystemNow(in folder: String) throws(SystemCallError) -> Int64 {
-    try check("open")
-    var fd = cquire_open_tmpfile(folder)
-    var named: String?
-    if fd < 0 {
-      guard [EOPNOTSUPP, EISDIR, EINVAL].contains(cquire_errno()) else { throw failure("open") }
-      let name = folder + "/.quire-sync-clock-" + UUID().uuidString
-      fd = try open(name, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
-      named = name
-    }
-    defer {
-      close(fd)
-      if let named { try? unlink(named) }
-    }
+    let fd = try openUnnamed(in: folder, name: ".quire-sync-clock-")
+    defer { close(fd) }
     return try status(of: fd).st_mtim.saturatingNanoseconds
+  }
+
+  /// A new regular file on `folder`'s file system, open for reading and writing, with no name:
+  /// no other process can find it, and it is gone when closed, even if the process is killed.
+  /// Made with `O_TMPFILE`; where the file system has none, it is named `name` and a UUID, and
+  /// the name is removed at once.
+  package static func openUnnamed(in folder: String, name: String) throws(SystemCallError)
+    -> Int32
+  {
+    try check("open")
+    let fd = cquire_open_tmpfile(folder)
+    if fd >= 0 { return fd }
+    guard [EOPNOTSUPP, EISDIR, EINVAL].contains(cquire_errno()) else { throw failure("open") }
+    let path = folder + "/" + name + UUID().uuidString
+    let named = try open(path, O_RDWR | O_CREAT | O_EXCL, mode: 0o600)
+    do throws(SystemCallError) {
+      try unlink(path)
+    } catch {
+      close(named)
+      throw error
+    }
+    return named
   }
 
   /// Whether a process has the file behind `fd` (open read-only) open for writing; nil if the

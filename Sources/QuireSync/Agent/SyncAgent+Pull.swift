@@ -202,25 +202,38 @@ extension SyncAgent {
   /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per 8 MiB, and
   /// reports the bytes so far to `progress` and, for `quire sync status` and the query's
   /// `percentDownloaded`, to the state.
+  ///
+  /// The next request is on its way while one's chunks are written to the spool, so the
+  /// network and the disk work at once; at most two requests' chunks are in memory.
   func fetch(
     _ wanted: [ContentHash: Int], into spool: ChunkSpool, for id: String, path: String,
     progress: DownloadProgress?
   ) async throws {
     let total = wanted.values.reduce(0, +)
+    var batches: [(hashes: [ContentHash], bytes: Int)] = []
+    for hash in wanted.keys.sorted(by: { $0.hex < $1.hex }) {
+      if batches.isEmpty || batches[batches.count - 1].bytes >= 8 << 20 {
+        batches.append(([], 0))
+      }
+      batches[batches.count - 1].hashes.append(hash)
+      batches[batches.count - 1].bytes += wanted[hash] ?? 0
+    }
+    let lists = batches.map(\.hashes)
+    let client = client
+    func request(_ index: Int) -> Task<[ContentHash: [UInt8]], any Error> {
+      Task.detached { try await client.fetchChunks(lists[index]) }
+    }
+    var next = batches.isEmpty ? nil : request(0)
+    defer { next?.cancel() }
     var done = 0
-    var batch: [ContentHash] = []
-    var batchBytes = 0
-    let order = wanted.keys.sorted { $0.hex < $1.hex }
     if total > 8 << 20 { state.setProgress(id, path: path, done: 0, total: total) }
-    for (index, hash) in order.enumerated() {
-      batch.append(hash)
-      batchBytes += wanted[hash] ?? 0
-      guard batchBytes >= 8 << 20 || index == order.count - 1 else { continue }
-      for (hash, bytes) in try await client.fetchChunks(batch) { try spool.put(hash, bytes) }
-      state.count(batchBytes, in: "downloadedBytes")
-      done += batchBytes
-      batch = []
-      batchBytes = 0
+    for index in batches.indices {
+      guard let pending = next else { break }
+      let fetched = try await pending.value
+      next = index + 1 < batches.count ? request(index + 1) : nil
+      for (hash, bytes) in fetched { try spool.put(hash, bytes) }
+      state.count(batches[index].bytes, in: "downloadedBytes")
+      done += batches[index].bytes
       progress?(Int64(done), Int64(total))
       if total > 8 << 20 { state.setProgress(id, path: path, done: done, total: total) }
     }

@@ -74,6 +74,9 @@ public struct SyncClient: Sendable {
 
   /// Uploads the chunks `hashes`, asking `read` for each one's bytes only as its body is built,
   /// so a large member is never held whole; returns the bytes sent.
+  ///
+  /// One body is on its way while the next is read and framed, so reading here and storing on
+  /// the server overlap; at most two bodies are in memory.
   @discardableResult
   public func upload(
     _ hashes: [ContentHash], bodyLimit: Int = 8 << 20,
@@ -81,19 +84,31 @@ public struct SyncClient: Sendable {
   ) async throws(SyncError) -> Int {
     var body: [UInt8] = []
     var sent = 0
+    var inFlight: Task<Result<Void, SyncError>, Never>?
+    defer { inFlight?.cancel() }
+    func send(_ body: [UInt8]) async throws(SyncError) {
+      if let previous = inFlight { try await previous.value.get() }
+      sent += body.count
+      inFlight = Task { () async -> Result<Void, SyncError> in
+        do throws(SyncError) {
+          try await sendFrames(body)
+          return .success(())
+        } catch {
+          return .failure(error)
+        }
+      }
+    }
     for hash in hashes {
       let bytes = try read(hash)
       if !body.isEmpty && body.count + bytes.count + ChunkFrames.headerSize > bodyLimit {
-        sent += body.count
-        try await sendFrames(body)
-        body.removeAll(keepingCapacity: true)
+        try await send(body)
+        body = []
       }
       ChunkFrames.append(hash: hash, bytes: bytes, to: &body)
     }
-    if !body.isEmpty {
-      sent += body.count
-      try await sendFrames(body)
-    }
+    if !body.isEmpty { try await send(body) }
+    if let last = inFlight { try await last.value.get() }
+    inFlight = nil
     return sent
   }
 

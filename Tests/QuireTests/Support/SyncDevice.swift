@@ -140,6 +140,19 @@ final class SyncDevice: @unchecked Sendable {
     }
   }
 
+  /// The files the running agent holds open in the synced folder that have no name there (a
+  /// download's spool): what `/proc/PID/fd` shows as "FOLDER/#INODE (deleted)".
+  func unnamedOpenFiles() throws -> [String] {
+    guard let agent else { return [] }
+    let fds = "/proc/\(agent.process.processIdentifier)/fd"
+    return try FileManager.default.contentsOfDirectory(atPath: fds).compactMap {
+      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)")
+      guard let target, target.hasPrefix(folder.path + "/"), target.hasSuffix(" (deleted)")
+      else { return nil }
+      return target
+    }
+  }
+
   /// This device's `quire sync status --json`, decoded.
   func report() throws -> SyncReport {
     try JSONDecoder().decode(SyncReport.self, from: Data(try status().utf8))

@@ -138,3 +138,13 @@ int cquire_lremovexattr(const char *path, const char *name) { return lremovexatt
 void cquire_limit_arenas(int count) {
   mallopt(M_ARENA_MAX, count);
 }
+
+int cquire_link_open_file(int fd, const char *path) {
+  char proc[64];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+int cquire_start_writeback(int fd) {
+  return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}

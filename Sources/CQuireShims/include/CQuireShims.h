@@ -16,6 +16,14 @@ ssize_t cquire_copy_file_range(int fd_in, int fd_out, size_t len);
 /// mallopt(M_ARENA_MAX, count): glibc's allocator makes at most `count` arenas from now on.
 void cquire_limit_arenas(int count);
 
+/// Gives the open file `fd` (made with O_TMPFILE) the name `path`: linkat(2) of
+/// /proc/self/fd/FD with AT_SYMLINK_FOLLOW, which needs no privilege.
+int cquire_link_open_file(int fd, const char *path);
+
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE over the whole file: starts writing its dirty
+/// pages to disk without waiting for them.
+int cquire_start_writeback(int fd);
+
 /// The errno of the calling thread.
 int cquire_errno(void);
 

@@ -76,6 +76,38 @@ package enum Sys {
     try result.get()
   }
 
+  /// Writes all of `bytes` at `offset` of `fd` (`pwrite`, retried on short writes and EINTR);
+  /// the file's own offset does not move.
+  package static func write(_ fd: Int32, _ bytes: [UInt8], at offset: Int64)
+    throws(SystemCallError)
+  {
+    try check("pwrite")
+    var done = 0
+    while done < bytes.count {
+      let written = bytes.withUnsafeBytes {
+        Glibc.pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done))
+      }
+      if written < 0 {
+        if cquire_errno() == EINTR { continue }
+        throw failure("pwrite")
+      }
+      done += written
+    }
+  }
+
+  /// Gives `fd`, a file made by ``openUnnamed(in:name:)`` with `O_TMPFILE`, the name `path` on
+  /// the same file system. Fails (`ENOENT`) for one that was named and unlinked instead.
+  package static func link(openFile fd: Int32, to path: String) throws(SystemCallError) {
+    try check("linkat")
+    if cquire_link_open_file(fd, path) != 0 { throw failure("linkat") }
+  }
+
+  /// Starts writing `fd`'s dirty pages to disk without waiting (`sync_file_range`), so a later
+  /// `fsync` has little left to do. Only a hint: it proves nothing durable.
+  package static func startWriteback(_ fd: Int32) {
+    _ = cquire_start_writeback(fd)
+  }
+
   /// Reads the whole file behind `fd` (of `size` bytes) into memory.
   package static func readAll(_ fd: Int32, size: Int) throws(SystemCallError) -> Data {
     try check("read")

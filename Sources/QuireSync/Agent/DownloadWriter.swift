@@ -43,7 +43,8 @@ struct DownloadWriter {
     _ manifest: RevisionManifest, to relative: String,
     chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool,
     expecting expected: [String: LocalItem.Member] = [:], replacing: Bool = false,
-    isUnsynced: (String) -> Bool = { _ in false }, inCloud: Set<String> = []
+    isUnsynced: (String) -> Bool = { _ in false }, inCloud: Set<String> = [],
+    wholeFile: Int32? = nil
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
     // Whatever the server sent is checked before anything is made: a name outside the folder,
     // an empty or repeated member path, or sizes that do not add up is refused, and the disk is
@@ -117,7 +118,7 @@ struct DownloadWriter {
         // next push took the downloaded bytes for the user's edit and kept them aside as
         // "(my changes)". Inside the write: once it ends, an open document reloads and may
         // save at once, and that save must not be taken for what was downloaded.
-        let info = try writeFile(member, at: url) { try stream(member, $0) }
+        let info = try writeFile(member, at: url, adopting: wholeFile) { try stream(member, $0) }
         written[""] = try Self.checked(info, at: url, written: member)
         try replaced.restoreOverwritten()
       }
@@ -223,27 +224,38 @@ struct DownloadWriter {
   /// time are set and it is fsynced unless not `durable` (and, `atomically`, renamed over
   /// `url`). A file written not `durable` must be made durable by its caller (a batch's one
   /// `syncfs`) before anything names it as synced.
+  ///
+  /// `adopting`, an unnamed file that already holds the bytes (a spool laid out as the file),
+  /// is given the temporary name instead, and `fill` is not called; where it cannot be (no
+  /// `O_TMPFILE`, another file system), `fill` writes a new file as usual. The caller still
+  /// closes it.
   /// Returns the file's stat, read from it before it is renamed.
   @discardableResult
   func writeFile(
     _ member: ManifestMember, at url: URL, atomically: Bool = true, durable: Bool = true,
-    fill: (Int32) throws -> Void
+    adopting whole: Int32? = nil, fill: (Int32) throws -> Void
   ) throws -> stat {
     let temporary =
       atomically
       ? url.deletingLastPathComponent().appendingPathComponent(".quire-sync-\(UUID().uuidString)")
       : url
     let fd: Int32
-    do {
-      fd = try Sys.open(
-        temporary.path, O_WRONLY | O_CREAT | O_TRUNC, mode: mode_t(member.permissions))
-    } catch {
-      throw Self.failed("write", url, error)
+    var adopted = false
+    if let whole, atomically, (try? Sys.link(openFile: whole, to: temporary.path)) != nil {
+      fd = whole
+      adopted = true
+    } else {
+      do {
+        fd = try Sys.open(
+          temporary.path, O_WRONLY | O_CREAT | O_TRUNC, mode: mode_t(member.permissions))
+      } catch {
+        throw Self.failed("write", url, error)
+      }
     }
     var failure: (any Error)?
     var info = Glibc.stat()
     do {
-      try fill(fd)
+      if !adopted { try fill(fd) }
       // Permission bits only, and a time that converts without trapping, whatever a peer sent.
       try Sys.chmod(fd, mode_t(member.permissions))
       try Sys.setModificationTime(
@@ -255,7 +267,7 @@ struct DownloadWriter {
     } catch {
       failure = error
     }
-    Sys.close(fd)
+    if !adopted { Sys.close(fd) }
     if let failure {
       try? Sys.unlink(temporary.path)
       throw failure

@@ -232,6 +232,7 @@ extension SyncAgent {
       let fetched = try await pending.value
       next = index + 1 < batches.count ? request(index + 1) : nil
       for (hash, bytes) in fetched { try spool.put(hash, bytes) }
+      spool.written()
       state.count(batches[index].bytes, in: "downloadedBytes")
       done += batches[index].bytes
       progress?(Int64(done), Int64(total))
@@ -312,7 +313,12 @@ extension SyncAgent {
         wanted[chunk.hash] = chunk.size
       }
     }
-    let chunks = try ChunkSpool(bytes: wanted.values.reduce(0, +), in: folder)
+    // A whole flat file, every chunk fetched: the spool is laid out as the file, and becomes it.
+    let whole = manifest.change.upserted.first.flatMap { member in
+      manifest.kind == .file && !incremental
+        && member.chunks.allSatisfy { wanted[$0.hash] != nil } ? member.chunks : nil
+    }
+    let chunks = try ChunkSpool(bytes: wanted.values.reduce(0, +), in: folder, layout: whole)
     defer { chunks.discard() }
     try await fetch(wanted, into: chunks, for: id, path: relative, progress: progress)
     let writer = DownloadWriter(folder: folder, identity: id)
@@ -335,7 +341,8 @@ extension SyncAgent {
       // Only a document the pull found on disk (a `base`) is refused if it is gone by now: one
       // it did not find (moved aside as "my changes", deleted) is written anew, as before.
       replacing: base.map { !$0.isPlaceholder && (incremental || $0.path == relative) } ?? false,
-      isUnsynced: { share == nil && !syncedItems.contains($0) }, inCloud: inCloud)
+      isUnsynced: { share == nil && !syncedItems.contains($0) }, inCloud: inCloud,
+      wholeFile: chunks.wholeFile)
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }

@@ -74,4 +74,41 @@ struct SyncFirstSyncTests {
     #expect(await eventually { (try? b.report().items.isEmpty) == true }, "B has nothing pending")
     withExtendedLifetime(server) {}  // the server runs until the test ends
   }
+
+  @Test(
+    "a large file whose chunks repeat arrives whole, with its identity, mode and time, and nothing is left beside it"
+  )
+  func largeFileWithRepeatedChunks() async throws {
+    let server = try await SyncServerProcess.started()
+    let a = try SyncDevice("A", server: server)
+    let b = try SyncDevice("B", server: server)
+    // 36 MiB that never repeat, then their first 8 MiB again: more than a download keeps in
+    // memory, so B's spool is laid out as the file, and the repeated chunks go in twice.
+    let unique = SyncTestSupport.random(36 << 20, seed: 29)
+    let bytes = unique + unique[..<(8 << 20)]
+    let source = a.url("Big/Film.bin")
+    try FileManager.default.createDirectory(
+      at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(bytes).write(to: source)
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: source.path)
+    try a.start()
+    try b.start()
+    let copy = b.url("Big/Film.bin")
+    #expect(
+      await eventually(seconds: 120) {
+        (try? FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? Int)
+          == bytes.count && (try? b.report().items.isEmpty) == true
+      }, "the file never arrived whole")
+    #expect(FileManager.default.contents(atPath: copy.path) == Data(bytes), "its bytes")
+    #expect(ItemIdentity.stored(at: copy) == ItemIdentity.stored(at: source), "its identity")
+    let info = try FileManager.default.attributesOfItem(atPath: copy.path)
+    let original = try FileManager.default.attributesOfItem(atPath: source.path)
+    #expect(info[.posixPermissions] as? Int == 0o640, "its mode")
+    let copied = try #require(info[.modificationDate] as? Date)
+    let written = try #require(original[.modificationDate] as? Date)
+    #expect(abs(copied.timeIntervalSince(written)) < 0.000_01, "its time")
+    #expect(try b.hiddenLeftovers().isEmpty, "no temporary file is left behind")
+    #expect(try b.unnamedOpenFiles().isEmpty, "the spool is closed")
+    withExtendedLifetime(server) {}  // the server runs until the test ends
+  }
 }

@@ -104,6 +104,19 @@ final class ChunkSpool {
     return bytes
   }
 
+  /// Whether the spool already holds chunk `hash` (a download tried again fetches only the
+  /// rest).
+  func holds(_ hash: ContentHash) -> Bool {
+    guard fd != nil else { return memory[hash] != nil }
+    return places[hash] != nil && !missing.contains(hash)
+  }
+
+  /// Whether the chunks are in a file (and may be kept for a later try), not in memory.
+  var isOnDisk: Bool { fd != nil }
+
+  /// Whether the spool is laid out as a flat file (see ``init(bytes:in:layout:)``).
+  var isLaidOut: Bool { laidOut }
+
   /// The open spool file, if it holds the whole laid-out file (every chunk put): the writer
   /// may give it a name rather than copy it. The spool still closes it.
   var wholeFile: Int32? {

@@ -201,15 +201,16 @@ extension SyncAgent {
 
   /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per 8 MiB, and
   /// reports the bytes so far to `progress` and, for `quire sync status` and the query's
-  /// `percentDownloaded`, to the state.
+  /// `percentDownloaded`, to the state; `held` bytes were in the spool before (a try after a
+  /// cut), and count as done.
   ///
   /// The next request is on its way while one's chunks are written to the spool, so the
   /// network and the disk work at once; at most two requests' chunks are in memory.
   func fetch(
     _ wanted: [ContentHash: Int], into spool: ChunkSpool, for id: String, path: String,
-    progress: DownloadProgress?
+    progress: DownloadProgress?, held: Int = 0
   ) async throws {
-    let total = wanted.values.reduce(0, +)
+    let total = held + wanted.values.reduce(0, +)
     var batches: [(hashes: [ContentHash], bytes: Int)] = []
     for hash in wanted.keys.sorted(by: { $0.hex < $1.hex }) {
       if batches.isEmpty || batches[batches.count - 1].bytes >= 8 << 20 {
@@ -225,8 +226,8 @@ extension SyncAgent {
     }
     var next = batches.isEmpty ? nil : request(0)
     defer { next?.cancel() }
-    var done = 0
-    if total > 8 << 20 { state.setProgress(id, path: path, done: 0, total: total) }
+    var done = held
+    if total > 8 << 20 { state.setProgress(id, path: path, done: held, total: total) }
     for index in batches.indices {
       guard let pending = next else { break }
       let fetched = try await pending.value
@@ -318,9 +319,21 @@ extension SyncAgent {
       manifest.kind == .file && !incremental
         && member.chunks.allSatisfy { wanted[$0.hash] != nil } ? member.chunks : nil
     }
-    let chunks = try ChunkSpool(bytes: wanted.values.reduce(0, +), in: folder, layout: whole)
-    defer { chunks.discard() }
-    try await fetch(wanted, into: chunks, for: id, path: relative, progress: progress)
+    let chunks =
+      try unfinished.take(item: id, revision: revision, laidOut: whole != nil)
+      ?? ChunkSpool(bytes: wanted.values.reduce(0, +), in: folder, layout: whole)
+    var kept = false
+    defer { if !kept { chunks.discard() } }
+    do {
+      // A try after a cut fetches only what its spool lacks.
+      try await fetch(
+        wanted.filter { !chunks.holds($0.key) }, into: chunks, for: id, path: relative,
+        progress: progress, held: wanted.filter { chunks.holds($0.key) }.values.reduce(0, +))
+    } catch {
+      unfinished.keep(chunks, item: id, revision: revision)
+      kept = true
+      throw error
+    }
     let writer = DownloadWriter(folder: folder, identity: id)
     let previous = synced[id]
     var members = incremental ? base!.members : [:]

@@ -28,6 +28,8 @@ public actor SyncAgent {
   let stateFile: URL
   let trash: Trash
   var synced: [String: SyncedItem] = [:]
+  /// Spools of downloads cut part way, for their next try.
+  var unfinished = UnfinishedDownloads()
   /// Each item's unresolved conflict revisions, as last announced to its presenters.
   var knownConflicts: [String: [Int64]] = [:]
   var needsPush = false

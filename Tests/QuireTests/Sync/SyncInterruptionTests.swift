@@ -58,6 +58,38 @@ struct SyncInterruptionTests {
     withExtendedLifetime(server) {}  // the server runs until the test ends
   }
 
+  @Test("an upload cut midway goes on from the chunks the server already stored")
+  func uploadResumes() async throws {
+    let (server, toA, toB, a, b) = try Self.devices()
+    let bytes = Data(SyncTestSupport.random(Self.size, seed: 18))
+    toA.hold(up: toA.bytes.up + (12 << 20))  // within the second 8 MiB request
+    try bytes.write(to: a.url("Large.bin"))
+    #expect(await eventually { toA.isHolding }, "the upload is under way")
+    // The first request's chunks are stored on the server before the cut.
+    #expect(await eventually { Self.packedBytes(server) >= 6 << 20 }, "the first request is stored")
+    toA.cut()
+    toA.release()
+    let before = toA.bytes.up
+    toA.restore()
+    #expect(await eventually { b.size("Large.bin") == Self.size }, "it converges")
+    #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == bytes)
+    let resent = toA.bytes.up - before
+    #expect(resent < Self.size - (4 << 20), "the retry sent \(resent) bytes")
+    withExtendedLifetime((server, toB)) {}  // the server runs until the test ends
+  }
+
+  /// The bytes in the server's chunk packs.
+  static func packedBytes(_ server: SyncServerProcess) -> Int {
+    let files = FileManager.default.enumerator(
+      at: server.data.url, includingPropertiesForKeys: [.fileSizeKey])
+    var total = 0
+    while let file = files?.nextObject() as? URL {
+      guard file.deletingLastPathComponent().lastPathComponent == "packs" else { continue }
+      total += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+    }
+    return total
+  }
+
   /// A server and two running devices, each reaching it through its own proxy.
   static func devices() throws -> (
     SyncServerProcess, NetworkProxy, NetworkProxy, SyncDevice, SyncDevice

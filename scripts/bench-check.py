@@ -96,7 +96,7 @@ WORKLOADS = [
     ]),
     ("sync-initial", ["--files", "10000"], [
         at_most("quire_ms", lambda r: r["syncthing_ms"], "≤ syncthing_ms"),
-        at_most("quire_ms", lambda r: 3 * r["rsync_ms"], "≤ 3 × rsync_ms"),
+        at_most("quire_ms", lambda r: 1.5 * r["rsync_ms"], "≤ 1.5 × rsync_ms"),
     ]),
     ("sync-big-file", ["--mib", "1024"], [
         at_most("quire_ms", lambda r: 2 * r["rsync_ms"], "≤ 2 × rsync_ms"),

@@ -34,7 +34,7 @@ WORKLOADS = [
     # document-save first: on a disk mounted with `discard` the deletion of another workload's
     # 100 000 files slows journal commits for minutes, and a one-member save waits on two.
     ("document-save", ["--members", "100000"], [
-        at_most("save_ms", lambda r: 5 * r["floor_ms"], "≤ 5 × floor_ms"),
+        at_most("save_ms", lambda r: 3 * r["floor_ms"], "≤ 3 × floor_ms"),
     ]),
     ("package-save", ["--members", "100000", "--changed", "1"], [
         at_most("quire_ms", lambda r: 4 * r["floor_ms"], "≤ 4 × floor_ms"),

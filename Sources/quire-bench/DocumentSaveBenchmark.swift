@@ -31,6 +31,7 @@ struct DocumentSaveBenchmark: AsyncParsableCommand {
     let name = names[members / 2]
     var saves: [Double] = []
     var floors: [Double] = []
+    var replaces: [Double] = []
     for run in 0..<runs {
       let payload = Data(repeating: UInt8(truncatingIfNeeded: run + 1), count: 4096)
       try document.removeImage(named: name)
@@ -59,6 +60,18 @@ struct DocumentSaveBenchmark: AsyncParsableCommand {
           try RawFiles.check(fsync(fd), "fsync")
         })
     }
+    for run in 0..<runs {
+      let bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: run + 100), count: 4096)
+      let temporary = package.appendingPathComponent(".bench-replace").path
+      sync()
+      replaces.append(
+        try Measurement.milliseconds {
+          try RawFiles.create(temporary, bytes, sync: true)
+          try RawFiles.check(
+            rename(temporary, package.appendingPathComponent(name).path), "rename")
+          try RawFiles.fsyncDirectory(package.path)
+        })
+    }
     try await document.close()
     Measurement.table(
       ["approach", "median ms", "min ms", "max ms"],
@@ -71,9 +84,15 @@ struct DocumentSaveBenchmark: AsyncParsableCommand {
           "floor: pwrite + fsync in place", Measurement.format(Measurement.median(floors)),
           Measurement.format(floors.min()!), Measurement.format(floors.max()!),
         ],
+        [
+          "safe replace: write + fsync, rename, fsync folder",
+          Measurement.format(Measurement.median(replaces)),
+          Measurement.format(replaces.min()!), Measurement.format(replaces.max()!),
+        ],
       ])
     print(
       "RESULT document-save members=\(members) save_ms=\(Measurement.format(Measurement.median(saves))) "
-        + "floor_ms=\(Measurement.format(Measurement.median(floors)))")
+        + "floor_ms=\(Measurement.format(Measurement.median(floors))) "
+        + "replace_ms=\(Measurement.format(Measurement.median(replaces)))")
   }
 }

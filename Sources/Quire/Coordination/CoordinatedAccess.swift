@@ -79,6 +79,35 @@ final class CoordinatedAccess {
     return urls
   }
 
+  /// Steps 1 to 3 on the caller's thread when none of them can wait: nothing to download, no
+  /// presenter concerned (so no message to send or answer to await), and every lock free at
+  /// the first try. Returns `nil`, having taken nothing, otherwise; ``begin()`` then does the
+  /// steps where waiting is allowed. An uncontended save saves the two thread switches a
+  /// worker thread costs, most of what a coordination adds to it.
+  func beginWithoutWaiting() throws(QuireError) -> [URL]? {
+    guard !items.contains(where: needsDownload),
+      items.indices.allSatisfy({ matches($0).isEmpty })
+    else { return nil }
+    var requests: [CoordinationLock.Request] = []
+    for item in items {
+      requests += CoordinationLock.requests(for: item.path, exclusive: item.intent.isWriting)
+    }
+    do {
+      // Told it is cancelled at its first contention, the lock gives up instead of waiting.
+      lock = try CoordinationLock(requests) { true }
+    } catch let error where error.code == .cancelled {
+      return nil
+    }
+    var urls: [URL] = []
+    do {
+      for item in items { urls.append(try accessorURL(for: item)) }
+    } catch {
+      end()
+      throw error
+    }
+    return urls
+  }
+
   /// Step 5.
   func end() {
     for upload in uploads {

@@ -157,10 +157,20 @@ public final class FileCoordinator: Sendable {
     with intents: [FileAccessIntent], isolation: isolated (any Actor)? = #isolation,
     byAccessor accessor: ([URL]) async throws -> T
   ) async throws -> T {
-    let access = try await withTaskCancellationHandler {
-      try await begin(intents)
-    } onCancel: {
-      cancel()
+    let session = CoordinatedAccess(
+      intents, presenter: filePresenter, downloadTimeout: downloadTimeout,
+      downloadProgress: downloadProgress
+    ) { [self] in isCancelled }
+    let access: Begun
+    if let urls = try session.beginWithoutWaiting() {
+      access = Begun(session: session, urls: urls)
+    } else {
+      let handed = Begun(session: session, urls: [])
+      access = try await withTaskCancellationHandler {
+        try await begin(handed)
+      } onCancel: {
+        cancel()
+      }
     }
     do {
       let result = try await accessor(access.urls)
@@ -216,22 +226,20 @@ public final class FileCoordinator: Sendable {
   }
 
   private struct Begun: @unchecked Sendable {
-    // The session is used by one task at a time: made on a worker thread, then handed over.
+    // The session is used by one thread at a time: made by the caller, begun there or on a
+    // worker thread, then handed back.
     let session: CoordinatedAccess
     let urls: [URL]
   }
 
-  /// Runs the blocking part of a coordination on a worker thread.
-  private func begin(_ intents: [FileAccessIntent]) async throws -> Begun {
+  /// Runs the blocking part of a coordination (`unbegun.session`, made by the caller) on a
+  /// worker thread.
+  private func begin(_ unbegun: Begun) async throws -> Begun {
     try await withCheckedThrowingContinuation { continuation in
-      DispatchQueue.global().async { [self] in
-        let session = CoordinatedAccess(
-          intents, presenter: filePresenter, downloadTimeout: downloadTimeout,
-          downloadProgress: downloadProgress
-        ) { [self] in isCancelled }
+      DispatchQueue.global().async {
         do {
-          let urls = try session.begin()
-          continuation.resume(returning: Begun(session: session, urls: urls))
+          let urls = try unbegun.session.begin()
+          continuation.resume(returning: Begun(session: unbegun.session, urls: urls))
         } catch {
           continuation.resume(throwing: error)
         }

@@ -39,7 +39,7 @@ public actor SyncAgent {
   /// them again, since the cursor has moved past them.
   var changedEntries: [(entry: ChangeEntry, attempts: Int)] = []
   var wake: AsyncStream<Void>.Continuation?
-  var retryPause = Duration.milliseconds(100)
+  var retryPause = RetryPause()
   /// The marker whose presence pauses the agent (``SyncSettings/pauseMarker``).
   let pauseMarker: URL
   var paused = false
@@ -253,14 +253,13 @@ public actor SyncAgent {
         }
         state.setValue("online", for: "connection")
         state.setValue(nil, for: "lastError")
-        retryPause = .milliseconds(100)
+        retryPause.reset()
         if !needsPush && !needsPull && asked.isEmpty { caughtUp?() }
       } catch {
         note(error)
         needsPush = true
         needsPull = true
-        let pause = retryPause
-        retryPause = min(retryPause * 2, .seconds(5))
+        let pause = retryPause.pause(after: error)
         Task { [weak self] in
           try? await Task.sleep(for: pause)  // back-off before retrying, not a wait for an event
           await self?.request()
@@ -271,9 +270,16 @@ public actor SyncAgent {
   }
 
   func note(_ error: any Error) {
-    let message = (error as? SyncError)?.message ?? (error as? QuireError)?.message ?? "\(error)"
+    var message = (error as? SyncError)?.message ?? (error as? QuireError)?.message ?? "\(error)"
+    if DiskFull.caused(error) {
+      message =
+        "This device's disk is full: free some space, and syncing goes on from where it stopped (\(message))"
+    }
     state.setValue(message, for: "lastError")
-    if (error as? SyncError)?.code == .unavailable { state.setValue("offline", for: "connection") }
+    // A full disk here is not the server's absence: the server was reached.
+    if (error as? SyncError)?.code == .unavailable && !DiskFull.caused(error) {
+      state.setValue("offline", for: "connection")
+    }
   }
 
   /// Follows the server's event stream; each event asks for a pull. A dropped stream is reopened

@@ -36,6 +36,11 @@ WORKLOADS = [
     ("document-save", ["--members", "100000"], [
         at_most("save_ms", lambda r: 3 * r["floor_ms"], "≤ 3 × floor_ms"),
     ]),
+    # The same save keeping a version, as the app and `quire edit` do (5 runs: each walks the
+    # package while versions are kept by a snapshot of every member).
+    ("document-save", ["--members", "100000", "--versions", "--runs", "5"], [
+        at_most("save_ms", lambda r: 3 * r["floor_ms"], "with --versions ≤ 3 × floor_ms"),
+    ]),
     ("package-save", ["--members", "100000", "--changed", "1"], [
         at_most("quire_ms", lambda r: 4 * r["floor_ms"], "≤ 4 × floor_ms"),
         ratio_at_least("hardlink_ms", "quire_ms", 50, "hard-link approach ≥ 50 × slower"),

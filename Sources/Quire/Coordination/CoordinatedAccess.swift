@@ -79,13 +79,13 @@ final class CoordinatedAccess {
     return urls
   }
 
-  /// Steps 1 to 3 on the caller's thread when none of them can wait: nothing to download, no
-  /// presenter concerned (so no message to send or answer to await), and every lock free at
-  /// the first try. Returns `nil`, having taken nothing, otherwise; ``begin()`` then does the
+  /// Steps 1 to 3 on the caller's thread when none of them can wait: nothing to download or
+  /// archive, no presenter concerned (so no message to send or answer to await), and every
+  /// lock free at the first try. Returns `nil`, having taken nothing, otherwise; ``begin()`` then does the
   /// steps where waiting is allowed. An uncontended save saves the two thread switches a
   /// worker thread costs, most of what a coordination adds to it.
   func beginWithoutWaiting() throws(QuireError) -> [URL]? {
-    guard !items.contains(where: needsDownload),
+    guard !items.contains(where: { needsDownload($0) || isForUploading($0) }),
       items.indices.allSatisfy({ matches($0).isEmpty })
     else { return nil }
     var requests: [CoordinationLock.Request] = []
@@ -196,6 +196,16 @@ final class CoordinatedAccess {
       .notDownloaded,
       "“\(item.path)” is in the cloud and could not be downloaded: \(why). Its placeholder stays; try again later.",
       path: item.path)
+  }
+
+  /// Whether `item` is read for uploading: a package is then archived first, long work that
+  /// belongs on a worker thread.
+  private func isForUploading(_ item: Item) -> Bool {
+    if case .reading(let options) = item.intent.access {
+      options.contains(.forUploading)
+    } else {
+      false
+    }
   }
 
   private func needsSave(_ item: Item) -> Bool {

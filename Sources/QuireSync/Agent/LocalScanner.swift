@@ -26,8 +26,7 @@ enum LocalScanner {
   /// The item at `relative` under `root`, or nil if there is none (or it is not a document).
   static func item(at relative: String, root: URL) -> LocalItem? {
     let path = root.path + "/" + relative
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return nil }
+    guard let info = status(path) else { return nil }
     if isRegular(info) {
       guard let id = try? ItemIdentity.of(URL(fileURLWithPath: path)) else { return nil }
       return LocalItem(id: id, path: relative, kind: .file, members: ["": member(info)])
@@ -50,8 +49,7 @@ enum LocalScanner {
     let folder = relative.isEmpty ? root.path : root.path + "/" + relative
     for name in entries(folder) where !name.hasPrefix(".") {
       let child = relative.isEmpty ? name : relative + "/" + name
-      var info = stat()
-      guard lstat(folder + "/" + name, &info) == 0 else { continue }
+      guard let info = status(folder + "/" + name) else { continue }
       if isDirectory(info) && !isPackageName(child) {
         walk(root, relative: child, known: known, into: &items)
       } else if isRegular(info), let synced = known[child], synced.kind == .file,
@@ -70,8 +68,7 @@ enum LocalScanner {
     _ path: String, relative: String, into members: inout [String: LocalItem.Member]
   ) {
     for name in entries(path) where !name.hasPrefix(".quire") {
-      var info = stat()
-      guard lstat(path + "/" + name, &info) == 0 else { continue }
+      guard let info = status(path + "/" + name) else { continue }
       if isRegular(info), let member = CloudPlaceholder.memberName(forPlaceholder: name) {
         // In the cloud, unless the member itself is here too (its placeholder left over).
         let child = relative.isEmpty ? member : relative + "/" + member
@@ -87,8 +84,14 @@ enum LocalScanner {
     }
   }
 
+  /// The names in the folder at `path` (none if it cannot be listed), through ``Sys``.
   static func entries(_ path: String) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    ((try? Sys.listDirectory(at: path)) ?? []).map(\.name)
+  }
+
+  /// The `lstat` of `path`, through ``Sys``; nil if it is gone or cannot be read.
+  static func status(_ path: String) -> stat? {
+    (try? Sys.status(path)) ?? nil
   }
 
   static func member(_ info: stat) -> LocalItem.Member {

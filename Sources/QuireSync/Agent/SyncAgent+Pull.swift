@@ -5,22 +5,27 @@ import QuireSyncProtocol
 extension SyncAgent {
   /// Applies every journal entry after the cursor, in order, moving the cursor after each.
   ///
-  /// An item this device has not synced yet is looked up in one scan of the folder per page,
-  /// not one per entry, and the page's new flat documents are placed together
+  /// An item this device has not synced yet is looked up in one scan of the folder per pull,
+  /// not one per page or per entry, and the page's new flat documents are placed together
   /// (``placeNewFiles(_:unsynced:prefetched:)``): a first sync of many items costs a scan and a
   /// few batches, not a scan, an fsync and several transactions per item.
   func pull() async throws {
     await followMovedShare()
     try await applyChangedEntries()
+    // The folder's items this device has not synced, by identity, for entries of items new to
+    // it: scanned once a pull, at the first page that needs them, not once a page. A first sync
+    // reads hundreds of pages, and a scan per page made it quadratic in the folder's size. An
+    // item synced meanwhile is found through `synced` first.
+    var unsyncedHere: [String: LocalItem]?
     while true {
       let page = try await client.changes(since: state.cursor)
-      var unsynced: [String: LocalItem] = [:]
-      if page.entries.contains(where: { synced[$0.item] == nil }) {
-        unsynced = Dictionary(
+      if unsyncedHere == nil && page.entries.contains(where: { synced[$0.item] == nil }) {
+        unsyncedHere = Dictionary(
           scan().filter { synced[$0.id] == nil }
             .map { ($0.id, $0) }
         ) { first, _ in first }
       }
+      let unsynced = unsyncedHere ?? [:]
       let prefetched = try await prefetch(page.entries, unsynced: unsynced)
       let placed = try await placeNewFiles(
         page.entries, unsynced: unsynced, prefetched: prefetched)

@@ -1,0 +1,72 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+import Synchronization
+import Testing
+
+@testable import QuireSync
+
+/// "Cost follows the change" for a first sync: the folder's items the device has not synced
+/// are looked up in one scan per pull, not one per page of the journal (1 000 entries). With a
+/// scan per page, a first sync of n files read the folder n / 1 000 times as it filled:
+/// quadratic. Counted through `Sys`, at two sizes, per file brought down.
+@Suite("Cost follows the change: a first sync's scans")
+struct PullScanCostTests {
+  /// Counts the `Sys` calls made under it, by name.
+  final class Counter: Sendable {
+    let counts = Mutex<[String: Int]>([:])
+    var hook: FaultHook {
+      FaultHook { [self] call in
+        counts.withLock { $0[call, default: 0] += 1 }
+        return nil
+      }
+    }
+    subscript(_ call: String) -> Int { counts.withLock { $0[call] ?? 0 } }
+  }
+
+  /// The `stat` calls per file of a first sync of `files` small files onto an empty device.
+  static func statsPerFile(_ files: Int) async throws -> Double {
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let home = try TemporaryDirectory()
+    func agent(_ name: String) async throws -> (SyncAgent, URL) {
+      let signedIn = try await SyncClient.signIn(
+        server: server.url, user: "alice", password: "alice-password", device: name)
+      let folder = home.url.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let agent = try SyncAgent(
+        settings: SyncSettings(
+          server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+          container: "iCloud.net.gacha.quire"),
+        folder: folder, stateFile: home.url.appendingPathComponent("\(name).sqlite"),
+        trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")))
+      return (agent, folder)
+    }
+    let (a, folderA) = try await agent("A")
+    for index in 0..<files {
+      try Data("file \(index)\n".utf8).write(
+        to: folderA.appendingPathComponent("Note \(index).txt"))
+    }
+    try await a.pushLocalChanges()
+    let (b, folderB) = try await agent("B")
+    let counter = Counter()
+    try await Sys.$faults.withValue(counter.hook) { try await b.pull() }
+    let arrived = try FileManager.default.contentsOfDirectory(atPath: folderB.path)
+      .filter { !$0.hasPrefix(".") }.count
+    #expect(arrived == files, "every file arrived")
+    return Double(counter["stat"]) / Double(files)
+  }
+
+  @Test(
+    "a first sync makes the same stat calls per file at 1 100 files (2 pages) and at 2 100 (3 pages)"
+  )
+  func firstSyncScansOnce() async throws {
+    let small = try await Self.statsPerFile(1_100)
+    let large = try await Self.statsPerFile(2_100)
+    // A scan per page would add (0 + 1 000 + 2 000) / 2 100 = 1.43 stats per file at the larger
+    // size, against 1 000 / 1 100 = 0.91 at the smaller.
+    #expect(
+      large <= small + 0.3,
+      "stat calls per file grew with the folder: \(small) at 1 100 files, \(large) at 2 100")
+  }
+}

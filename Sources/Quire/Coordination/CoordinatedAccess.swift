@@ -63,20 +63,9 @@ final class CoordinatedAccess {
         PresenterMessage(kind: .save, presenter: $0.number)
       }
     }
-    var requests: [CoordinationLock.Request] = []
-    for item in items {
-      requests += CoordinationLock.requests(for: item.path, exclusive: item.intent.isWriting)
-    }
-    lock = try CoordinationLock(requests, isCancelled: isCancelled)
+    lock = try CoordinationLock(lockRequests(), isCancelled: isCancelled)
     for index in items.indices { relinquish(index) }
-    var urls: [URL] = []
-    do {
-      for item in items { urls.append(try accessorURL(for: item)) }
-    } catch {
-      end()
-      throw error
-    }
-    return urls
+    return try accessorURLs()
   }
 
   /// Steps 1 to 3 on the caller's thread when none of them can wait: nothing to download or
@@ -88,18 +77,24 @@ final class CoordinatedAccess {
     guard !items.contains(where: { needsDownload($0) || isForUploading($0) }),
       items.indices.allSatisfy({ matches($0).isEmpty })
     else { return nil }
-    var requests: [CoordinationLock.Request] = []
-    for item in items {
-      requests += CoordinationLock.requests(for: item.path, exclusive: item.intent.isWriting)
-    }
     do {
       // Told it is cancelled at its first contention, the lock gives up instead of waiting.
-      lock = try CoordinationLock(requests) { true }
+      lock = try CoordinationLock(lockRequests()) { true }
     } catch let error where error.code == .cancelled {
       return nil
     }
+    return try accessorURLs()
+  }
+
+  /// The lock requests of every item, for ``CoordinationLock``.
+  private func lockRequests() -> [CoordinationLock.Request] {
+    items.flatMap { CoordinationLock.requests(for: $0.path, exclusive: $0.intent.isWriting) }
+  }
+
+  /// The URLs the accessor uses, one per item; ends the access if one cannot be made.
+  private func accessorURLs() throws(QuireError) -> [URL] {
     var urls: [URL] = []
-    do {
+    do throws(QuireError) {
       for item in items { urls.append(try accessorURL(for: item)) }
     } catch {
       end()

@@ -141,6 +141,34 @@ struct CoordinationTests {
     #expect(error.code == .cancelled)
   }
 
+  @Test("a write that found the lock taken asks a presenter added meanwhile to relinquish")
+  func fallbackLooksUpPresentersAgain() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("held.txt")
+    try Disk.write("x", to: file)
+    let holder = try HelperProcess(["coord-hold", file.path, "write"])
+    #expect(holder.lines.nextLine() == "held")
+    // Used by one thread at a time: this one, then the worker that waits, then this one.
+    nonisolated(unsafe) let session = CoordinatedAccess(
+      [.writingIntent(with: file)], presenter: nil
+    ) { false }
+    #expect(try session.beginWithoutWaiting() == nil, "the lock is held elsewhere")
+    // Added after the try without waiting, before the wait: the write must still find it.
+    let presenter = RecordingPresenter(file)
+    try FileCoordinator.addFilePresenter(presenter)
+    defer { FileCoordinator.removeFilePresenter(presenter) }
+    holder.kill()
+    let began: Result<[URL], QuireError> = await withCheckedContinuation { done in
+      DispatchQueue.global().async {
+        done.resume(returning: Result { () throws(QuireError) in try session.begin() })
+      }
+    }
+    _ = try began.get()
+    session.end()
+    #expect(presenter.messages.contains("relinquish to writer"))
+    #expect(await presenter.waitFor { $0 == "changed" } != nil)
+  }
+
   @Test("hierarchy: a package write excludes its members; member writes exclude the package")
   func hierarchy() throws {
     let folder = try TemporaryDirectory()

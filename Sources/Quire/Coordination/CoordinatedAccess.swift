@@ -81,6 +81,8 @@ final class CoordinatedAccess {
       // Told it is cancelled at its first contention, the lock gives up instead of waiting.
       lock = try CoordinationLock(lockRequests()) { true }
     } catch let error where error.code == .cancelled {
+      // A presenter may register while ``begin()`` waits for the lock: it looks them up again.
+      found = [:]
       return nil
     }
     return try accessorURLs()

@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import QuireCore
 import QuireSyncProtocol
 
@@ -7,7 +9,8 @@ import QuireSyncProtocol
 
 /// Whether an error comes from this device's disk being full: a write of the agent failed with
 /// `ENOSPC` (no space left) or `EDQUOT` (the user's quota), however it was wrapped on the way
-/// (a ``SyncError`` or a `QuireError` with the failed call as its cause). The agent says so
+/// (a ``SyncError`` or a `QuireError` with the failed call as its cause, Foundation's
+/// `CocoaError` from `FileManager`, or SQLite's `SQLITE_FULL` from the state file). The agent says so
 /// instead of "offline", and tries again less often (``RetryPause``).
 enum DiskFull {
   static func caused(_ error: (any Error)?) -> Bool {
@@ -20,7 +23,19 @@ enum DiskFull {
         if error.code == .noSpace { return true }
         current = error.cause
       case let error as SyncError: current = error.cause
-      default: return false
+      case let error as DatabaseError: return error.resultCode == .SQLITE_FULL
+      case let error as POSIXError:
+        return error.code == .ENOSPC || error.code == .EDQUOT
+      default:
+        // Foundation's errors, by domain: on Linux any NSError casts to CocoaError.
+        guard let error = current.map({ $0 as NSError }) else { return false }
+        switch error.domain {
+        case NSPOSIXErrorDomain: return error.code == Int(ENOSPC) || error.code == Int(EDQUOT)
+        case NSCocoaErrorDomain:
+          if error.code == CocoaError.fileWriteOutOfSpace.rawValue { return true }
+          current = error.userInfo[NSUnderlyingErrorKey] as? any Error
+        default: return false
+        }
       }
     }
     return false

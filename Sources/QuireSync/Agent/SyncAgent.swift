@@ -271,13 +271,16 @@ public actor SyncAgent {
 
   func note(_ error: any Error) {
     var message = (error as? SyncError)?.message ?? (error as? QuireError)?.message ?? "\(error)"
-    if DiskFull.caused(error) {
+    let diskFull = DiskFull.caused(error)
+    if diskFull {
       message =
         "This device's disk is full: free some space, and syncing goes on from where it stopped (\(message))"
     }
     state.setValue(message, for: "lastError")
-    // A full disk here is not the server's absence: the server was reached.
-    if (error as? SyncError)?.code == .unavailable && !DiskFull.caused(error) {
+    if diskFull {
+      // A full disk here is not the server's absence: the server was reached.
+      state.setValue("online", for: "connection")
+    } else if (error as? SyncError)?.code == .unavailable {
       state.setValue("offline", for: "connection")
     }
   }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Quire
 import QuireSyncProtocol
 import Testing
@@ -31,6 +32,25 @@ struct DiskFullTests {
     #expect(!DiskFull.caused(SyncError(.unavailable, "The server is away.")))
     #expect(!DiskFull.caused(SyncError(.unavailable, "Could not write.", cause: broken)))
     #expect(!DiskFull.caused(nil))
+  }
+
+  @Test("a full disk is recognised from Foundation's and SQLite's errors too")
+  func diskFullFromFoundationAndSQLite() throws {
+    #expect(DiskFull.caused(CocoaError(.fileWriteOutOfSpace)))
+    #expect(
+      DiskFull.caused(
+        CocoaError(
+          .fileWriteUnknown,
+          userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EDQUOT))]
+        )))
+    #expect(!DiskFull.caused(CocoaError(.fileWriteNoPermission)))
+    #expect(DiskFull.caused(POSIXError(.ENOSPC)) && !DiskFull.caused(POSIXError(.EACCES)))
+    #expect(DiskFull.caused(DatabaseError(resultCode: .SQLITE_FULL)))
+    #expect(!DiskFull.caused(DatabaseError(resultCode: .SQLITE_BUSY)))
+    #expect(
+      DiskFull.caused(
+        SyncError(.unavailable, "Could not record.", cause: DatabaseError(resultCode: .SQLITE_FULL))
+      ))
   }
 
   @Test(
@@ -91,6 +111,8 @@ struct DiskFullTests {
         name == "Note.txt" && (try? Data(contentsOf: folderB.appendingPathComponent(name))) == small
       }, "nothing partial: \(left)")
 
+    // An earlier round found the server away; this one reached it, and found the disk full.
+    await b.note(SyncError(.unavailable, "The server is away."))
     do {
       try await Sys.$faults.withValue(FaultHook(Self.enospc)) { try await b.pull() }
     } catch {

@@ -6,7 +6,9 @@ import Foundation
 #endif
 
 /// The first sync of many small files: a folder of them moved into device A's synced folder,
-/// timed until device B holds every one — beside rsync copying the same folder.
+/// timed until device B holds every one — beside rsync copying the same folder. With
+/// `--download on-demand`, timed until device B shows every one as a placeholder
+/// (`placeholders_ms`), the files' bytes staying in the cloud until read.
 struct SyncInitialBenchmark: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sync-initial",
@@ -14,6 +16,8 @@ struct SyncInitialBenchmark: ParsableCommand {
 
   @Option(help: "Files to sync.") var files = 10_000
   @Option(help: "Folder for the files (default: the temporary folder).") var directory: String?
+  @Option(help: "What device B downloads: all, or on-demand (placeholders only).")
+  var download = "all"
 
   func run() throws {
     let scratch = try Measurement.scratch(directory, "sync-initial")
@@ -24,8 +28,38 @@ struct SyncInitialBenchmark: ParsableCommand {
     let rsyncTarget = scratch.appendingPathComponent("rsync-copy")
     let rsync = try RsyncPeer.milliseconds(from: staging, to: rsyncTarget)
 
-    let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
-    let quire = try Self.time(moving: staging, into: rig.a, until: rig.b, files: files)
+    guard download == "all" || download == "on-demand" else {
+      throw ValidationError("--download is all or on-demand, not \(download)")
+    }
+    let placeholders = download == "on-demand"
+    let rig = try SyncRig(
+      scratch: scratch.appendingPathComponent("rig"),
+      bArguments: placeholders ? ["--download", "on-demand"] : [])
+    let quire = try Self.time(until: rig.b, files: files, placeholders: placeholders) {
+      try FileManager.default.moveItem(at: staging, to: rig.a.appendingPathComponent("Files"))
+    }
+    if placeholders {
+      // A device that joins a drive already holding every file: the time until it shows them.
+      var joining: (folder: URL, agent: Process)?
+      let joined = try Self.time(
+        until: rig.root.appendingPathComponent("C/Documents"), files: files, placeholders: true
+      ) { joining = try rig.addDevice("C", arguments: ["--download", "on-demand"]) }
+      let agentMemory = Measurement.peakMemoryMiB(of: joining!.agent.processIdentifier)
+      rig.stop()
+      Measurement.table(
+        ["engine", "ms"],
+        [
+          ["Quire Sync, A's upload to placeholders on B", Measurement.format(quire)],
+          ["Quire Sync, placeholders on a device joining", Measurement.format(joined)],
+          ["rsync -a", Measurement.format(rsync)],
+        ])
+      print("joining agent's peak resident memory: \(Measurement.format(agentMemory)) MiB")
+      print(
+        "RESULT sync-initial files=\(files) download=on-demand placeholders_ms=\(Measurement.format(joined))"
+          + " upload_ms=\(Measurement.format(quire)) agent_rss_mib=\(Measurement.format(agentMemory))"
+          + " rsync_ms=\(Measurement.format(rsync))")
+      return
+    }
     let agentMemory = rig.peakMemoryMiB.b
     rig.stop()
     var rows = [["Quire Sync", Measurement.format(quire)]]
@@ -37,7 +71,9 @@ struct SyncInitialBenchmark: ParsableCommand {
       let peer = try SyncthingPeer(
         scratch: scratch.appendingPathComponent("syncthing"), watcherDelay: 1)
       defer { peer.stop() }
-      let syncthing = try Self.time(moving: staging, into: peer.a, until: peer.b, files: files)
+      let syncthing = try Self.time(until: peer.b, files: files) {
+        try FileManager.default.moveItem(at: staging, to: peer.a.appendingPathComponent("Files"))
+      }
       rows.append(["Syncthing (fsWatcherDelayS=1)", Measurement.format(syncthing)])
       result += " syncthing_ms=\(Measurement.format(syncthing))"
     }
@@ -47,10 +83,11 @@ struct SyncInitialBenchmark: ParsableCommand {
     print(result + " rsync_ms=\(Measurement.format(rsync))")
   }
 
-  /// Milliseconds from moving `staging` into the folder `source` until `target` holds `files`.
-  static func time(moving staging: URL, into source: URL, until target: URL, files: Int) throws
-    -> Double
-  {
+  /// Milliseconds from `starting` (moving the files into a synced folder, or starting a device)
+  /// until `target` holds `files` (or, with `placeholders`, a placeholder of each) in `Files`.
+  static func time(
+    until target: URL, files: Int, placeholders: Bool = false, starting: () throws -> Void
+  ) throws -> Double {
     let arrived = target.appendingPathComponent("Files")
     var complete = false
     // The wait counts only the subfolders not yet full: a walk of all 10 000 files every 10 ms
@@ -58,12 +95,13 @@ struct SyncInitialBenchmark: ParsableCommand {
     var full: Set<String> = []
     var inFull = 0
     let milliseconds = try Measurement.milliseconds {
-      try FileManager.default.moveItem(at: staging, to: source.appendingPathComponent("Files"))
+      try starting()
       complete = SyncRig.waitFor(seconds: 900, every: .milliseconds(10)) {
         var total = inFull
         let subfolders = (try? FileManager.default.contentsOfDirectory(atPath: arrived.path)) ?? []
         for name in subfolders where !name.hasPrefix(".") && !full.contains(name) {
-          let found = names(in: arrived.appendingPathComponent(name).path)
+          let found = names(
+            in: arrived.appendingPathComponent(name).path, placeholders: placeholders)
           total += found
           if found >= 100 {
             full.insert(name)
@@ -91,11 +129,12 @@ struct SyncInitialBenchmark: ParsableCommand {
     }
   }
 
-  /// How many files named `*.txt` one folder holds (hidden staging names not counted), read
+  /// How many files named `*.txt` one folder holds (hidden staging names not counted), or with
+  /// `placeholders` how many placeholders of them (`.NAME.txt.icloud`), read
   /// with `readdir` alone. The wait runs every 10 ms beside the engines it times, and
   /// `FileManager`'s walker, which stats every entry and rewrites every path, took a sixth of
   /// a core from Quire's agents and server, and most of one while Syncthing ran (profiled).
-  static func names(in folder: String) -> Int {
+  static func names(in folder: String, placeholders: Bool = false) -> Int {
     guard let directory = opendir(folder) else { return 0 }
     defer { closedir(directory) }
     var files = 0
@@ -103,7 +142,11 @@ struct SyncInitialBenchmark: ParsableCommand {
       let name = withUnsafeBytes(of: entry.pointee.d_name) {
         String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
       }
-      if name.hasSuffix(".txt") && !name.hasPrefix(".") { files += 1 }
+      if placeholders {
+        if name.hasSuffix(".txt.icloud") && name.hasPrefix(".") { files += 1 }
+      } else if name.hasSuffix(".txt") && !name.hasPrefix(".") {
+        files += 1
+      }
     }
     return files
   }

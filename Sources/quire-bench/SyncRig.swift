@@ -8,6 +8,7 @@ import Foundation
 /// loopback, the agents reaching the server through a byte-counting proxy.
 final class SyncRig {
   let root: URL
+  private let quire: URL
   let proxy: ByteCountingProxy
   private var processes: [Process] = []
   let a: URL
@@ -18,7 +19,7 @@ final class SyncRig {
   /// `bArguments` are added to device B's `quire sync run` (`--download on-demand`).
   init(scratch: URL, bArguments: [String] = []) throws {
     root = scratch
-    let quire = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    quire = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
       .deletingLastPathComponent().appendingPathComponent("quire")
     let data = root.appendingPathComponent("server")
     _ = try Self.run(
@@ -28,28 +29,41 @@ final class SyncRig {
     processes.append(server.process)
     let port = URL(string: String(server.line.dropFirst("Quire server listening on ".count)))!.port!
     proxy = try ByteCountingProxy(to: port)
-    var folders: [URL] = []
-    for name in ["A", "B"] {
-      let home = root.appendingPathComponent(name)
-      let folder = home.appendingPathComponent("Documents")
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let environment = [
-        "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-        "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-        "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-      ]
-      _ = try Self.run(
-        quire,
-        ["sync", "login", "http://127.0.0.1:\(proxy.port)", "--user", "bench", "--device", name],
-        input: "bench-password\n", environment: environment)
-      let agent = try Self.start(
-        quire, ["sync", "run", "--folder", folder.path] + (name == "B" ? bArguments : []),
-        until: "Syncing ", environment: environment)
-      processes.append(agent.process)
-      folders.append(folder)
-    }
-    a = folders[0]
-    b = folders[1]
+    let deviceA = try Self.startDevice("A", root: root, quire: quire, proxy: proxy.port)
+    let deviceB = try Self.startDevice(
+      "B", root: root, quire: quire, proxy: proxy.port, arguments: bArguments)
+    processes += [deviceA.agent, deviceB.agent]
+    a = deviceA.folder
+    b = deviceB.folder
+  }
+
+  /// Signs in one more device, `name`, and starts its agent with `arguments` added; returns its
+  /// synced folder and the agent's process.
+  func addDevice(_ name: String, arguments: [String] = []) throws -> (folder: URL, agent: Process) {
+    let device = try Self.startDevice(
+      name, root: root, quire: quire, proxy: proxy.port, arguments: arguments)
+    processes.append(device.agent)
+    return device
+  }
+
+  private static func startDevice(
+    _ name: String, root: URL, quire: URL, proxy: Int, arguments: [String] = []
+  ) throws -> (folder: URL, agent: Process) {
+    let home = root.appendingPathComponent(name)
+    let folder = home.appendingPathComponent("Documents")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let environment = [
+      "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+      "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+      "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+    ]
+    _ = try run(
+      quire, ["sync", "login", "http://127.0.0.1:\(proxy)", "--user", "bench", "--device", name],
+      input: "bench-password\n", environment: environment)
+    let agent = try start(
+      quire, ["sync", "run", "--folder", folder.path] + arguments, until: "Syncing ",
+      environment: environment)
+    return (folder, agent.process)
   }
 
   /// The peak resident memory so far, in MiB (each process's `VmHWM`), of the server and of

@@ -47,8 +47,8 @@ extension SyncAgent {
     _ manifest: RevisionManifest, members: [String: SyncedItem.Member], previous: URL?
   ) async throws -> Thumbnail? {
     guard manifest.kind == .package else { return nil }
-    for name in ["QuickLook/Thumbnail.png", "QuickLook/Thumbnail.svg"] {
-      guard let member = members[name], member.size <= 256 << 10 else { continue }
+    for name in Self.thumbnailMembers(members) {
+      guard let member = members[name] else { continue }
       if !manifest.change.upserted.contains(where: { $0.path == name }),
         let previous, let kept = try? CloudPlaceholder.read(at: previous).thumbnail
       {
@@ -66,6 +66,28 @@ extension SyncAgent {
     return nil
   }
 
+  /// The members of a package that a placeholder promises as its thumbnail, best first:
+  /// `QuickLook/Thumbnail.png` or `.svg`, up to 256 KiB.
+  static func thumbnailMembers(_ members: [String: SyncedItem.Member]) -> [String] {
+    ["QuickLook/Thumbnail.png", "QuickLook/Thumbnail.svg"].filter {
+      (members[$0]?.size ?? .max) <= 256 << 10
+    }
+  }
+
+  /// The placeholder of the item `id` at `manifest`'s revision, named for `document`.
+  static func placeholder(
+    of id: String, manifest: RevisionManifest, members: [String: SyncedItem.Member],
+    document: URL, thumbnail: Thumbnail?
+  ) -> CloudPlaceholder {
+    let modified = manifest.change.upserted.map(\.safeModified).max() ?? 0
+    return CloudPlaceholder(
+      name: document.lastPathComponent, isPackage: manifest.kind == .package,
+      size: Int64(members.values.reduce(0) { $0 + $1.size }), identity: id,
+      revision: manifest.revision,
+      modified: modified > 0 ? Date(timeIntervalSince1970: modified) : Date(),
+      thumbnail: thumbnail)
+  }
+
   private func placePlaceholder(
     id: String, manifest: RevisionManifest, members: [String: SyncedItem.Member],
     replacing previous: SyncedItem?
@@ -75,16 +97,11 @@ extension SyncAgent {
     let document = url(relative)
     try FileManager.default.createDirectory(
       at: document.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let modified = manifest.change.upserted.map(\.safeModified).max() ?? 0
     let thumbnail = try await promisedThumbnail(
       manifest, members: members,
       previous: previous.map { CloudPlaceholder.url(for: url($0.path)) })
-    let placeholder = CloudPlaceholder(
-      name: document.lastPathComponent, isPackage: manifest.kind == .package,
-      size: Int64(members.values.reduce(0) { $0 + $1.size }), identity: id,
-      revision: manifest.revision,
-      modified: modified > 0 ? Date(timeIntervalSince1970: modified) : Date(),
-      thumbnail: thumbnail)
+    let placeholder = Self.placeholder(
+      of: id, manifest: manifest, members: members, document: document, thumbnail: thumbnail)
     try placeholder.write(for: document)
     if let previous, previous.path != relative { removePlaceholder(of: previous) }
     let record = SyncedItem(
@@ -182,7 +199,7 @@ extension SyncAgent {
   }
 
   /// A member known only from the server: its size and mode, no local time.
-  private static func cloudMember(_ member: ManifestMember) -> SyncedItem.Member {
+  static func cloudMember(_ member: ManifestMember) -> SyncedItem.Member {
     SyncedItem.Member(
       local: LocalItem.Member(size: member.size, mode: member.mode, modifiedNanoseconds: 0),
       hash: member.hash, chunks: member.chunks)

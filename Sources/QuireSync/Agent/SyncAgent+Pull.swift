@@ -28,7 +28,8 @@ extension SyncAgent {
       let unsynced = unsyncedHere ?? [:]
       let prefetched = try await prefetch(page.entries, unsynced: unsynced)
       let placed = try await placeNewFiles(
-        page.entries, unsynced: unsynced, prefetched: prefetched)
+        page.entries, unsynced: unsynced, prefetched: prefetched
+      ).union(placeNewPlaceholders(page.entries, unsynced: unsynced, prefetched: prefetched))
       var passed: [ChangeEntry] = []
       for entry in page.entries {
         if placed.contains(entry.sequence) {

@@ -1,0 +1,97 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+import Testing
+
+@testable import QuireSync
+
+/// A device that downloads on demand joins a drive that already holds many documents: each
+/// shows as a placeholder, recorded, readable on demand, and the pull makes them durable with a
+/// few barriers a page, not one (and a transaction) per placeholder.
+@Suite("Quire Sync: placeholders of a first sync, in batches")
+struct PlaceholderBatchTests {
+  /// A server, and a device A that uploaded `count` small documents (spread over three
+  /// folders) and one package with a thumbnail; then a fresh device B on demand, which has not
+  /// pulled yet.
+  static func joining(_ count: Int) async throws -> (
+    server: SyncServerProcess, home: TemporaryDirectory, b: SyncAgent, folderB: URL,
+    stateB: URL
+  ) {
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
+    let home = try TemporaryDirectory()
+    func agent(_ name: String, download: DownloadPolicy) async throws -> (SyncAgent, URL, URL) {
+      let signedIn = try await SyncClient.signIn(
+        server: server.url, user: "alice", password: "alice-password", device: name)
+      let folder = home.url.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let stateFile = home.url.appendingPathComponent("\(name).sqlite")
+      let settings = SyncSettings(
+        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+        container: "iCloud.net.gacha.quire")
+      let agent = try SyncAgent(
+        settings: settings, folder: folder, stateFile: stateFile,
+        trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")),
+        download: download)
+      return (agent, folder, stateFile)
+    }
+    let (a, folderA, _) = try await agent("A", download: .all)
+    for index in 0..<count {
+      let folder = folderA.appendingPathComponent("d\(index % 3)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try Data("note \(index)\n".utf8).write(to: folder.appendingPathComponent("n\(index).txt"))
+    }
+    let album = folderA.appendingPathComponent("Album.album/QuickLook")
+    try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+    try Data("<svg/>".utf8).write(to: album.appendingPathComponent("Thumbnail.svg"))
+    try await a.pushLocalChanges()
+    let (b, folderB, stateB) = try await agent("B", download: .onDemand(downloadingUnder: 0))
+    return (server, home, b, folderB, stateB)
+  }
+
+  @Test("each new document shows as a placeholder, recorded, with no temporary file left")
+  func placeholders() async throws {
+    let (server, home, b, folderB, stateB) = try await Self.joining(40)
+    defer { withExtendedLifetime((server, home)) {} }
+    try await b.pull()
+    for index in 0..<40 {
+      let document = folderB.appendingPathComponent("d\(index % 3)/n\(index).txt")
+      let placeholder = try #require(CloudPlaceholder.find(for: document), "n\(index).txt")
+      #expect(placeholder.size == Int64("note \(index)\n".utf8.count))
+      #expect(!FileManager.default.fileExists(atPath: document.path))
+    }
+    // The package with a thumbnail took the one-by-one path, which fetched its thumbnail.
+    let album = try #require(
+      CloudPlaceholder.find(for: folderB.appendingPathComponent("Album.album")))
+    #expect(album.thumbnail != nil)
+    let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folderB.path)
+      .filter { ($0 as NSString).lastPathComponent.hasPrefix(".quire-sync-") }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+    let report = try SyncReport.read(stateFile: stateB, settings: nil)
+    #expect(report.lastError == nil, "\(report.lastError ?? "")")
+    // A placeholder is a record: a download brings the document, whole.
+    try await b.downloadPlaceholder(at: "d1/n7.txt")
+    #expect(
+      try String(contentsOf: folderB.appendingPathComponent("d1/n7.txt"), encoding: .utf8)
+        == "note 7\n")
+    // A second pull has nothing to place, and places nothing twice.
+    try await b.pull()
+    #expect(CloudPlaceholder.find(for: folderB.appendingPathComponent("d2/n5.txt")) != nil)
+  }
+
+  @Test("the durability barriers of a page do not grow with its placeholders")
+  func barriersPerPage() async throws {
+    func barriers(_ count: Int) async throws -> (syncfs: Int, fsync: Int) {
+      let (server, home, b, _, _) = try await Self.joining(count)
+      defer { withExtendedLifetime((server, home)) {} }
+      let counter = PullScanCostTests.Counter()
+      try await Sys.$faults.withValue(counter.hook) { try await b.pull() }
+      return counter.counts.withLock { ($0["syncfs"] ?? 0, $0["fsync"] ?? 0) }
+    }
+    let few = try await barriers(20)
+    let many = try await barriers(200)
+    #expect(few.syncfs >= 1, "the placeholders are made durable")
+    #expect(many.syncfs == few.syncfs, "one syncfs a page: \(few) then \(many)")
+    // The package's placeholder and the folders that gained names: the same at both sizes.
+    #expect(many.fsync == few.fsync, "fsyncs: \(few) then \(many)")
+  }
+}

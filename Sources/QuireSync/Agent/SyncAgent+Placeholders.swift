@@ -9,8 +9,13 @@ import QuireSyncProtocol
 extension SyncAgent {
   /// Whether the new item `manifest` describes (whole, not since a base) stays in the cloud.
   func keepsInCloud(_ manifest: RevisionManifest) -> Bool {
+    Self.keepsInCloud(manifest, policy: downloadPolicy)
+  }
+
+  /// Whether the new item `manifest` describes stays in the cloud under `policy`.
+  static func keepsInCloud(_ manifest: RevisionManifest, policy: DownloadPolicy) -> Bool {
     manifest.since == nil && !manifest.deleted
-      && downloadPolicy.keepsInCloud(size: manifest.change.upserted.reduce(0) { $0 + $1.size })
+      && policy.keepsInCloud(size: manifest.change.upserted.reduce(0) { $0 + $1.size })
   }
 
   /// Brings the placeholder item `known` to `revision`: rewrites its placeholder (at its new

@@ -17,8 +17,17 @@ extension SyncAgent {
     // reads hundreds of pages, and a scan per page made it quadratic in the folder's size. An
     // item synced meanwhile is found through `synced` first.
     var unsyncedHere: [String: LocalItem]?
+    // The next page, with the manifests and bytes of the items it creates, is fetched while
+    // this one is applied: the server's work and the round trips overlap the writes here.
+    var ahead: Task<(ChangesPage, Prefetched), any Error>?
+    defer { ahead?.cancel() }
+    var page = try await client.changes(since: state.cursor)
+    var fetchedAhead = Prefetched()
     while true {
-      let page = try await client.changes(since: state.cursor)
+      if page.more {
+        ahead = Self.fetchAhead(
+          client: client, since: page.cursor, policy: downloadPolicy, device: settings.device)
+      }
       if unsyncedHere == nil && page.entries.contains(where: { synced[$0.item] == nil }) {
         unsyncedHere = Dictionary(
           scan().filter { synced[$0.id] == nil }
@@ -26,7 +35,7 @@ extension SyncAgent {
         ) { first, _ in first }
       }
       let unsynced = unsyncedHere ?? [:]
-      let prefetched = try await prefetch(page.entries, unsynced: unsynced)
+      let prefetched = try await prefetch(page.entries, unsynced: unsynced, ahead: fetchedAhead)
       let placed = try await placeNewFiles(
         page.entries, unsynced: unsynced, prefetched: prefetched
       ).union(placeNewPlaceholders(page.entries, unsynced: unsynced, prefetched: prefetched))
@@ -44,7 +53,9 @@ extension SyncAgent {
       }
       try state.advance(past: passed)
       announceConflicts(page.entries)
-      if !page.more { break }
+      guard let next = ahead else { break }
+      ahead = nil
+      (page, fetchedAhead) = try await next.value
     }
     // Placeholders the policy no longer keeps (it changed to download them) come here now.
     for known in synced.values
@@ -126,9 +137,11 @@ extension SyncAgent {
   /// The manifests and chunks of a page's items that are new to this device, fetched together
   /// (manifests and chunks in one request per thousand): a first sync of many
   /// small documents is a few round trips per page, not two per document. At most
-  /// `byteLimit` bytes of chunks are held; the rest are fetched as each item is applied.
+  /// `byteLimit` bytes of chunks are held; the rest are fetched as each item is applied. What
+  /// was fetched `ahead` (``fetchAhead(client:since:policy:device:)``) is not asked for again.
   private func prefetch(
-    _ entries: [ChangeEntry], unsynced: [String: LocalItem], byteLimit: Int = 64 << 20
+    _ entries: [ChangeEntry], unsynced: [String: LocalItem], ahead: Prefetched,
+    byteLimit: Int = 64 << 20
   ) async throws -> Prefetched {
     let wanted = entries.filter {
       !$0.conflict && !$0.deleted && $0.isInDocumentsScope && synced[$0.item] == nil
@@ -136,10 +149,18 @@ extension SyncAgent {
     }
     guard wanted.count > 1 else { return Prefetched() }
     var result = Prefetched()
-    for manifest in try await client.manifests(
-      wanted.map { ManifestBatch.Wanted(item: $0.item, revision: $0.revision) })
-    {
-      result.manifests[manifest.item] = manifest
+    var missing: [ManifestBatch.Wanted] = []
+    for entry in wanted {
+      if let manifest = ahead.manifests[entry.item], manifest.revision == entry.revision {
+        result.manifests[entry.item] = manifest
+      } else {
+        missing.append(ManifestBatch.Wanted(item: entry.item, revision: entry.revision))
+      }
+    }
+    if !missing.isEmpty {
+      for manifest in try await client.manifests(missing) {
+        result.manifests[manifest.item] = manifest
+      }
     }
     var hashes = Set<ContentHash>()
     var bytes = 0
@@ -147,11 +168,56 @@ extension SyncAgent {
       let size = manifest.change.upserted.reduce(0) { $0 + $1.size }
       if bytes + size > byteLimit { continue }
       bytes += size
-      for member in manifest.change.upserted { hashes.formUnion(member.chunks.map(\.hash)) }
+      for member in manifest.change.upserted {
+        for chunk in member.chunks {
+          if let held = ahead.chunks[chunk.hash] {
+            result.chunks[chunk.hash] = held
+          } else {
+            hashes.insert(chunk.hash)
+          }
+        }
+      }
     }
-    result.chunks = try await client.fetchChunks(Array(hashes))
+    let fetched = try await client.fetchChunks(Array(hashes))
+    result.chunks.merge(fetched) { held, _ in held }
     state.count(result.chunks.values.reduce(0) { $0 + $1.count }, in: "downloadedBytes")
     return result
+  }
+
+  /// Fetches the journal page after `cursor` and, for the entries that create an item on
+  /// another device, their whole manifests and (up to `byteLimit`) the bytes of those that
+  /// `policy` downloads. It decides from the page alone, off the agent, so it can run while
+  /// the agent applies the page before; ``prefetch(_:unsynced:ahead:byteLimit:)`` then takes
+  /// what it needs from it.
+  static func fetchAhead(
+    client: SyncClient, since cursor: Int64, policy: DownloadPolicy, device: String,
+    byteLimit: Int = 16 << 20
+  ) -> Task<(ChangesPage, Prefetched), any Error> {
+    Task.detached {
+      let page = try await client.changes(since: cursor)
+      let creating = page.entries.filter {
+        !$0.conflict && !$0.deleted && $0.isInDocumentsScope && $0.base == nil
+          && $0.device != device
+      }
+      guard creating.count > 1 else { return (page, Prefetched()) }
+      var result = Prefetched()
+      for manifest in try await client.manifests(
+        creating.map { ManifestBatch.Wanted(item: $0.item, revision: $0.revision) })
+      {
+        result.manifests[manifest.item] = manifest
+      }
+      var hashes = Set<ContentHash>()
+      var bytes = 0
+      for manifest in result.manifests.values
+      where !keepsInCloud(manifest, policy: policy) {
+        let size = manifest.change.upserted.reduce(0) { $0 + $1.size }
+        if bytes + size > byteLimit { continue }
+        bytes += size
+        for member in manifest.change.upserted { hashes.formUnion(member.chunks.map(\.hash)) }
+      }
+      result.chunks = try await client.fetchChunks(Array(hashes))
+      return (page, result)
+    }
   }
 
   private func apply(_ entry: ChangeEntry, local found: LocalItem?, prefetched: Prefetched)

@@ -103,6 +103,9 @@ WORKLOADS = [
         at_most("quire_ms", lambda r: r["syncthing_ms"], "≤ syncthing_ms"),
         at_most("quire_ms", lambda r: 1.5 * r["rsync_ms"], "≤ 1.5 × rsync_ms"),
     ]),
+    ("sync-initial", ["--files", "100000", "--download", "on-demand"], [
+        at_most("placeholders_ms", lambda r: 10000, "≤ 10 s"),
+    ]),
     ("sync-big-file", ["--mib", "1024"], [
         at_most("quire_ms", lambda r: 2 * r["rsync_ms"], "≤ 2 × rsync_ms"),
         at_most("agent_rss_mib", lambda r: 160, "≤ 160 MiB"),

@@ -55,40 +55,22 @@ enum CostScenario {
     let document = MyDocDocument(fileURL: url)
     document.autosaveDelay = .seconds(3600)
     try await document.open()
-    // Wait until the document's watch of its package is running (it starts in the background),
-    // so its start-up walk is not counted as part of the save: write until a reload is heard.
-    var attempt = 0
-    var listening = false
-    var written = ""
-    var events = document.events()
-    while !listening && attempt < 30 {
-      attempt += 1
-      let stream = document.events()
-      events = stream
-      written = String(format: "outside %04d", attempt)
-      let text = staging.appendingPathComponent("text.txt")
-      try Data(written.utf8).write(to: text)
-      guard rename(text.path, url.appendingPathComponent("text.txt").path) == 0 else {
-        throw QuireError(.ioError, "Could not rename the new text into \(url.path).")
-      }
-      listening = await firstEvent(of: stream, within: 2) {
-        if case .loaded = $0 { true } else { false }
-      }
+    // The document's watch of its package is in place once it is open (a presenter's watch is
+    // made before FileCoordinator.addFilePresenter returns). One outside write, awaited until
+    // the document has loaded it: its reload (a walk of every member) is then done, and no
+    // other is pending, when the save is measured.
+    let events = document.events()
+    let written = "outside"
+    let text = staging.appendingPathComponent("text.txt")
+    try Data(written.utf8).write(to: text)
+    guard rename(text.path, url.appendingPathComponent("text.txt").path) == 0 else {
+      throw QuireError(.ioError, "Could not rename the new text into \(url.path).")
     }
-    guard listening else { throw QuireError(.timedOut, "The document never heard its package.") }
-    let heard = events
-    // A reload heard late (an earlier text, past its two seconds) may still have one of the
-    // later texts to load: the save is measured once the document holds the last one written,
-    // when no write of this scenario is left unheard.
-    var reloads = 0
-    while document.text != written && reloads < 30 {
-      reloads += 1
-      _ = await firstEvent(of: heard, within: 60) {
-        if case .loaded = $0 { true } else { false }
-      }
+    let heard = await firstEvent(of: events, within: 60) {
+      if case .loaded = $0 { true } else { false }
     }
-    guard document.text == written else {
-      throw QuireError(.timedOut, "The document never loaded the last text written.")
+    guard heard, document.text == written else {
+      throw QuireError(.timedOut, "The document never loaded the outside write.")
     }
     document.setText("edited")
     document.undoManager.endEvent()

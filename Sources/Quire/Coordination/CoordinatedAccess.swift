@@ -76,7 +76,10 @@ final class CoordinatedAccess {
   func beginWithoutWaiting() throws(QuireError) -> [URL]? {
     guard !items.contains(where: { needsDownload($0) || isForUploading($0) }),
       items.indices.allSatisfy({ matches($0).isEmpty })
-    else { return nil }
+    else {
+      found = [:]  // looked up again by ``begin()``, as late as it can
+      return nil
+    }
     do {
       // Told it is cancelled at its first contention, the lock gives up instead of waiting.
       lock = try CoordinationLock(lockRequests()) { true }

@@ -31,6 +31,13 @@ extension SyncAgent {
     guard downloadPolicy != .all else { return [] }
     var chosen: [(entry: ChangeEntry, record: SyncedItem, target: String, bytes: Data)] = []
     var paths = Set<String>()
+    // The items each path of the page names. The batch goes before the page's other entries:
+    // a path another item passes through in this page (moved there, then away or deleted)
+    // would have its placeholder written over and removed by those entries, and the new item
+    // recorded without one, which the next push would take for a deletion. Such a path goes
+    // the long way, in the page's order.
+    var named: [String: Set<String>] = [:]
+    for entry in entries { named[entry.path, default: []].insert(entry.item) }
     let encoder = JSONEncoder()
     for entry in entries
     where !entry.conflict && !entry.deleted && entry.isInDocumentsScope
@@ -46,6 +53,7 @@ extension SyncAgent {
       // A thumbnail to fetch, a path this device refuses, one the page names twice, or one
       // taken here goes the long way, where it gets its thumbnail, its error or its free name.
       guard manifest.kind != .package || Self.thumbnailMembers(members).isEmpty,
+        named[manifest.path] == [entry.item],
         (try? SyncPath.check(relative, what: "item path")) != nil,
         paths.insert(relative).inserted,
         access(document.path, F_OK) != 0
@@ -95,14 +103,14 @@ extension SyncAgent {
     }
     let renamed = Set(placed)
     staged.removeAll { renamed.contains($0.index) }
-    var named = Set<String>()
+    var gained = Set<String>()
     for path in folders {
       var folder = path
-      while folder.count >= root.path.count, named.insert(folder).inserted {
+      while folder.count >= root.path.count, gained.insert(folder).inserted {
         folder = (folder as NSString).deletingLastPathComponent
       }
     }
-    for path in named { try DownloadWriter.sync(path) { try Sys.fsync($0) } }
+    for path in gained { try DownloadWriter.sync(path) { try Sys.fsync($0) } }
     let records = placed.map { chosen[$0].record }
     try state.record(
       records.map { ($0, Array($0.members.keys), []) }, clearingStatus: true)

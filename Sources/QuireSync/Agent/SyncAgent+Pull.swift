@@ -24,10 +24,6 @@ extension SyncAgent {
     var page = try await client.changes(since: state.cursor)
     var fetchedAhead = Prefetched()
     while true {
-      if page.more {
-        ahead = Self.fetchAhead(
-          client: client, since: page.cursor, policy: downloadPolicy, device: settings.device)
-      }
       if unsyncedHere == nil && page.entries.contains(where: { synced[$0.item] == nil }) {
         unsyncedHere = Dictionary(
           scan().filter { synced[$0.id] == nil }
@@ -36,6 +32,14 @@ extension SyncAgent {
       }
       let unsynced = unsyncedHere ?? [:]
       let prefetched = try await prefetch(page.entries, unsynced: unsynced, ahead: fetchedAhead)
+      fetchedAhead = Prefetched()
+      // Only while pages create items here (a first sync): a journal read again after a
+      // shared folder's rename, or a folder linked with its files already here, fetches
+      // nothing ahead that the page would not use.
+      if page.more && !prefetched.manifests.isEmpty {
+        ahead = Self.fetchAhead(
+          client: client, since: page.cursor, policy: downloadPolicy, device: settings.device)
+      }
       let placed = try await placeNewFiles(
         page.entries, unsynced: unsynced, prefetched: prefetched
       ).union(placeNewPlaceholders(page.entries, unsynced: unsynced, prefetched: prefetched))
@@ -53,9 +57,17 @@ extension SyncAgent {
       }
       try state.advance(past: passed)
       announceConflicts(page.entries)
-      guard let next = ahead else { break }
-      ahead = nil
-      (page, fetchedAhead) = try await next.value
+      if !page.more { break }
+      if let next = ahead {
+        ahead = nil
+        (page, fetchedAhead) = try await withTaskCancellationHandler {
+          try await next.value
+        } onCancel: {
+          next.cancel()
+        }
+      } else {
+        page = try await client.changes(since: state.cursor)
+      }
     }
     // Placeholders the policy no longer keeps (it changed to download them) come here now.
     for known in synced.values

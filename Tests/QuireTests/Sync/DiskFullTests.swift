@@ -79,20 +79,8 @@ struct DiskFullTests {
     let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let home = try TemporaryDirectory()
-    let container = "iCloud.net.gacha.quire"
     func agent(_ name: String) async throws -> (SyncAgent, URL, URL) {
-      let signedIn = try await SyncClient.signIn(
-        server: server.url, user: "alice", password: "alice-password", device: name)
-      let folder = home.url.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let stateFile = home.url.appendingPathComponent("\(name).sqlite")
-      let settings = SyncSettings(
-        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
-        container: container)
-      let agent = try SyncAgent(
-        settings: settings, folder: folder, stateFile: stateFile,
-        trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")))
-      return (agent, folder, stateFile)
+      try await inProcessAgent(name, server: server, home: home)
     }
     let (a, folderA, _) = try await agent("A")
     let (b, folderB, stateB) = try await agent("B")

@@ -40,19 +40,7 @@ struct PlaceholderBatchTests {
   static func agent(
     _ name: String, server: SyncServerProcess, home: TemporaryDirectory, download: DownloadPolicy
   ) async throws -> (SyncAgent, URL, URL) {
-    let signedIn = try await SyncClient.signIn(
-      server: server.url, user: "alice", password: "alice-password", device: name)
-    let folder = home.url.appendingPathComponent(name)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let stateFile = home.url.appendingPathComponent("\(name).sqlite")
-    let settings = SyncSettings(
-      server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
-      container: "iCloud.net.gacha.quire")
-    let agent = try SyncAgent(
-      settings: settings, folder: folder, stateFile: stateFile,
-      trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")),
-      download: download)
-    return (agent, folder, stateFile)
+    try await inProcessAgent(name, server: server, home: home, download: download)
   }
 
   @Test(

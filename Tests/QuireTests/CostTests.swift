@@ -104,6 +104,13 @@ struct CostTests {
     }
   }
 
+  @Test("a Document's save keeping a version does not grow with the package")
+  func documentSaveWithVersions() throws {
+    try expectConstant(
+      "document-save-versions", what: "Document.save of one edited member, keeping a version"
+    ) { try makePackage(members: $0, in: $1) }
+  }
+
   @Test("a coordinated write of one member, with a presenter told, does not grow with the package")
   func coordinatedWrite() throws {
     try expectConstant("coordinated-write", what: "A coordinated write with a presenter") {

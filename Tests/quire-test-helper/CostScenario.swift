@@ -13,6 +13,8 @@ import QuireApp
 ///   quire-test-helper cost package-open PACKAGE     FileWrapper(url:) and its member list
 ///   quire-test-helper cost package-save PACKAGE     one member replaced, written back
 ///   quire-test-helper cost document-save PACKAGE    MyDocDocument: one edit, one save
+///   quire-test-helper cost document-save-versions PACKAGE  the same, keeping a version first
+///                                                   (a LocalVersionStore registered)
 ///   quire-test-helper cost coordinated-write PACKAGE  one member written with a presenter of
 ///                                                   the package told
 ///   quire-test-helper cost query-update FOLDER      one new file reaches a running query
@@ -35,6 +37,14 @@ enum CostScenario {
       try wrapper.write(to: url)
       mark("end")
     case "document-save": try await documentSave(url)
+    case "document-save-versions":
+      // The versions are kept beside the package; the first save after the load looks at every
+      // member (it is not known what changed), the measured one only at what the first changed.
+      FileVersion.register(
+        LocalVersionStore(
+          directory: url.deletingLastPathComponent().appendingPathComponent("versions"),
+          cache: url.deletingLastPathComponent().appendingPathComponent("version-cache")))
+      try await documentSave(url, savesBefore: 1)
     case "coordinated-write": try await coordinatedWrite(url)
     case "query-update": try await queryUpdate(url)
     default: throw QuireError(.unsupported, "No cost scenario named \(scenario).")
@@ -46,7 +56,7 @@ enum CostScenario {
     try wrapper.addRegularFile(withContents: Data(text.utf8), preferredFilename: name)
   }
 
-  private static func documentSave(_ url: URL) async throws {
+  private static func documentSave(_ url: URL, savesBefore: Int = 0) async throws {
     // New texts are written here and renamed into the package: one event there each. A write
     // in place (open, write, close) can reach the document's watch in two batches, and the
     // second reload (a walk of every member) would land in the measured save.
@@ -71,6 +81,11 @@ enum CostScenario {
     }
     guard heard, document.text == written else {
       throw QuireError(.timedOut, "The document never loaded the outside write.")
+    }
+    for save in 0..<savesBefore {
+      document.setText("edited before \(save)")
+      document.undoManager.endEvent()
+      try await document.save(to: url, for: .forOverwriting)
     }
     document.setText("edited")
     document.undoManager.endEvent()

@@ -72,6 +72,7 @@ extension Document {
         return FileSignature.of(urls[0].path)
       }
       memberSignatures.reset(loadedAt: loadedAt, seen: seenMembers)
+      versionChanges = nil  // what another program changed is not known member by member
     } catch {
       documentState = before
       let failure = Self.openError(error, url: url)

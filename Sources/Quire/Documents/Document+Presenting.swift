@@ -76,6 +76,7 @@ extension Document: FilePresenter {
   private func respondToOutsideChange(
     _ current: FileSignature, seenMembers: [String: FileSignature?] = [:]
   ) async {
+    versionChanges = nil  // the next version looks at every member, so it has this change
     if hasUnsavedChanges {
       await keepOtherVersion(signature: current)
     } else {

@@ -95,12 +95,15 @@ extension Document {
       let writing = FileAccessIntent.writingIntent(
         with: url, options: operation == .forCreating ? [] : .forMerging)
       let report = SaveReport()
-      let (signature, written) = try await FileCoordinator(filePresenter: self).coordinate(with: [
-        writing
-      ]) { urls in
+      let known = versionChanges
+      versionChanges = nil  // known again only once this save has succeeded
+      let (signature, written, changes) = try await FileCoordinator(filePresenter: self).coordinate(
+        with: [writing]
+      ) { urls in
+        var kept: String?
         if operation == .forOverwriting, let store = FileVersion.store(for: urls[0]) {
           // History is best effort: a version that cannot be kept never stops the save.
-          try? await store.recordVersion(of: urls[0])
+          kept = try? await store.recordVersion(of: urls[0], changes: known)
         }
         try await SaveReport.$current.withValue(report) {
           try await self.writeContents(
@@ -112,10 +115,17 @@ extension Document {
         // One stat of the item and one per member the save touched: never a walk.
         var written = MemberSignatures()
         written.record(report.members(of: urls[0].path), in: urls[0].path)
-        return (FileSignature.of(urls[0].path), written)
+        // A package saved member by member says what it changed: the next version costs that.
+        let changes = kept.flatMap { name in
+          report.savedMembers(of: urls[0].path).map {
+            VersionChanges(since: name, members: Set($0))
+          }
+        }
+        return (FileSignature.of(urls[0].path), written, changes)
       }
       fileSignature = signature
       memberSignatures.adopt(written)
+      versionChanges = changes
       saveGeneration += 1
     } catch {
       let failure = Self.saveError(error, url: url)

@@ -71,6 +71,10 @@ open class Document {
   nonisolated let presentedURL: Mutex<URL>
   var fileSignature: FileSignature?
   var memberSignatures = MemberSignatures()
+  /// What this document's own saves changed since the version its store last kept for it; nil
+  /// when that is not known (before its first save after a load), and the store looks at every
+  /// member.
+  var versionChanges: VersionChanges?
   /// Counts finished saves, so a judgement made while one ran is made again.
   var saveGeneration = 0
   var conflictCopies: [URL] = []

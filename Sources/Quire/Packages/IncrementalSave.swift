@@ -24,7 +24,10 @@ struct IncrementalSave {
 
   func run() throws(QuireError) {
     let plan = try SavePlan(root: root)
-    guard !plan.changes.isEmpty else { return SaveCompletion.finish(plan, placed: [], options) }
+    guard !plan.changes.isEmpty else {
+      SaveReport.current?.record(package: path, members: [])
+      return SaveCompletion.finish(plan, placed: [], options)
+    }
     let lock: PackageLock
     do throws(SystemCallError) { lock = try PackageLock(path: path, exclusive: true) } catch {
       throw QuireError.system(error, action: "save", path: path)

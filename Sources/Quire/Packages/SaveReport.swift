@@ -15,6 +15,13 @@ final class SaveReport: Sendable {
     touched.withLock { $0[package, default: []].append(contentsOf: members) }
   }
 
+  /// The members the saves of the package at `package` changed, when every save of it was made
+  /// member by member (an incremental save records itself even when nothing changed); nil
+  /// when none was.
+  func savedMembers(of package: String) -> [String]? {
+    touched.withLock { $0[package] }
+  }
+
   /// The members recorded for the package at `package`.
   func members(of package: String) -> [String] {
     touched.withLock { $0[package] ?? [] }

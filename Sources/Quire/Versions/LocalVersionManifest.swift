@@ -3,6 +3,11 @@ import Foundation
 /// One saved version of a document in a ``LocalVersionStore``: its members, each naming the
 /// blob that holds its bytes, and the stat that blob was copied from (so the next version
 /// reuses the blob of a member that did not change, without reading it).
+///
+/// A version is stored whole (``base`` is nil), or as the change from the version kept just
+/// before it (``base``): the paths it ``removed`` and the members it added or replaced. A
+/// document's saves keep the second kind, which costs what the save changed;
+/// ``LocalVersionTree`` puts a version back together.
 struct LocalVersionManifest: Codable, Sendable, Equatable {
   /// One file, folder or link of the version (the path is "" for a flat file).
   struct Member: Codable, Sendable, Equatable {
@@ -45,6 +50,10 @@ struct LocalVersionManifest: Codable, Sendable, Equatable {
   /// Whether the document is a package (a folder), not a flat file.
   var isPackage: Bool
   var members: [Member]
+  /// The version this one is the change from; nil when this one lists every member.
+  var base: String? = nil
+  /// The paths gone since ``base`` (a folder with what is in it), applied before ``members``.
+  var removed: [String]? = nil
 
   /// Whether the two versions hold the same contents.
   func sameContents(as other: LocalVersionManifest) -> Bool {

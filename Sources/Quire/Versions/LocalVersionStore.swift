@@ -11,8 +11,12 @@ import Foundation
 /// Once a store is registered, each save of a ``Document`` first keeps the contents it
 /// replaces as a version. Versions live under `$XDG_DATA_HOME/quire/versions`, one folder per
 /// document identity (so a version list survives renames and moves): a JSON manifest per
-/// version and a blob per member's bytes. A member whose stat did not change since the last
-/// version reuses that version's blob, so keeping a version costs what the save changed.
+/// version and a blob per member's bytes. A ``Document``'s saves pass what they changed
+/// (``recordVersion(of:changes:)``): the version is then stored as that change from the one
+/// before it, and only the changed members are looked at and copied, so keeping a version
+/// costs what the save changed, whatever the package's size. Without that knowledge (the first
+/// save after a document loads), every member is looked at, and a member whose stat did not
+/// change since the last version reuses that version's blob.
 ///
 /// History thins with age by ``thinning``; removing a version (or thinning it away) frees the
 /// blobs no remaining version names once they are older than ``gracePeriod``.
@@ -70,28 +74,41 @@ public struct LocalVersionStore: VersionStore {
         isCurrent: true, hasLocalContents: true)
     ]
     guard let identity = ItemIdentity.stored(at: url) else { return records }
-    for (index, (name, manifest)) in try manifests(of: identity).enumerated() {
-      if index == 0
-        && manifest.describes(
-          current,
-          sameBytes: { member in
-            sameBytes(
-              member.path.isEmpty ? url.path : url.path + "/" + member.path, as: member,
-              of: identity)
-          })
-      {
-        records[0].identifier = name
+    // Oldest first, each version put together from the one before it: a version stored as a
+    // change costs only that change here.
+    var tree: LocalVersionTree?
+    var previous: String?
+    var listed: [VersionRecord] = []
+    for (name, manifest) in try manifests(of: identity).reversed() {
+      if var built = tree, manifest.base != nil, manifest.base == previous {
+        built.apply(manifest)
+        tree = built
+      } else if let whole = try? self.manifest(name, of: identity, item: url) {
+        tree = LocalVersionTree(whole)
+      } else {
+        // A change from a version lost to a power cut cannot be put together: left out.
+        (tree, previous) = (nil, nil)
         continue
       }
-      records.append(
+      previous = name
+      listed.append(
         VersionRecord(
           identifier: name, modificationDate: manifest.saved, deviceName: manifest.device,
-          isCurrent: false, hasLocalContents: true,
-          hasThumbnail: manifest.members.contains {
-            $0.path == "QuickLook/Thumbnail.png" || $0.path == "QuickLook/Thumbnail.svg"
-          }))
+          isCurrent: false, hasLocalContents: true, hasThumbnail: tree?.hasThumbnail ?? false))
     }
-    return records
+    listed.reverse()
+    if let newest = tree?.ordered,
+      LocalVersionManifest(saved: Date(), device: "", isPackage: true, members: newest).describes(
+        current,
+        sameBytes: { member in
+          sameBytes(
+            member.path.isEmpty ? url.path : url.path + "/" + member.path, as: member,
+            of: identity)
+        })
+    {
+      records[0].identifier = listed.removeFirst().identifier
+    }
+    return records + listed
   }
 
   /// The version's contents, written out once into ``cache``.
@@ -119,12 +136,10 @@ public struct LocalVersionStore: VersionStore {
   public func remove(_ versions: [VersionRecord], item url: URL) async throws {
     let identity = try identity(of: url)
     try withLock(identity) {
-      for version in versions where !version.isCurrent {
-        let file = versionFile(version.identifier, of: identity)
-        if FileManager.default.fileExists(atPath: file.path) {
-          try FileManager.default.removeItem(at: file)
-        }
-      }
+      let names = Set(versionNames(of: identity))
+      try removeVersions(
+        Set(versions.filter { !$0.isCurrent }.map(\.identifier)).intersection(names),
+        of: identity)
       try collectGarbage(of: identity)
     }
   }
@@ -151,20 +166,40 @@ public struct LocalVersionStore: VersionStore {
   }
 
   /// Keeps what is at `url` as a version, unless the newest version already holds it; then
-  /// thins the document's history.
+  /// thins the document's history. It looks at every member: see
+  /// ``recordVersion(of:changes:)`` for what a document's saves call.
   public func recordVersion(of url: URL) async throws {
-    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    _ = try await recordVersion(of: url, changes: nil)
+  }
+
+  /// Keeps what is at `url` as a version, then thins the document's history, and returns the
+  /// newest version's name. When `changes` counts from the newest kept version and the
+  /// document is a package, only the members it names are looked at and copied, and the
+  /// version is stored as that change: the cost of what the saves changed, whatever the
+  /// package's size. Otherwise every member is looked at (each unchanged one costs a stat).
+  public func recordVersion(of url: URL, changes: VersionChanges?) async throws -> String? {
+    guard let root = try Sys.status(url.path) else { return nil }
     let identity = try ItemIdentity.of(url)
-    try withLock(identity) {
-      let newest = try manifests(of: identity, limit: 1).first
-      let previous = newest?.manifest
-      let recorded = try snapshot(url, identity: identity, reusing: previous)
-      if let previous, previous.sameContents(as: recorded) {
-        try collectGarbage(of: identity)  // blobs copied needlessly (a member only touched)
-        return
+    return try withLock(identity) {
+      let names = versionNames(of: identity)
+      let newest = names.first
+      if let changes, let newest, changes.version == newest, root.st_mode & S_IFMT == S_IFDIR {
+        guard !changes.members.isEmpty else { return newest }
+        let change = try change(of: url, identity: identity, changed: changes.members, base: newest)
+        let name = try write(change, of: identity, after: newest)
+        try thin(identity, names: [name] + names)
+        return name
       }
-      try write(recorded, of: identity, after: newest?.name)
-      try thin(identity)
+      // (A newest version that cannot be read is not reused: every member is copied.)
+      let previous = newest.flatMap { try? manifest($0, of: identity, item: url) }
+      let recorded = try snapshot(url, identity: identity, reusing: previous)
+      if let newest, let previous, previous.sameContents(as: recorded) {
+        try collectGarbage(of: identity)  // blobs copied needlessly (a member only touched)
+        return newest
+      }
+      let name = try write(recorded, of: identity, after: newest)
+      try thin(identity, names: [name] + names)
+      return name
     }
   }
 

@@ -27,10 +27,22 @@ public protocol VersionStore: Sendable {
   /// Keeps what is at `url` as a version: a ``Document`` calls it inside its coordinated write,
   /// before a save replaces the contents.
   func recordVersion(of url: URL) async throws
+
+  /// Keeps what is at `url` as a version, like ``recordVersion(of:)``, told what changed since a
+  /// version it kept (nil: nothing is known, and the store looks at every member). Returns the
+  /// name of the newest kept version, which now holds what is at `url`, for the next call's
+  /// `changes`; nil when the store does not keep versions this way.
+  func recordVersion(of url: URL, changes: VersionChanges?) async throws -> String?
 }
 
 extension VersionStore {
   /// Keeps what is at `url` as a version before a save replaces it. A store whose versions are
   /// made elsewhere (a sync server's revisions) does nothing, which is the default.
   public func recordVersion(of url: URL) async throws {}
+
+  /// Keeps what is at `url` as a version with ``recordVersion(of:)``, and names none.
+  public func recordVersion(of url: URL, changes: VersionChanges?) async throws -> String? {
+    try await recordVersion(of: url)
+    return nil
+  }
 }

@@ -91,7 +91,10 @@ extension SyncAgent {
       } catch {
         throw SyncError(
           .unavailable,
-          "Could not write the placeholder “\(file.target)”: \(error). Check the free space.",
+          "Could not write the placeholder “\(file.target)”: \(error). "
+            + (DiskFull.caused(error)
+              ? "Free some space on this device."
+              : "Check that this folder can be written."),
           cause: error)
       }
     }

@@ -22,6 +22,7 @@ extension SyncAgent {
     var ahead: Task<(ChangesPage, Prefetched), any Error>?
     defer { ahead?.cancel() }
     var page = try await client.changes(since: state.cursor)
+    noteServerReached()
     var fetchedAhead = Prefetched()
     while true {
       if unsyncedHere == nil && page.entries.contains(where: { synced[$0.item] == nil }) {

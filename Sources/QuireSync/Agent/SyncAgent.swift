@@ -277,12 +277,18 @@ public actor SyncAgent {
         "This device's disk is full: free some space, and syncing goes on from where it stopped (\(message))"
     }
     state.setValue(message, for: "lastError")
-    if diskFull {
-      // A full disk here is not the server's absence: the server was reached.
-      state.setValue("online", for: "connection")
-    } else if (error as? SyncError)?.code == .unavailable {
+    // A full disk here says nothing of the server: the connection stays as the last response
+    // (``noteServerReached()``) or failure to reach it left it.
+    if !diskFull && (error as? SyncError)?.code == .unavailable {
       state.setValue("offline", for: "connection")
     }
+  }
+
+  /// The server answered: a connection marked offline is online again, even if this round
+  /// then fails here (a full disk).
+  func noteServerReached() {
+    guard state.value("connection") == "offline" else { return }
+    state.setValue("online", for: "connection")
   }
 
   /// Follows the server's event stream; each event asks for a pull. A dropped stream is reopened

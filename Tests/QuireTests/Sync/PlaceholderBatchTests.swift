@@ -43,6 +43,24 @@ struct PlaceholderBatchTests {
     try await inProcessAgent(name, server: server, home: home, download: download)
   }
 
+  @Test("a placeholder that cannot be written names the file, and asks for space only when full")
+  func writeFailureMessage() async throws {
+    let (server, home, b, folderB, _) = try await Self.joining(4)
+    defer { withExtendedLifetime((server, home)) {} }
+    for (errno, says, saysNot) in [(EIO, "can be written", "space"), (ENOSPC, "space", "")] {
+      let failure = await #expect(throws: SyncError.self) {
+        try await Sys.$faults.withValue(FaultHook { $0 == "write" ? errno : nil }) {
+          try await b.pull()
+        }
+      }
+      let message = failure?.message ?? ""
+      #expect(message.contains("Could not write the placeholder") && message.contains(says))
+      #expect(saysNot.isEmpty || !message.contains(saysNot), "\(message)")
+    }
+    try await b.pull()
+    #expect(CloudPlaceholder.find(for: folderB.appendingPathComponent("d0/n0.txt")) != nil)
+  }
+
   @Test(
     "a new document at a path another item passes through in the same page keeps its placeholder, and is not deleted"
   )

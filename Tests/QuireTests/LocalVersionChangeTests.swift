@@ -1,5 +1,6 @@
 import Foundation
 import QuireCore
+import Synchronization
 import Testing
 
 @testable import Quire
@@ -112,6 +113,71 @@ struct LocalVersionChangeTests {
     for version in versions { read.append(try Self.contents(of: try await version.contentsURL())) }
     #expect(read == Array(saved.dropLast().reversed()), "newest first, each as it was")
     #expect(try await FileVersion.currentVersionOfItem(at: package)?.isCurrent == true)
+  }
+
+  @Test("a member another program changed just before a save that replaces it is in the version")
+  func outsideChangeBeforeSave() async throws {
+    let folder = try TemporaryDirectory()
+    let store = LocalVersionTests.store(folder)
+    FileVersion.register(store)
+    let package = folder.file("Documents/Shared.album")
+    for name in ["a.jpg", "b.jpg"] {
+      try Disk.write("bytes of \(name)", to: package.appendingPathComponent(name))
+    }
+    let album = AlbumDocument(fileURL: package)
+    try await album.open()
+    try album.removeImage(named: "a.jpg")
+    _ = try album.addImage(Data("mine".utf8), preferredName: "a.jpg")
+    album.undoManager.endEvent()
+    try await album.save(to: package, for: .forOverwriting)  // looks at every member
+    try album.removeImage(named: "b.jpg")
+    _ = try album.addImage(Data("mine too".utf8), preferredName: "b.jpg")
+    album.undoManager.endEvent()
+    // Another program rewrites b.jpg; the save below replaces it before the document has
+    // judged that event (nothing suspends in between on this actor).
+    try Disk.write("theirs", to: package.appendingPathComponent("b.jpg"))
+    try await album.save(to: package, for: .forOverwriting)
+    try await album.close()
+    let versions = try await FileVersion.otherVersionsOfItem(at: package, store: store)
+    let before = try Self.contents(of: try await #require(versions.first).contentsURL())
+    #expect(before["b.jpg"] == "theirs", "the other program's bytes are kept: \(before)")
+    #expect(before["a.jpg"] == "mine")
+  }
+
+  @Test("removing a version others are changes from makes the fold durable before the unlink")
+  func durableFold() async throws {
+    let folder = try TemporaryDirectory()
+    let store = LocalVersionTests.store(folder)
+    let package = folder.file("Documents/Fold.pkg")
+    try Disk.write("one", to: package.appendingPathComponent("a.txt"))
+    var newest = try #require(try await store.recordVersion(of: package, changes: nil))
+    for text in ["two", "three"] {
+      try Disk.write(text, to: package.appendingPathComponent("a.txt"))
+      newest = try #require(
+        try await store.recordVersion(
+          of: package, changes: VersionChanges(since: newest, members: ["a.txt"])))
+    }
+    try Disk.write("four", to: package.appendingPathComponent("a.txt"))
+    let versions = try await FileVersion.otherVersionsOfItem(at: package, store: store)
+    #expect(versions.count == 3)
+    let calls = Mutex<[String]>([])
+    try await Sys.$faults.withValue(
+      FaultHook { call in
+        calls.withLock { $0.append(call) }
+        return nil
+      }
+    ) {
+      try await versions[2].remove()  // the oldest, whole: the next one takes it in
+    }
+    let order = calls.withLock { $0 }
+    let unlink = try #require(order.firstIndex(of: "unlink"))
+    #expect(order[..<unlink].contains("fsync"), "fsynced before the unlink: \(order)")
+    let left = try await FileVersion.otherVersionsOfItem(at: package, store: store)
+    var texts: [String?] = []
+    for version in left {
+      texts.append(try Self.contents(of: try await version.contentsURL())["a.txt"] ?? nil)
+    }
+    #expect(texts == ["three", "two"])
   }
 
   @Test("a version cut short by a power cut is left out, with the changes kept after it")

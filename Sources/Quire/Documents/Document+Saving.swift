@@ -95,7 +95,8 @@ extension Document {
       let writing = FileAccessIntent.writingIntent(
         with: url, options: operation == .forCreating ? [] : .forMerging)
       let report = SaveReport()
-      let known = versionChanges
+      let known = Self.versionChanges(
+        versionChanges, stillTrueFor: contents, at: url, signatures: memberSignatures)
       versionChanges = nil  // known again only once this save has succeeded
       let (signature, written, changes) = try await FileCoordinator(filePresenter: self).coordinate(
         with: [writing]
@@ -144,6 +145,34 @@ extension Document {
       startPresenting()
     }
     emit(.saved(operation, autosave: autosave))
+  }
+
+  /// What the document's own saves changed since its store's newest version, if that is all
+  /// that changed. A member this save replaces or removes that another program changed since
+  /// (its event perhaps not yet judged) makes it unknown: the store then looks at every member,
+  /// and the version keeps that program's bytes before this save replaces them. One `stat` per
+  /// member the save changes.
+  nonisolated static func versionChanges(
+    _ known: VersionChanges?, stillTrueFor contents: DocumentContents, at url: URL,
+    signatures: MemberSignatures
+  ) -> VersionChanges? {
+    guard let known, case .fileWrapper(let wrapper) = contents, wrapper.isDirectory,
+      let plan = try? SavePlan(root: wrapper)
+    else { return nil }
+    let package = url.standardizedFileURL.path
+    for change in plan.changes {
+      let path: [String]
+      switch change {
+      case .place(let member, _), .remove(let member), .attributes(let member, _, _):
+        path = member
+      }
+      guard !path.isEmpty else { continue }
+      // (A member not on disk has no bytes to keep: one the save adds, or one already gone.)
+      let (outside, signature) = signatures.isOutsideChange(
+        of: path.joined(separator: "/"), in: package)
+      if outside && signature != nil { return nil }
+    }
+    return known
   }
 
   private func attachThumbnail(_ thumbnail: Thumbnail?, to contents: DocumentContents) throws

@@ -86,8 +86,23 @@ struct IncrementalSave {
       try commit(journal, stages: stages)
       try apply(journal)
     }
-    SaveReport.current?.record(package: path, members: operations.map(\.path))
+    // A folder placed whole is reported with everything in it: each is the document's own.
+    var members = operations.map(\.path)
+    for (memberPath, written) in placed {
+      Self.collect(written, under: memberPath.joined(separator: "/"), into: &members)
+    }
+    SaveReport.current?.record(package: path, members: members)
     SaveCompletion.finish(plan, placed: placed, options)
+  }
+
+  private static func collect(
+    _ written: TreeWriter.Written, under path: String, into members: inout [String]
+  ) {
+    for child in written.children {
+      let childPath = path + "/" + child.key
+      members.append(childPath)
+      collect(child.item, under: childPath, into: &members)
+    }
   }
 
   private func isAtomicAlone(_ operation: SaveJournal.Operation) throws(QuireError) -> Bool {

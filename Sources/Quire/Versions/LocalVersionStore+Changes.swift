@@ -27,7 +27,8 @@ extension LocalVersionStore {
         newest = max(newest ?? .distantPast, Self.date(info.st_mtim))
       }
     }
-    for path in changed.sorted() where Self.isInside(path) {
+    for path in changed.sorted() where Self.isInside(path) && members[path] == nil {
+      // (A path already added came with a folder before it, removed with it.)
       removed.append(path)
       var folder = Substring(path)
       while let slash = folder.lastIndex(of: "/") {
@@ -65,21 +66,30 @@ extension LocalVersionStore {
   }
 
   /// Removes the named versions, oldest first. The version kept after each, when it is stored
-  /// as the change from it, first takes in what it held (``LocalVersionManifest/followed(by:)``)
-  /// and is replaced in one rename: a crash in between leaves both readable.
+  /// as the change from it, first takes in what it held (``LocalVersionManifest/followed(by:)``),
+  /// durably (it may be old, and the base of many), and only then is the removed one unlinked:
+  /// a crash or power cut in between leaves both readable.
   func removeVersions(_ remove: Set<String>, of identity: String) throws {
     let names = Array(versionNames(of: identity).reversed())
     for (index, name) in names.enumerated() where remove.contains(name) {
       if index + 1 < names.count {
         let next = names[index + 1]
-        // (One that cannot be read, cut short by a power cut, has nothing to take in.)
-        if let later = try? stored(next, of: identity), later.base == name,
-          let removed = try? stored(name, of: identity)
+        // (One cut short by a power cut has nothing to take in, or nothing to give.)
+        if let later = try storedIfIntact(next, of: identity), later.base == name,
+          let removed = try storedIfIntact(name, of: identity)
         {
-          try store(removed.followed(by: later), as: next, of: identity)
+          try store(removed.followed(by: later), as: next, of: identity, durable: true)
+          do {
+            try Sys.unlink(versionFile(name, of: identity).path)
+          } catch {
+            // Two versions would then be changes from the removed one's base: undo the fold.
+            try? store(later, as: next, of: identity, durable: true)
+            throw error
+          }
+          continue
         }
       }
-      try FileManager.default.removeItem(at: versionFile(name, of: identity))
+      try Sys.unlink(versionFile(name, of: identity).path)
     }
   }
 }

@@ -43,6 +43,13 @@ extension LocalVersionStore {
     }
   }
 
+  /// The version named `name` as stored, or nil when its file is there but does not decode (cut
+  /// short by a power cut); a failure to read it is thrown.
+  func storedIfIntact(_ name: String, of identity: String) throws -> LocalVersionManifest? {
+    let data = try Data(contentsOf: versionFile(name, of: identity))
+    return try? JSONDecoder().decode(LocalVersionManifest.self, from: data)
+  }
+
   /// The version named `name` as stored.
   func stored(_ name: String, of identity: String) throws -> LocalVersionManifest {
     let data = try Data(contentsOf: versionFile(name, of: identity))
@@ -56,8 +63,9 @@ extension LocalVersionStore {
   {
     var chain: [LocalVersionManifest] = []
     var next: String? = name
+    let longest = versionNames(of: identity).count
     while let current = next {
-      guard !current.contains("/"), chain.count <= versionNames(of: identity).count,
+      guard !current.contains("/"), chain.count <= longest,
         let data = try? Data(contentsOf: versionFile(current, of: identity))
       else {
         throw QuireError(
@@ -67,7 +75,12 @@ extension LocalVersionStore {
             : "The kept version “\(name)” of “\(url.path)” lacks the version it was kept after; remove it.",
           path: url.path)
       }
-      let manifest = try JSONDecoder().decode(LocalVersionManifest.self, from: data)
+      guard let manifest = try? JSONDecoder().decode(LocalVersionManifest.self, from: data) else {
+        throw QuireError(
+          .corruptDocument,
+          "The kept version “\(current)” of “\(url.path)” cannot be read (cut short by a power cut?); remove it.",
+          path: url.path)
+      }
       chain.append(manifest)
       next = manifest.base
     }
@@ -97,8 +110,11 @@ extension LocalVersionStore {
   /// Writes (or replaces, in one rename) the version named `name`. No fsync: the save a version
   /// is kept for makes the user wait for its own durability, not for history's. A power cut
   /// before the kernel writes it back can lose the newest versions (never the document); the
-  /// version list then leaves out what it cannot read.
-  func store(_ manifest: LocalVersionManifest, as name: String, of identity: String) throws {
+  /// version list then leaves out what it cannot read. `durable`: fsynced, with its folder,
+  /// before this returns (a fold that replaces an old version others are changes from).
+  func store(
+    _ manifest: LocalVersionManifest, as name: String, of identity: String, durable: Bool = false
+  ) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     let file = versionFile(name, of: identity).path
@@ -107,12 +123,17 @@ extension LocalVersionStore {
       let fd = try Sys.open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
       defer { Sys.close(fd) }
       try Sys.write(fd, try encoder.encode(manifest))
+      if durable { try Sys.fsync(fd) }
     }
     do {
       try Sys.rename(staging, file)
     } catch {
       try? Sys.unlink(staging)
       throw error
+    }
+    if durable {
+      try Sys.fsyncDirectory(
+        itemFolder(identity).appendingPathComponent("versions", isDirectory: true).path)
     }
   }
 
@@ -131,7 +152,8 @@ extension LocalVersionStore {
     var members: [(path: String, info: stat)] = []
     func visit(_ relative: String) throws {
       let folder = relative.isEmpty ? url.path : url.path + "/" + relative
-      for entry in try Sys.listDirectory(at: folder).map(\.name).sorted() {
+      for entry in try Sys.listDirectory(at: folder).map(\.name).sorted()
+      where !(relative.isEmpty && SaveJournal.isBookkeeping(entry)) {
         let path = relative.isEmpty ? entry : relative + "/" + entry
         guard let info = try Sys.status(url.path + "/" + path) else { continue }
         members.append((path, info))

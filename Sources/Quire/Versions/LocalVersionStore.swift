@@ -80,9 +80,10 @@ public struct LocalVersionStore: VersionStore {
     var previous: String?
     var listed: [VersionRecord] = []
     for (name, manifest) in try manifests(of: identity).reversed() {
-      if var built = tree, manifest.base != nil, manifest.base == previous {
-        built.apply(manifest)
-        tree = built
+      if tree != nil, manifest.base != nil, manifest.base == previous {
+        tree!.apply(manifest)  // in place: a copy would cost the whole tree per version
+      } else if manifest.base == nil {
+        tree = LocalVersionTree(manifest)
       } else if let whole = try? self.manifest(name, of: identity, item: url) {
         tree = LocalVersionTree(whole)
       } else {

@@ -19,17 +19,24 @@ struct LocalVersionTree {
       self = LocalVersionTree(change)
       return
     }
-    for path in change.removed ?? [] { remove(path) }
+    // Folders removed take what is in them, in one pass over the tree whatever their number.
+    var folders = Set<String>()
+    for path in change.removed ?? [] where members.removeValue(forKey: path)?.kind == .directory {
+      folders.insert(path)
+    }
+    if !folders.isEmpty { members = members.filter { !Self.isInside($0.key, anyOf: folders) } }
     for member in change.members { members[member.path] = member }
     isPackage = change.isPackage
   }
 
-  /// Removes the member at `path`, and what is in it when it is a folder (a file has nothing
-  /// under it, so only a folder's removal looks further).
-  mutating func remove(_ path: String) {
-    guard members.removeValue(forKey: path)?.kind == .directory else { return }
-    let prefix = path + "/"
-    members = members.filter { !$0.key.hasPrefix(prefix) }
+  /// Whether `path` is inside one of `folders` (at any depth): one look-up per folder above it.
+  static func isInside(_ path: String, anyOf folders: Set<String>) -> Bool {
+    var index = path.startIndex
+    while let slash = path[index...].firstIndex(of: "/") {
+      if folders.contains(String(path[..<slash])) { return true }
+      index = path.index(after: slash)
+    }
+    return false
   }
 
   /// Whether the version carries a QuickLook thumbnail.
@@ -62,9 +69,9 @@ extension LocalVersionManifest {
         saved: later.saved, device: later.device, isPackage: later.isPackage,
         members: tree.ordered)
     }
-    let gone = later.removed ?? []
+    let gone = Set(later.removed ?? [])
     var kept = members.filter { member in
-      !gone.contains { member.path == $0 || member.path.hasPrefix($0 + "/") }
+      !gone.contains(member.path) && !LocalVersionTree.isInside(member.path, anyOf: gone)
     }
     let replaced = Set(later.members.map(\.path))
     kept.removeAll { replaced.contains($0.path) }

@@ -38,12 +38,17 @@ struct ServerLoadBenchmark: AsyncParsableCommand {
       guard let url = URL(string: text) else { throw ValidationError("Bad --database.") }
       return url
     }
+    // Every device is a socket here and one in the server, and one local port.
+    let files = SystemLimits.raiseOpenFiles(to: devices * 2 + 8192)
+    let ports = SystemLimits.widenEphemeralPorts(toHold: devices + 4096)
+    defer { ports.restore() }
+    print("open files: \(files); local ports to one server: \(ports.ports)")
     let rig = try ServerLoadRig(
       scratch: scratch, devices: devices, perAccount: perAccount, replicas: replicas,
       database: postgres)
     defer { rig.stop() }
     let load = ServerLoad(server: rig.url, tokens: rig.devices.map(\.token), perAccount: perAccount)
-    let streams = try await load.connect()
+    let streams = try await load.connect(seconds: max(180, Double(devices) / 100))
     let outcome = await load.run(rate: rate, seconds: seconds, streams: streams)
     let rss = rig.peakReplicaMiB
     let p50 = Measurement.percentile(outcome.latencies, 0.5)

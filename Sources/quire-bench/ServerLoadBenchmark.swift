@@ -40,6 +40,14 @@ struct ServerLoadBenchmark: AsyncParsableCommand {
     }
     // Every device is a socket here and one in the server, and one local port.
     let files = SystemLimits.raiseOpenFiles(to: devices * 2 + 8192)
+    guard files >= devices + 1024 else {
+      // Each process here and in the server holds a socket per device: say so now, not after
+      // the accounts' set-up and a connection deadline.
+      throw RawFiles.Failure(
+        description:
+          "this process may open \(files) files, and \(devices) devices need \(devices + 1024): "
+          + "raise the hard limit (ulimit -Hn; raising it needs root with CAP_SYS_RESOURCE)")
+    }
     let ports = SystemLimits.widenEphemeralPorts(toHold: devices + 4096)
     defer { ports.restore() }
     print("open files: \(files); local ports to one server: \(ports.ports)")

@@ -40,6 +40,9 @@ struct SyncInitialBenchmark: ParsableCommand {
     }
     if placeholders {
       // A device that joins a drive already holding every file: the time until it shows them.
+      // A and B are stopped first: on other machines, their own catching up (B recording its
+      // last pages, A reading its own commits back) would not take the joining device's cores.
+      rig.stopDevices()
       var joining: (folder: URL, agent: Process)?
       let joined = try Self.time(
         until: rig.root.appendingPathComponent("C/Documents"), files: files, placeholders: true

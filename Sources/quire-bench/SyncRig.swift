@@ -73,6 +73,15 @@ final class SyncRig {
     return (peaks[0], peaks[1], peaks[2])
   }
 
+  /// Stops devices A and B (the server keeps running), so that what comes next is timed on an
+  /// idle drive, not beside two agents still finishing their own work on the same two cores.
+  func stopDevices() {
+    for process in processes[1...2] where process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+
   func stop() {
     for process in processes where process.isRunning {
       kill(process.processIdentifier, SIGKILL)

@@ -58,16 +58,20 @@ public struct CloudPlaceholder: Codable, Sendable, Hashable {
   /// too long for that to fit `NAME_MAX` is shortened and made unique with a hash of it (the
   /// real name is inside the placeholder).
   public static func url(for url: URL) -> URL {
-    let name = url.lastPathComponent
-    let folder = url.deletingLastPathComponent()
+    url.deletingLastPathComponent().appendingPathComponent(fileName(for: url.lastPathComponent))
+  }
+
+  /// The placeholder's file name for a document named `name` (``url(for:)`` without building
+  /// URLs, for a batch of thousands).
+  public static func fileName(for name: String) -> String {
     let plain = "." + name + suffix
-    if plain.utf8.count <= 255 { return folder.appendingPathComponent(plain) }
+    if plain.utf8.count <= 255 { return plain }
     var value: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: a short, stable tag of the name
     for byte in name.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
     let hash = String(value, radix: 16)
     var stem = Substring(name)
     while ("." + stem + "~" + hash + suffix).utf8.count > 255 { stem = stem.dropLast() }
-    return folder.appendingPathComponent("." + stem + "~" + hash + suffix)
+    return "." + stem + "~" + hash + suffix
   }
 
   /// Whether `name` is a placeholder's name.

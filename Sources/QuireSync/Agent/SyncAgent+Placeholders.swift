@@ -79,14 +79,14 @@ extension SyncAgent {
     }
   }
 
-  /// The placeholder of the item `id` at `manifest`'s revision, named for `document`.
+  /// The placeholder of the item `id` at `manifest`'s revision, for a document called `name`.
   static func placeholder(
     of id: String, manifest: RevisionManifest, members: [String: SyncedItem.Member],
-    document: URL, thumbnail: Thumbnail?
+    name: String, thumbnail: Thumbnail?
   ) -> CloudPlaceholder {
     let modified = manifest.change.upserted.map(\.safeModified).max() ?? 0
     return CloudPlaceholder(
-      name: document.lastPathComponent, isPackage: manifest.kind == .package,
+      name: name, isPackage: manifest.kind == .package,
       size: Int64(members.values.reduce(0) { $0 + $1.size }), identity: id,
       revision: manifest.revision,
       modified: modified > 0 ? Date(timeIntervalSince1970: modified) : Date(),
@@ -106,7 +106,8 @@ extension SyncAgent {
       manifest, members: members,
       previous: previous.map { CloudPlaceholder.url(for: url($0.path)) })
     let placeholder = Self.placeholder(
-      of: id, manifest: manifest, members: members, document: document, thumbnail: thumbnail)
+      of: id, manifest: manifest, members: members, name: document.lastPathComponent,
+      thumbnail: thumbnail)
     try placeholder.write(for: document)
     if let previous, previous.path != relative { removePlaceholder(of: previous) }
     let record = SyncedItem(

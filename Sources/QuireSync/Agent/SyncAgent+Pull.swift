@@ -24,51 +24,68 @@ extension SyncAgent {
     var page = try await client.changes(since: state.cursor)
     noteServerReached()
     var fetchedAhead = Prefetched()
-    while true {
-      if unsyncedHere == nil && page.entries.contains(where: { synced[$0.item] == nil }) {
-        unsyncedHere = Dictionary(
-          scan().filter { synced[$0.id] == nil }
-            .map { ($0.id, $0) }
-        ) { first, _ in first }
-      }
-      let unsynced = unsyncedHere ?? [:]
-      let prefetched = try await prefetch(page.entries, unsynced: unsynced, ahead: fetchedAhead)
-      fetchedAhead = Prefetched()
-      // Only while pages create items here (a first sync): a journal read again after a
-      // shared folder's rename, or a folder linked with its files already here, fetches
-      // nothing ahead that the page would not use.
-      if page.more && !prefetched.manifests.isEmpty {
-        ahead = Self.fetchAhead(
-          client: client, since: page.cursor, policy: downloadPolicy, device: settings.device)
-      }
-      let placed = try await placeNewFiles(
-        page.entries, unsynced: unsynced, prefetched: prefetched
-      ).union(placeNewPlaceholders(page.entries, unsynced: unsynced, prefetched: prefetched))
-      var passed: [ChangeEntry] = []
-      for entry in page.entries {
-        if placed.contains(entry.sequence) {
-          passed.append(entry)
-          continue
+    var pending = PendingRecords()
+    do {
+      while true {
+        if unsyncedHere == nil && page.entries.contains(where: { synced[$0.item] == nil }) {
+          unsyncedHere = Dictionary(
+            scan().filter { synced[$0.id] == nil }
+              .map { ($0.id, $0) }
+          ) { first, _ in first }
         }
-        try state.advance(past: passed)
-        passed = []
-        try await applyOrNote(
-          entry, local: locateForPull(entry.item) ?? unsynced[entry.item], prefetched: prefetched)
-        try state.advance(past: [entry])
-      }
-      try state.advance(past: passed)
-      announceConflicts(page.entries)
-      if !page.more { break }
-      if let next = ahead {
-        ahead = nil
-        (page, fetchedAhead) = try await withTaskCancellationHandler {
-          try await next.value
-        } onCancel: {
-          next.cancel()
+        let unsynced = unsyncedHere ?? [:]
+        let prefetched = try await prefetch(page.entries, unsynced: unsynced, ahead: fetchedAhead)
+        fetchedAhead = Prefetched()
+        // Only while pages create items here (a first sync): a journal read again after a
+        // shared folder's rename, or a folder linked with its files already here, fetches
+        // nothing ahead that the page would not use.
+        if page.more && !prefetched.manifests.isEmpty {
+          ahead = Self.fetchAhead(
+            client: client, since: page.cursor, policy: downloadPolicy, device: settings.device)
         }
-      } else {
-        page = try await client.changes(since: state.cursor)
+        let files = try await placeNewFiles(
+          page.entries, unsynced: unsynced, prefetched: prefetched)
+        let placeholders = try placeNewPlaceholders(
+          page.entries, unsynced: unsynced, prefetched: prefetched)
+        for record in placeholders.records { synced[record.id] = record }
+        pending.add(placeholders: placeholders.records)
+        let placed = files.union(placeholders.sequences)
+        for entry in page.entries {
+          if placed.contains(entry.sequence) {
+            pending.pass(entry)
+            continue
+          }
+          try pending.flush(to: state) { synced[$0] }
+          try await applyOrNote(
+            entry, local: locateForPull(entry.item) ?? unsynced[entry.item],
+            prefetched: prefetched)
+          try state.advance(past: [entry])
+        }
+        if pending.isFull || !page.more { try pending.flush(to: state) { synced[$0] } }
+        announceConflicts(page.entries)
+        if !page.more { break }
+        if let next = ahead {
+          ahead = nil
+          (page, fetchedAhead) = try await withTaskCancellationHandler {
+            try await next.value
+          } onCancel: {
+            next.cancel()
+          }
+        } else {
+          try pending.flush(to: state) { synced[$0] }
+          page = try await client.changes(since: state.cursor)
+        }
       }
+    } catch {
+      // A pull stopped part-way (cancelled, or a failure) records what it placed: the
+      // placeholders are in the folder. If even that fails, they are not the agent's either,
+      // and the next pull writes them again.
+      if (try? pending.flush(to: state, current: { synced[$0] })) == nil {
+        for record in pending.placeholders where synced[record.id] == record {
+          synced[record.id] = nil
+        }
+      }
+      throw error
     }
     // Placeholders the policy no longer keeps (it changed to download them) come here now.
     for known in synced.values

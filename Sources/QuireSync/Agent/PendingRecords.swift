@@ -1,0 +1,37 @@
+import QuireSyncProtocol
+
+/// What a pull placed and passed but has not recorded yet: placeholders of a first sync, and the
+/// journal entries the cursor moves past, recorded together every few pages in one transaction
+/// (``SyncState/record(placeholders:advancingPast:)``).
+///
+/// The items are the agent's in memory as soon as they are placed; the state learns them at
+/// the next ``flush(to:)``, which a pull makes before it applies an entry the long way, every
+/// ``limit`` entries, at its last page, and when it stops on an error or a cancellation. A
+/// crash before that leaves hidden placeholders the next pull writes again, from the cursor
+/// before them.
+struct PendingRecords {
+  /// The entries after which a pull records what it holds: about ten pages.
+  static let limit = 10_000
+
+  private(set) var placeholders: [SyncedItem] = []
+  private(set) var passed: [ChangeEntry] = []
+
+  /// Whether the pull should record what it holds before going on.
+  var isFull: Bool { passed.count >= Self.limit }
+
+  mutating func add(placeholders records: [SyncedItem]) { placeholders += records }
+
+  mutating func pass(_ entry: ChangeEntry) { passed.append(entry) }
+
+  /// Records what is held in one transaction and forgets it; on a failure, holds it still.
+  ///
+  /// A placeholder the agent has changed since it was placed (downloaded, moved or removed
+  /// while the pull fetched its next page) is left out: `current` gives the agent's record of
+  /// each item, and whatever changed it recorded itself, which this must not overwrite.
+  mutating func flush(to state: SyncState, current: (String) -> SyncedItem?) throws {
+    try state.record(
+      placeholders: placeholders.filter { current($0.id) == $0 }, advancingPast: passed)
+    placeholders = []
+    passed = []
+  }
+}

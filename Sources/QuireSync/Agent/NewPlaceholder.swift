@@ -44,4 +44,18 @@ struct NewPlaceholder: Sendable {
     }
     return (staged, nil)
   }
+
+  /// Renames the staged `temporary` into place as `file`, never over another name. A
+  /// placeholder of this very item and revision already there (placed by a pull that a crash
+  /// stopped before its record) counts as placed, and the temporary goes; anything else there
+  /// is left to the one-by-one path.
+  static func place(_ temporary: String, as file: NewPlaceholder) -> Bool {
+    if (try? Sys.renameNoReplace(temporary, file.target)) != nil { return true }
+    guard
+      let existing = try? CloudPlaceholder.read(at: URL(fileURLWithPath: file.target)),
+      existing.identity == file.record.id, existing.revision == file.record.revision,
+      (try? Sys.unlink(temporary)) != nil
+    else { return false }
+    return true
+  }
 }

@@ -17,9 +17,10 @@ enum ParallelRuns {
     _ count: Int, width: Int = min(4, ProcessInfo.processInfo.activeProcessorCount),
     minimum: Int = 64, _ body: @Sendable (Range<Int>) -> T
   ) -> [T] {
-    let runs = count < minimum ? 1 : max(1, min(width, count))
-    guard runs > 1 else { return count == 0 ? [] : [body(0..<count)] }
-    let size = (count + runs - 1) / runs
+    guard count >= minimum, width > 1 else { return count == 0 ? [] : [body(0..<count)] }
+    let size = (count + min(width, count) - 1) / min(width, count)
+    // As many runs as `size` needs: 64 items on 30 threads are 22 runs of 3, none empty.
+    let runs = (count + size - 1) / size
     let hook = Sys.faults
     let results = Mutex<[T?]>(Array(repeating: nil, count: runs))
     DispatchQueue.concurrentPerform(iterations: runs) { run in

@@ -25,9 +25,10 @@ struct PendingRecords {
 
   /// Records what is held in one transaction and forgets it; on a failure, holds it still.
   ///
-  /// A placeholder the agent has changed since it was placed (downloaded, moved or removed
-  /// while the pull fetched its next page) is left out: `current` gives the agent's record of
-  /// each item, and whatever changed it recorded itself, which this must not overwrite.
+  /// A placeholder whose record in the agent is no longer the one placed is left out:
+  /// `current` gives the agent's record of each item, and whatever changed it recorded itself,
+  /// which this must not overwrite. (The pull flushes before it applies any entry itself, and
+  /// the agent's other work waits for the pull, so this is a guard, not a path taken today.)
   mutating func flush(to state: SyncState, current: (String) -> SyncedItem?) throws {
     try state.record(
       placeholders: placeholders.filter { current($0.id) == $0 }, advancingPast: passed)

@@ -22,7 +22,7 @@ extension SyncAgent {
   /// joining a drive of a hundred thousand documents then pays a few system calls per
   /// placeholder and a handful per page, not a transaction, a folder walk and a status row
   /// each. A crash before the record leaves placeholders that no scan sees (their names are
-  /// hidden) and that the next pull, from the cursor before them, writes again.
+  /// hidden); the next pull, from the cursor before them, finds each in place and records it.
   ///
   /// - Returns: the journal sequences of the entries placed, which need only the cursor moved,
   ///   and the records of the placeholders placed.
@@ -107,9 +107,8 @@ extension SyncAgent {
     try DownloadWriter.sync(rootPath) { try Sys.syncFileSystem($0) }
     let moves = staged
     let placed = ParallelRuns.map(moves.count) { range in
-      range.filter {
-        (try? Sys.renameNoReplace(moves[$0].temporary, writable[moves[$0].index].target)) != nil
-      }.map { moves[$0].index }
+      range.filter { NewPlaceholder.place(moves[$0].temporary, as: writable[moves[$0].index]) }
+        .map { moves[$0].index }
     }.flatMap { $0 }
     let renamed = Set(placed)
     staged.removeAll { renamed.contains($0.index) }

@@ -57,6 +57,38 @@ struct PlaceholderPagesTests {
     #expect(leftovers.isEmpty, "\(leftovers.prefix(3))")
   }
 
+  @Test("placeholders a crash left unrecorded are taken as placed, not written one by one")
+  func unrecordedAfterCrash() async throws {
+    let (server, home, b, folderB, _) = try await PlaceholderBatchTests.joining(200)
+    defer { withExtendedLifetime((server, home)) {} }
+    try await b.pull()
+    let shown = Self.placeholders(in: folderB)
+    #expect(shown.count == 201)
+    // The state B kept is lost, as when the agent is killed between placing a page and
+    // recording it: a device with a fresh state pulls into the same folder.
+    let signedIn = try await SyncClient.signIn(
+      server: server.url, user: "alice", password: "alice-password", device: "B-again")
+    let settings = SyncSettings(
+      server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+      container: "iCloud.net.gacha.quire")
+    let stateFile = home.url.appendingPathComponent("B-again.sqlite")
+    let again = try SyncAgent(
+      settings: settings, folder: folderB, stateFile: stateFile,
+      trash: Trash(folder: home.url.appendingPathComponent("B-again-Trash")),
+      download: .onDemand(downloadingUnder: 0))
+    let counter = PullScanCostTests.Counter()
+    try await Sys.$faults.withValue(counter.hook) { try await again.pull() }
+    // One rename attempt each in the batch; the package with a thumbnail is written again on
+    // its own (one rename), and no other placeholder is.
+    #expect(counter["rename"] <= 2, "placeholders written again one by one: \(counter["rename"])")
+    #expect(Self.placeholders(in: folderB) == shown)
+    let records = try SyncState(readingOnly: stateFile).syncedItems()
+    #expect(records.values.filter(\.isPlaceholder).count == 201)
+    let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folderB.path)
+      .filter { ($0 as NSString).lastPathComponent.hasPrefix(".quire-") }
+    #expect(leftovers.isEmpty, "\(leftovers.prefix(3))")
+  }
+
   @Test("a placeholder the agent changed before the record is not written over")
   func changedBeforeRecord() throws {
     let home = try TemporaryDirectory()
@@ -96,6 +128,9 @@ struct PlaceholderPagesTests {
     let order = ParallelRuns.map(1_000, width: 4) { Array($0) }.flatMap { $0 }
     #expect(order == Array(0..<1_000))
     #expect(ParallelRuns.map(0) { $0.count }.isEmpty)
+    // More threads than the work fills: every run gets some, none an empty or inverted range.
+    let narrow = ParallelRuns.map(64, width: 30) { $0 }
+    #expect(narrow.allSatisfy { !$0.isEmpty } && narrow.flatMap { $0 } == Array(0..<64))
     let failures = Sys.$faults.withValue(FaultHook { $0 == "open" ? EACCES : nil }) {
       ParallelRuns.map(200, width: 2) { range in
         range.filter { _ in (try? Sys.open("/dev/null", O_RDONLY)) == nil }.count

@@ -59,7 +59,10 @@ extension SyncAgent {
         records.append((record, [""], []))
       }
       try state.record(records, clearingStatus: true)
-      for record in records { synced[record.item.id] = record.item }
+      for record in records {
+        synced[record.item.id] = record.item
+        removeStalePlaceholder(of: record.item.id, at: record.item.path)
+      }
     }
     return Set(placed.keys.map { chosen[$0].entry.sequence })
   }

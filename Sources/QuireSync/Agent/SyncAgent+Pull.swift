@@ -299,6 +299,9 @@ extension SyncAgent {
       item: entry.item, revision: entry.revision, base: base,
       prefetched: base == nil && manifest?.revision == entry.revision ? manifest : nil,
       chunks: prefetched.chunks)
+    if known == nil, let placed = synced[entry.item], !placed.isPlaceholder {
+      removeStalePlaceholder(of: entry.item, at: placed.path)
+    }
   }
 
   /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per 8 MiB, and

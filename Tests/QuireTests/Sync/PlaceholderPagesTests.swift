@@ -66,15 +66,8 @@ struct PlaceholderPagesTests {
     #expect(shown.count == 201)
     // The state B kept is lost, as when the agent is killed between placing a page and
     // recording it: a device with a fresh state pulls into the same folder.
-    let signedIn = try await SyncClient.signIn(
-      server: server.url, user: "alice", password: "alice-password", device: "B-again")
-    let settings = SyncSettings(
-      server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
-      container: "iCloud.net.gacha.quire")
-    let stateFile = home.url.appendingPathComponent("B-again.sqlite")
-    let again = try SyncAgent(
-      settings: settings, folder: folderB, stateFile: stateFile,
-      trash: Trash(folder: home.url.appendingPathComponent("B-again-Trash")),
+    let (again, stateFile) = try await Self.freshState(
+      "B-again", folder: folderB, server: server, home: home,
       download: .onDemand(downloadingUnder: 0))
     let counter = PullScanCostTests.Counter()
     try await Sys.$faults.withValue(counter.hook) { try await again.pull() }
@@ -87,6 +80,23 @@ struct PlaceholderPagesTests {
     let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folderB.path)
       .filter { ($0 as NSString).lastPathComponent.hasPrefix(".quire-") }
     #expect(leftovers.isEmpty, "\(leftovers.prefix(3))")
+  }
+
+  @Test("placeholders a crash left unrecorded go when the documents are downloaded instead")
+  func unrecordedThenDownloaded() async throws {
+    let (server, home, b, folderB, _) = try await PlaceholderBatchTests.joining(40)
+    defer { withExtendedLifetime((server, home)) {} }
+    try await b.pull()
+    #expect(Self.placeholders(in: folderB).count == 41)
+    // The state is lost, and the device now downloads everything.
+    let (again, _) = try await Self.freshState(
+      "B-again", folder: folderB, server: server, home: home, download: .all)
+    try await again.pull()
+    #expect(
+      try String(contentsOf: folderB.appendingPathComponent("d1/n7.txt"), encoding: .utf8)
+        == "note 7\n")
+    let left = Self.placeholders(in: folderB)
+    #expect(left.count == 0, "placeholders beside their downloaded documents")
   }
 
   @Test("a placeholder the agent changed before the record is not written over")
@@ -138,6 +148,24 @@ struct PlaceholderPagesTests {
     }
     #expect(failures.count == 2, "two runs")
     #expect(failures.reduce(0, +) == 200, "every open failed, on either thread")
+  }
+
+  /// A device of alice's named `name` that syncs `folder` with a new, empty state: what an
+  /// agent killed before its records finds at its next start, as far as those records go.
+  static func freshState(
+    _ name: String, folder: URL, server: SyncServerProcess, home: TemporaryDirectory,
+    download: DownloadPolicy
+  ) async throws -> (SyncAgent, URL) {
+    let signedIn = try await SyncClient.signIn(
+      server: server.url, user: "alice", password: "alice-password", device: name)
+    let settings = SyncSettings(
+      server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+      container: "iCloud.net.gacha.quire")
+    let stateFile = home.url.appendingPathComponent("\(name).sqlite")
+    let agent = try SyncAgent(
+      settings: settings, folder: folder, stateFile: stateFile,
+      trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")), download: download)
+    return (agent, stateFile)
   }
 
   /// The relative paths of the documents shown as placeholders under `folder`.

@@ -58,7 +58,7 @@ extension SyncAgent {
         named[manifest.path] == [entry.item],
         (try? SyncPath.check(relative, what: "item path")) != nil,
         paths.insert(relative).inserted,
-        access(rootPath + "/" + relative, F_OK) != 0
+        (try? Sys.status(rootPath + "/" + relative)) == nil
       else { continue }
       let slash = relative.lastIndex(of: "/")
       let name = slash.map { String(relative[relative.index(after: $0)...]) } ?? relative

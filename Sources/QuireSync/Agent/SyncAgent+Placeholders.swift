@@ -2,10 +2,6 @@ import Foundation
 import Quire
 import QuireSyncProtocol
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Documents kept in the cloud (``DownloadPolicy/onDemand(downloadingUnder:)``): each is a
 /// ``Quire/CloudPlaceholder`` in the folder and a synced record with the server's members and no
 /// local stat, until it is downloaded; a change or move made elsewhere rewrites the placeholder,
@@ -208,10 +204,10 @@ extension SyncAgent {
   /// one is there. A pull killed before it recorded its placeholders leaves them hidden and
   /// unknown; a later pull that downloads the documents instead (the policy changed meanwhile)
   /// must not leave an "in the cloud" entry beside each that cannot be opened. A placeholder
-  /// of another item is left alone. One `access` per document when there is none.
+  /// of another item is left alone. One `stat` per document when there is none.
   func removeStalePlaceholder(of id: String, at relative: String) {
     let placeholder = CloudPlaceholder.url(for: url(relative))
-    guard access(placeholder.path, F_OK) == 0,
+    guard (try? Sys.status(placeholder.path)) != nil,
       (try? CloudPlaceholder.read(at: placeholder))?.identity == id
     else { return }
     try? Sys.unlink(placeholder.path)

@@ -52,8 +52,7 @@ struct PlaceholderPagesTests {
     let all = try SyncState(readingOnly: stateB).syncedItems()
     #expect(all.values.filter(\.isPlaceholder).count == 1_100)
     #expect(Self.placeholders(in: folderB).count == 1_100)
-    let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folderB.path)
-      .filter { ($0 as NSString).lastPathComponent.hasPrefix(".quire-sync-") }
+    let leftovers = Self.temporaries(in: folderB)
     #expect(leftovers.isEmpty, "\(leftovers.prefix(3))")
   }
 
@@ -77,8 +76,7 @@ struct PlaceholderPagesTests {
     #expect(Self.placeholders(in: folderB) == shown)
     let records = try SyncState(readingOnly: stateFile).syncedItems()
     #expect(records.values.filter(\.isPlaceholder).count == 201)
-    let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folderB.path)
-      .filter { ($0 as NSString).lastPathComponent.hasPrefix(".quire-") }
+    let leftovers = Self.temporaries(in: folderB)
     #expect(leftovers.isEmpty, "\(leftovers.prefix(3))")
   }
 
@@ -166,6 +164,12 @@ struct PlaceholderPagesTests {
       settings: settings, folder: folder, stateFile: stateFile,
       trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")), download: download)
     return (agent, stateFile)
+  }
+
+  /// The agent's temporary files (`.quire-…`) left anywhere under `folder`.
+  static func temporaries(in folder: URL) -> [String] {
+    ((try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? [])
+      .filter { ($0 as NSString).lastPathComponent.hasPrefix(".quire-") }
   }
 
   /// The relative paths of the documents shown as placeholders under `folder`.

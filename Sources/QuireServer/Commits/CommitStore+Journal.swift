@@ -2,7 +2,8 @@ import QuireSyncProtocol
 
 extension CommitStore {
   /// Up to `limit` journal entries of `user`'s container `identifier` after `cursor`, in commit
-  /// order. An unknown container has no entries yet.
+  /// order: items' commits and folders' moves (``FolderMove``). An unknown container has no
+  /// entries yet.
   func changes(container identifier: String, user: Int64, since cursor: Int64, limit: Int)
     throws(SyncError) -> ChangesPage
   {
@@ -11,14 +12,18 @@ extension CommitStore {
     // with PostgreSQL each statement is a round trip): the container by its account and name
     // inside it (one that does not exist yet has no entries), and each entry's item's
     // unresolved conflicts joined on — the partial index holds only those, so this costs what
-    // there is to report, not the page's length.
+    // there is to report, not the page's length. The revisions a folder's move made are
+    // journaled for folder shares' feeds only: the owner's devices read the move's one entry.
     let rows = try readStatement { db in
       try db.rows(
         """
         SELECT e.*, u.id AS unresolved FROM (
-          SELECT j.sequence, r.* FROM journal j JOIN revisions r ON r.id = j.revision
+          SELECT j.sequence, r.*, f.fromPath, f.toPath, f.device AS mover,
+            f.committed AS moved
+          FROM journal j LEFT JOIN revisions r ON r.id = j.revision
+            LEFT JOIN folderMoves f ON f.sequence = j.sequence AND j.revision = 0
           WHERE j.container = (SELECT id FROM containers WHERE account = ? AND identifier = ?)
-            AND j.sequence > ? ORDER BY j.sequence LIMIT ?
+            AND j.sequence > ? AND r.folderMove IS NULL ORDER BY j.sequence LIMIT ?
         ) e LEFT JOIN revisions u ON u.container = e.container AND u.item = e.item
           AND u.conflict = 1 AND u.resolved = 0
         ORDER BY e.sequence, u.id
@@ -28,6 +33,13 @@ extension CommitStore {
     for row in rows {
       let sequence: Int64 = try row["sequence"]
       let unresolved: Int64? = try row["unresolved"]
+      if let from: String = try row["fromPath"] {
+        entries.append(
+          .moving(
+            FolderMove(from: from, to: try row["toPath"]), sequence: sequence,
+            device: try row["mover"], committed: try row["moved"]))
+        continue
+      }
       if let last = entries.indices.last, entries[last].sequence == sequence {
         if let unresolved { entries[last].unresolvedConflicts?.append(unresolved) }
         continue

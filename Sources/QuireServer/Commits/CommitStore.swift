@@ -138,6 +138,15 @@ extension CommitStore {
         throw DAVLock.lockedError(lock.path)
       }
     }
+    if let current, let base = request.base, current != base,
+      let paths = try movedSince(
+        db, container: container, item: request.item, base: base, current: current)
+    {
+      // Only a folder's move came after the device's base (it has not heard of it, or heard
+      // of it as one entry with no revisions): not a stale commit; its path follows the folder.
+      request.base = current
+      request.path = mergedPath(request.path, base: paths.base, current: paths.current)
+    }
     if let current, current != request.base {
       return try mergeStale(
         request, container: container, current: current, device: device, blobs: blobs, db)

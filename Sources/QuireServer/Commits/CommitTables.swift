@@ -62,6 +62,16 @@ enum CommitTables: AggregateTables {
     // The owner of the WebDAV lock a device's commit was kept aside for, on that conflict
     // version, so the device's open document can say "locked by NAME".
     "v14": "ALTER TABLE revisions ADD COLUMN lockedBy TEXT;",
+    // A folder's move as one commit: its journal entry (whose revision is 0), and a mark (1) on
+    // each item's revision that the move made (a commit on a base older than such revisions is
+    // not a stale one: only its path is merged).
+    "v15": """
+    CREATE TABLE folderMoves(
+      sequence INTEGER PRIMARY KEY, container INTEGER NOT NULL, fromPath TEXT NOT NULL,
+      toPath TEXT NOT NULL, device TEXT NOT NULL, committed REAL NOT NULL,
+      commitID TEXT NOT NULL, items INTEGER NOT NULL, UNIQUE(container, commitID));
+    ALTER TABLE revisions ADD COLUMN folderMove INTEGER;
+    """,
   ]
 
   static let postgres: [Int64: [String]] = [
@@ -131,6 +141,16 @@ enum CommitTables: AggregateTables {
         WHERE deleted = 0
       """,
     ],
+    // A folder's move as one commit, as in SQLite's v15.
+    10: [
+      """
+      CREATE TABLE folderMoves(
+        sequence BIGINT PRIMARY KEY, container BIGINT NOT NULL, fromPath TEXT NOT NULL,
+        toPath TEXT NOT NULL, device TEXT NOT NULL, committed DOUBLE PRECISION NOT NULL,
+        commitID TEXT NOT NULL, items BIGINT NOT NULL, UNIQUE(container, commitID))
+      """,
+      "ALTER TABLE revisions ADD COLUMN folderMove BIGINT",
+    ],
   ]
 
   static let columns: [(name: String, columns: [String])] = [
@@ -141,6 +161,7 @@ enum CommitTables: AggregateTables {
       [
         "id", "container", "item", "base", "kind", "path", "deleted", "conflict", "device",
         "committed", "commitID", "change", "merged", "resolved", "removed", "lockedBy",
+        "folderMove",
       ]
     ),
     (
@@ -148,5 +169,9 @@ enum CommitTables: AggregateTables {
       ["container", "item", "path", "since", "until", "size", "mode", "modified", "hash", "chunks"]
     ),
     ("journal", ["sequence", "container", "revision"]),
+    (
+      "folderMoves",
+      ["sequence", "container", "fromPath", "toPath", "device", "committed", "commitID", "items"]
+    ),
   ]
 }

@@ -2,7 +2,7 @@
 /// same tables and indexes as ``ServerSchema`` makes in SQLite, versioned in `schema_version`
 /// so later releases can migrate them.
 enum PostgresSchema {
-  static let version: Int64 = 9
+  static let version: Int64 = 10
 
   /// Makes the tables if the database has none; refuses a newer schema than this server knows.
   static func migrate(_ db: any SQLSession) throws {

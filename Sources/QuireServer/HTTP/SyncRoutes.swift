@@ -75,6 +75,19 @@ struct SyncRoutes: Sendable {
       sharesMoved(moved, owner: device.user)
       return ServerResponse.json(CommitBatchResponse(results: answers))
     }
+    router.post("/v1/containers/:container/folders/move") { request, context in
+      let device = try reading.device(request)
+      let container = try context.parameters.require("container")
+      let move = try await reading.json(FolderMoveRequest.self, from: request, limit: 16_384)
+      guard limiter.allow(device.id) else {
+        throw SyncError(.rateLimited, "This device commits too fast; wait a moment and retry.")
+      }
+      let (answer, moved) = try store.commits.moveFolder(
+        move, container: container, device: device)
+      signal.wake("\(device.user)/\(container)")  // the commit told the other replicas
+      sharesMoved(moved, owner: device.user)
+      return ServerResponse.json(answer, status: .created)
+    }
     router.get("/v1/containers/:container/changes") { request, context in
       let device = try reading.device(request)
       let container = try context.parameters.require("container")

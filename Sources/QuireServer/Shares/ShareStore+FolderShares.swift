@@ -171,6 +171,36 @@ extension ShareStore {
     return followed
   }
 
+  /// Follows `move` with the folder shares of its folder and of the folders inside it; returns
+  /// their participants. `forbidden` if the move enters, leaves or stays inside a shared
+  /// folder: each participant must see its items come and go, so those move one by one.
+  static func followMovedFolder(_ db: any SQLSession, container: Int64, _ move: FolderMove)
+    throws -> [Int64]
+  {
+    var followed: [Int64] = []
+    for share in try db.rows(
+      "SELECT id, folder, grantee FROM shares WHERE container = ? AND folder IS NOT NULL AND revoked = 0",
+      [container])
+    {
+      let folder: String = try share["folder"]
+      let shared = FolderMove(from: folder, to: folder)
+      if shared.relative(move.from) != nil || shared.relative(move.to) != nil
+        || folder == move.to
+      {
+        throw SyncError(
+          .forbidden,
+          "“\(move.from)” moves into, out of or inside the shared folder “\(folder)”: its items move one by one."
+        )
+      }
+      guard folder == move.from || move.relative(folder) != nil else { continue }
+      let place = folder == move.from ? move.to : move.moved(folder)
+      try db.execute(
+        "UPDATE shares SET folder = ? WHERE id = ?", [place, try share["id"] as String])
+      followed.append(try share["grantee"])
+    }
+    return followed
+  }
+
   /// Where `folder` went, if it holds no live item now, every item this batch moved out of it
   /// went to one other folder at the same path inside, and everything in that folder was once
   /// in `folder`: a rename, not documents moved into a folder that had its own. Moving a shared

@@ -14,7 +14,7 @@ enum ServerSchema {
 
   /// SQLite's migrations, in order. Their names are recorded in every existing database, so a
   /// new one is added at the end, never renamed.
-  static let migrations = (1...14).map { "v\($0)" }
+  static let migrations = (1...15).map { "v\($0)" }
 
   static func migrator() -> DatabaseMigrator {
     var migrator = DatabaseMigrator()

@@ -188,7 +188,8 @@ extension DAVStore {
   }
 
   /// Copies (or moves) the folder rows and properties at `from`, and under it if `deep`, to `to`.
-  private static func copyRows(
+  /// A device's folder move (``CommitStore/moveFolder(_:container:device:)``) moves them too.
+  static func copyRows(
     _ db: any SQLSession, container: Int64, from: DAVPath, to: DAVPath, remove: Bool, deep: Bool
   ) throws {
     let under = deep ? "OR \(db.startsWith("path"))" : ""

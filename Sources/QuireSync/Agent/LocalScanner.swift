@@ -63,6 +63,30 @@ enum LocalScanner {
     }
   }
 
+  /// The placeholder files of whole documents under `root` (not those of a package's members),
+  /// each by its document's path: what the scan, which skips hidden names, does not list.
+  static func placeholders(root: URL) -> [(document: String, placeholder: String)] {
+    var found: [(document: String, placeholder: String)] = []
+    func walk(_ relative: String) {
+      let folder = relative.isEmpty ? root.path : root.path + "/" + relative
+      for name in entries(folder) {
+        let child = relative.isEmpty ? name : relative + "/" + name
+        guard let info = status(folder + "/" + name) else { continue }
+        if isDirectory(info), !name.hasPrefix("."), !isPackageName(child) {
+          walk(child)
+        } else if isRegular(info), CloudPlaceholder.isPlaceholderName(name),
+          let document = CloudPlaceholder.documentURL(
+            forPlaceholder: URL(fileURLWithPath: folder + "/" + name))
+        {
+          let inner = document.lastPathComponent
+          found.append((relative.isEmpty ? inner : relative + "/" + inner, child))
+        }
+      }
+    }
+    walk("")
+    return found
+  }
+
   /// The members of the package folder at `path` (placeholders as ``LocalItem/Member/inCloud``).
   static func packageMembers(
     _ path: String, relative: String, into members: inout [String: LocalItem.Member]

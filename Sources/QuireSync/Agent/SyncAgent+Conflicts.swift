@@ -8,7 +8,9 @@ extension SyncAgent {
   /// were resolved: an open ``Quire/Document`` goes `inConflict`, or out of it, on every device.
   func announceConflicts(_ entries: [ChangeEntry]) {
     var latest: [String: [Int64]] = [:]
-    for entry in entries { latest[entry.item] = entry.unresolvedConflicts ?? [] }
+    for entry in entries where entry.folderMove == nil {
+      latest[entry.item] = entry.unresolvedConflicts ?? []
+    }
     for (item, now) in latest {
       let before = knownConflicts[item] ?? []
       guard now != before else { continue }

@@ -21,13 +21,15 @@ extension SyncAgent {
     // this one is applied: the server's work and the round trips overlap the writes here.
     var ahead: Task<(ChangesPage, Prefetched), any Error>?
     defer { ahead?.cancel() }
-    var page = try await client.changes(since: state.cursor)
+    var page = Self.untilFolderMove(try await client.changes(since: state.cursor))
     noteServerReached()
     var fetchedAhead = Prefetched()
     var pending = PendingRecords()
     do {
       while true {
-        if unsyncedHere == nil && page.entries.contains(where: { synced[$0.item] == nil }) {
+        if unsyncedHere == nil
+          && page.entries.contains(where: { $0.folderMove == nil && synced[$0.item] == nil })
+        {
           unsyncedHere = Dictionary(
             scan().filter { synced[$0.id] == nil }
               .map { ($0.id, $0) }
@@ -56,6 +58,11 @@ extension SyncAgent {
             continue
           }
           try pending.flush(to: state) { synced[$0] }
+          if let move = entry.folderMove {
+            try applyFolderMove(move)
+            try state.advance(past: [entry])
+            continue
+          }
           try await applyOrNote(
             entry, local: locateForPull(entry.item) ?? unsynced[entry.item],
             prefetched: prefetched)
@@ -73,7 +80,7 @@ extension SyncAgent {
           }
         } else {
           try pending.flush(to: state) { synced[$0] }
-          page = try await client.changes(since: state.cursor)
+          page = Self.untilFolderMove(try await client.changes(since: state.cursor))
         }
       }
     } catch {
@@ -99,6 +106,18 @@ extension SyncAgent {
         try await downloadAllMembers(of: known)
       }
     }
+  }
+
+  /// `page` up to its first folder move: the move alone if it comes first, else what comes
+  /// before it (the rest is read again after). A page's new items are placed before its entries
+  /// are applied one by one, so an item created after a move must not be placed before it, nor
+  /// moved by it.
+  static func untilFolderMove(_ page: ChangesPage) -> ChangesPage {
+    guard let index = page.entries.firstIndex(where: { $0.folderMove != nil }),
+      page.entries.count > 1
+    else { return page }
+    let kept = Array(page.entries[..<max(index, 1)])
+    return ChangesPage(entries: kept, cursor: kept[kept.count - 1].sequence, more: true)
   }
 
   /// Where the item of a journal entry is on disk, if this device synced it and has it (not as
@@ -224,7 +243,7 @@ extension SyncAgent {
     byteLimit: Int = 16 << 20
   ) -> Task<(ChangesPage, Prefetched), any Error> {
     Task.detached {
-      let page = try await client.changes(since: cursor)
+      let page = untilFolderMove(try await client.changes(since: cursor))
       let creating = page.entries.filter {
         !$0.conflict && !$0.deleted && $0.isInDocumentsScope && $0.base == nil
           && $0.device != device

@@ -65,7 +65,14 @@ extension SyncAgent {
       }
       changed = []
     }
-    // Deletions first: a new document at a deleted one's path (a copy made over it, a file
+    // A whole folder renamed or moved is one commit first (its placeholders, which the scan
+    // does not list, move with it rather than being taken for deleted).
+    // (An item edited as well as moved counts: its edit is committed next, on its old base,
+    // and the server rebases it past the move.)
+    let relocated = changed.filter { item in synced[item.id].map { $0.path != item.path } ?? false }
+    let moved = try await commitFolderMoves(relocated).filter(isOnlyMoved)
+    let movedIDs = Set(moved.map(\.id))
+    // Deletions next: a new document at a deleted one's path (a copy made over it, a file
     // that lost its identity) then takes that name, not "Name 2". An item in the cloud only is
     // there while its placeholder is (deleting that deletes the item).
     let unseen = synced.filter { id, known in
@@ -82,11 +89,11 @@ extension SyncAgent {
       }
       try await uploadDeletion(known)
     }
-    // Moves alone open no file: they go in batches as large as the server takes, so a folder
-    // of up to that many documents renamed is one commit (a shared folder's share follows a
-    // rename only when one batch empties it).
-    let moved = changed.filter(isOnlyMoved)
-    let edited = changed.filter { !isOnlyMoved($0) }
+    // Other moves open no file: they go in batches as large as the server takes (a shared
+    // folder's share follows a rename only when one batch empties it).
+    let edited = changed.filter { item in
+      !movedIDs.contains(item.id) && synced[item.id].map { !$0.matches(item) } ?? true
+    }
     for start in stride(from: 0, to: moved.count, by: CommitBatch.maximumCount) {
       try await uploadBatch(
         Array(moved[start..<min(start + CommitBatch.maximumCount, moved.count)]))

@@ -262,7 +262,18 @@ final class SyncState: Sendable {
           revision = excluded.revision, deleted = excluded.deleted
         WHERE excluded.revision > remote.revision
         """)
+    let moving = try db.cachedStatement(
+      sql: """
+        UPDATE remote SET path = ? || substr(path, length(?) + 1)
+        WHERE substr(path, 1, length(?)) = ?
+        """)
     for entry in entries where !entry.conflict {
+      if let move = entry.folderMove {
+        try moving.execute(arguments: [
+          move.to + "/", move.from + "/", move.from + "/", move.from + "/",
+        ])
+        continue
+      }
       try remote.execute(arguments: [
         entry.item, entry.path, entry.kind.rawValue, entry.revision, entry.deleted,
       ])
@@ -271,7 +282,7 @@ final class SyncState: Sendable {
     // latest is the truth.
     let conflicts = try db.cachedStatement(
       sql: "UPDATE remote SET conflicts = ? WHERE item = ? AND conflicts IS NOT ?")
-    for entry in entries {
+    for entry in entries where entry.folderMove == nil {
       let list = entry.unresolvedConflicts?.map(String.init).joined(separator: ",")
       try conflicts.execute(arguments: [list, entry.item, list])
     }
@@ -299,6 +310,19 @@ final class SyncState: Sendable {
     (try? database.read {
       try Int64.fetchOne($0, sql: "SELECT revision FROM remote WHERE item = ?", arguments: [item])
     }) ?? nil
+  }
+
+  /// The live items the remote tree has in `folder` (a container path such as
+  /// "Documents/Album"): at a folder move's entry, exactly those the move took.
+  func remoteItems(in folder: String) throws -> Set<String> {
+    let prefix = folder + "/"
+    return try database.read {
+      Set(
+        try String.fetchAll(
+          $0,
+          sql: "SELECT item FROM remote WHERE NOT deleted AND substr(path, 1, length(?)) = ?",
+          arguments: [prefix, prefix]))
+    }
   }
 
   /// How many items the remote tree holds that are not deleted.

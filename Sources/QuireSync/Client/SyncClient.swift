@@ -152,6 +152,13 @@ public struct SyncClient: Sendable {
     return answer.results
   }
 
+  /// Moves a folder as one commit (``FolderMove``): one journal entry, whatever it holds.
+  public func moveFolder(_ request: FolderMoveRequest) async throws(SyncError)
+    -> FolderMoveResponse
+  {
+    try await send(.POST, "\(scope)/folders/move", json: request)
+  }
+
   /// The journal after `cursor`.
   public func changes(since cursor: Int64, limit: Int = 1000) async throws(SyncError) -> ChangesPage
   {

@@ -1,4 +1,6 @@
-/// One entry of a container's change journal: a commit, in commit order.
+/// One entry of a container's change journal: a commit, in commit order. An item's commit
+/// names its item and revision; a folder's move (``folderMove``) names neither, and stands for
+/// the move of every item in the folder.
 public struct ChangeEntry: Codable, Sendable, Equatable {
   /// The journal position; entries are numbered in the order their commits were made.
   public var sequence: Int64
@@ -22,6 +24,9 @@ public struct ChangeEntry: Codable, Sendable, Equatable {
   public var committed: Double
   /// The item's conflict revisions not yet resolved, as the journal was read (nil: none).
   public var unresolvedConflicts: [Int64]?
+  /// The folder move this entry is, if it is one (its `item` is empty, its `revision` 0 and its
+  /// `path` the folder's new path); nil for an item's commit.
+  public var folderMove: FolderMove?
 
   /// An entry.
   public init(
@@ -43,6 +48,17 @@ public struct ChangeEntry: Codable, Sendable, Equatable {
   }
 
   /// Whether the item is in the container's `Documents` scope, which the user's drive shows (the
-  /// rest is the app's data scope).
-  public var isInDocumentsScope: Bool { path.hasPrefix("Documents/") }
+  /// rest is the app's data scope). A folder move is not an item's entry: it is never in scope.
+  public var isInDocumentsScope: Bool { folderMove == nil && path.hasPrefix("Documents/") }
+
+  /// The entry at `sequence` for `move`, which `device` committed at `committed`.
+  public static func moving(
+    _ move: FolderMove, sequence: Int64, device: String, committed: Double
+  ) -> ChangeEntry {
+    var entry = ChangeEntry(
+      sequence: sequence, item: "", revision: 0, base: nil, kind: .package, path: move.to,
+      deleted: false, conflict: false, device: device, committed: committed)
+    entry.folderMove = move
+    return entry
+  }
 }

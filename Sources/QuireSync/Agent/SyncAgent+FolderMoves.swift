@@ -1,0 +1,117 @@
+import Foundation
+import Quire
+import QuireCore
+import QuireSyncProtocol
+
+/// A folder's rename or move as one commit and one local rename, whatever its size.
+extension SyncAgent {
+  /// Commits each folder move among `moved` (items that only changed path) and the
+  /// placeholders moved in the folder as one ``FolderMove``, and returns the items left to
+  /// move one by one: those of no whole folder, and those of a folder move the server refused
+  /// (a clash, a shared folder, a WebDAV lock). A folder whose move committed has its items'
+  /// records moved here in one transaction. Placeholders moved on their own are committed
+  /// here: the scan does not list them, and they must not be taken for deleted.
+  func commitFolderMoves(_ moved: [LocalItem]) async throws -> [LocalItem] {
+    guard share == nil else { return moved }
+    let placeholders = movedPlaceholders()
+    guard !moved.isEmpty || !placeholders.isEmpty else { return moved }
+    let paths =
+      moved.compactMap { item in synced[item.id].map { (from: $0.path, to: item.path) } }
+      + placeholders.map { (from: $0.known.path, to: $0.path) }
+    let found = FolderMoveFinder.find(
+      moved: paths, synced: synced.values.map(\.path),
+      folderExists: { [self] path in (try? Sys.status(url(path).path)) != nil })
+    for move in found {
+      let request = FolderMoveRequest(
+        commit: UUID().uuidString,
+        move: FolderMove(from: "Documents/" + move.from, to: "Documents/" + move.to))
+      let refused: Bool
+      do {
+        _ = try await client.moveFolder(request)
+        refused = false
+      } catch {
+        // Away, busy or signed out: the push stops as any other; refused, its items move one
+        // by one.
+        if [.unavailable, .rateLimited, .unauthorized].contains(error.code) { throw error }
+        refused = true
+      }
+      if !refused { try recordMoved(move) }
+    }
+    try await commitPlaceholderMoves(placeholders.filter { synced[$0.known.id]?.path != $0.path })
+    return moved.filter { synced[$0.id]?.path != $0.path }
+  }
+
+  /// Applies a folder move from the journal (`entry`, in the container's paths): one
+  /// coordinated rename of the folder when it is here under its old name, nothing is at the
+  /// new one and every synced item in it moved on the server, so presenters of documents
+  /// inside follow it. Otherwise each item the move took that is still at its old path is
+  /// moved on its own. The items' records follow in one transaction.
+  func applyFolderMove(_ entry: FolderMove) throws {
+    let scope = FolderMove(from: "Documents", to: "Documents")
+    guard let from = scope.relative(entry.from), let to = scope.relative(entry.to) else { return }
+    let move = FolderMove(from: from, to: to)
+    // What the move took: the items the remote tree has in the folder just before it. One this
+    // device committed there after the move (it had not heard of it) stays where it is.
+    let taken = try state.remoteItems(in: entry.from)
+    let inside = synced.values.filter { move.relative($0.path) != nil }
+    guard inside.contains(where: { taken.contains($0.id) }) else { return }
+    let old = url(move.from)
+    let new = url(move.to)
+    let exists = { (url: URL) in (try? Sys.status(url.path)) != nil }
+    if exists(old), !exists(new), inside.allSatisfy({ taken.contains($0.id) }) {
+      try FileManager.default.createDirectory(
+        at: new.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let coordinator = FileCoordinator()
+      try coordinator.coordinate(
+        writingItemAt: old, options: .forMoving, writingItemAt: new, options: .forReplacing
+      ) { from, to in
+        try Sys.renameNoReplace(from.path, to.path)
+        coordinator.item(at: from, didMoveTo: to)
+      }
+    } else {
+      for known in inside where taken.contains(known.id) {
+        try moveAlone(known, to: move.moved(known.path))
+      }
+    }
+    try recordMoved(move, only: taken)
+  }
+
+  /// Moves the records of the synced items inside `move`'s folder (of those `only`, if given)
+  /// to their new paths. Their revisions stay: a commit on one of them is rebased by the server
+  /// past the move.
+  private func recordMoved(_ move: FolderMove, only: Set<String>? = nil) throws {
+    var records: [(item: SyncedItem, changed: [String], removed: [String])] = []
+    for known in synced.values
+    where move.relative(known.path) != nil && only.map({ $0.contains(known.id) }) ?? true {
+      var moved = known
+      moved.path = move.moved(known.path)
+      records.append((moved, [], []))
+    }
+    try state.record(records, clearingStatus: false)
+    for record in records { synced[record.item.id] = record.item }
+  }
+
+  /// Moves `known`'s file (or its placeholder) from its recorded path to `path`, if it is
+  /// still there and nothing is at `path`. Anything else is left as it is: where the item is
+  /// now differs from its record, and the next push uploads that move.
+  private func moveAlone(_ known: SyncedItem, to path: String) throws {
+    var old = url(known.path)
+    var new = url(path)
+    if known.isPlaceholder {
+      old = CloudPlaceholder.url(for: old)
+      new = CloudPlaceholder.url(for: new)
+    } else if ItemIdentity.stored(at: old) != known.id {
+      return
+    }
+    guard (try? Sys.status(old.path)) != nil, (try? Sys.status(new.path)) == nil else { return }
+    try FileManager.default.createDirectory(
+      at: new.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let coordinator = FileCoordinator()
+    try coordinator.coordinate(
+      writingItemAt: old, options: .forMoving, writingItemAt: new, options: .forReplacing
+    ) { from, to in
+      try Sys.renameNoReplace(from.path, to.path)
+      coordinator.item(at: from, didMoveTo: to)
+    }
+  }
+}

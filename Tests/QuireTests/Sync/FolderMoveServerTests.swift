@@ -1,0 +1,103 @@
+import Foundation
+import QuireSync
+import QuireSyncProtocol
+import Testing
+
+/// The server's folder move: one commit and one journal entry for the owner's devices, the
+/// items' paths moved, a stale commit rebased past it, its refusals, and the shares that follow.
+@Suite("Sync server: a folder's move as one commit")
+struct FolderMoveServerTests {
+  typealias S = SyncTestSupport
+
+  /// Commits `paths` (under Documents/) as flat files; returns their revisions by path.
+  static func commit(_ paths: [String], with client: SyncClient) async throws -> [String: Int64] {
+    var revisions: [String: Int64] = [:]
+    for path in paths {
+      revisions[path] =
+        try await client.commit(
+          S.commit(
+            Self.item(path), path: "Documents/" + path,
+            base: nil, kind: .file, upserted: try await S.upload(["": S.bytes(path)], with: client))
+        ).revision
+    }
+    return revisions
+  }
+
+  /// The item identity the tests give `path`: letters, digits and "-".
+  static func item(_ path: String) -> String {
+    "item-" + String(path.map { $0.isLetter || $0.isNumber ? $0 : "-" })
+  }
+
+  @Test(
+    "a folder's move is one journal entry, whatever it holds; a commit on a base from before it lands in the moved folder",
+    arguments: ServerBackend.allCases)
+  func oneEntry(backend: ServerBackend) async throws {
+    let (server, alice, _, _) = try await ShareTests.threeAccounts(backend)
+    defer { withExtendedLifetime(server) {} }
+    let revisions = try await Self.commit(
+      ["A/x.txt", "A/Sub/y.txt", "B/z.txt", "Ab/w.txt"], with: alice)
+    let cursor = try await alice.changes(since: 0).cursor
+    let request = FolderMoveRequest(
+      commit: UUID().uuidString, move: FolderMove(from: "Documents/A", to: "Documents/C/A2"))
+    let answer = try await alice.moveFolder(request)
+    #expect(answer.items == 2, "Ab/w.txt is not in A")
+    let entries = try await alice.changes(since: cursor).entries
+    #expect(entries.count == 1)
+    #expect(entries.first?.folderMove == request.move && entries.first?.item == "")
+    #expect(entries.first?.sequence == answer.sequence)
+    // Sent again (its answer lost): the same answer, nothing more in the journal.
+    #expect(try await alice.moveFolder(request) == answer)
+    #expect(try await alice.changes(since: cursor).entries.count == 1)
+
+    // A device that has not heard of the move edits x.txt on its old base, at its old path.
+    let edit = try await alice.commit(
+      S.commit(
+        Self.item("A/x.txt"), path: "Documents/A/x.txt", base: revisions["A/x.txt"], kind: .file,
+        upserted: try await S.upload(["": S.bytes("edited")], with: alice)))
+    #expect(edit.status == .current, "not a stale commit: only a move came after its base")
+    #expect(edit.path == "Documents/C/A2/x.txt")
+    // One that renamed y.txt in the old folder: the new name, in the moved folder.
+    let renamed = try await alice.commit(
+      S.commit(
+        Self.item("A/Sub/y.txt"), path: "Documents/A/Sub/y2.txt", base: revisions["A/Sub/y.txt"],
+        kind: .file))
+    #expect(renamed.status == .current && renamed.path == "Documents/C/A2/Sub/y2.txt")
+    let manifest = try await alice.manifest(
+      item: Self.item("A/x.txt"), revision: edit.revision, since: nil)
+    #expect(manifest.path == "Documents/C/A2/x.txt")
+  }
+
+  @Test(
+    "a move onto a folder with documents, of an empty folder, into itself, or into a shared folder is refused; a shared folder's rename takes its share along",
+    arguments: ServerBackend.allCases)
+  func refusalsAndShares(backend: ServerBackend) async throws {
+    let (server, alice, bob, _) = try await ShareTests.threeAccounts(backend)
+    defer { withExtendedLifetime(server) {} }
+    _ = try await Self.commit(["A/x.txt", "B/z.txt", "P/Q/p.txt", "P/r.txt"], with: alice)
+    func move(_ from: String, _ to: String) async throws -> FolderMoveResponse {
+      try await alice.moveFolder(
+        FolderMoveRequest(
+          commit: UUID().uuidString,
+          move: FolderMove(from: "Documents/" + from, to: "Documents/" + to)))
+    }
+    await ShareTests.expect(.alreadyExists) { _ = try await move("A", "B") }
+    await ShareTests.expect(.notFound) { _ = try await move("Empty", "Full") }
+    await ShareTests.expect(.malformed) { _ = try await move("A", "A/In") }
+    await ShareTests.expect(.malformed) { _ = try await move("A", "A") }
+    let share = try await alice.share(folder: "P", with: "bob", role: .write)
+    await ShareTests.expect(.forbidden) { _ = try await move("A", "P/A") }
+    await ShareTests.expect(.forbidden) { _ = try await move("P/Q", "Q") }
+    _ = try await move("P", "Work/P 2026")
+    let moved = try await alice.sharesInContainer().first { $0.id == share.id }
+    #expect(moved?.folder == "Work/P 2026")
+    #expect(try await bob.sharedWithMe().first { $0.id == share.id }?.name == "P 2026")
+    // The participant's journal, read again from the start, shows each item under the new
+    // name.
+    let shared = SyncClient(server: server.url, token: bob.token, share: share.id)
+    let latest = Dictionary(
+      try await shared.changes(since: 0).entries.map { ($0.item, $0.path) }
+    ) { $1 }
+    #expect(
+      Set(latest.values) == ["Documents/P 2026/Q/p.txt", "Documents/P 2026/r.txt"], "\(latest)")
+  }
+}

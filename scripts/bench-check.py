@@ -106,6 +106,10 @@ WORKLOADS = [
     ("sync-initial", ["--files", "100000", "--download", "on-demand"], [
         at_most("placeholders_ms", lambda r: 10000, "≤ 10 s"),
     ]),
+    ("sync-rename", ["--files", "10000"], [
+        at_most("quire_ms", lambda r: 1000, "≤ 1 s"),
+        at_most("quire_bytes", lambda r: 64 << 10, "≤ 64 KiB"),
+    ]),
     ("sync-big-file", ["--mib", "1024"], [
         at_most("quire_ms", lambda r: 2 * r["rsync_ms"], "≤ 2 × rsync_ms"),
         at_most("agent_rss_mib", lambda r: 160, "≤ 160 MiB"),

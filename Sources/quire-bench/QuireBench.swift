@@ -13,6 +13,7 @@ struct QuireBench: AsyncParsableCommand {
       AppUIBenchmark.self,
       PresentersBenchmark.self, ArchiveBenchmark.self, SyncLatencyBenchmark.self,
       SyncBytesBenchmark.self, SyncLargeEditBenchmark.self, SyncInitialBenchmark.self,
+      SyncRenameBenchmark.self,
       SyncOpenCloudBenchmark.self, SyncBigFileBenchmark.self, ServerLoadBenchmark.self,
       ServerAbuseBenchmark.self,
       WebDAVBenchmark.self,

@@ -135,11 +135,57 @@ extension DAVRoutes {
     let locks = try checkWrite(
       request, path: path, paths: move ? [path, target] : [target],
       trees: move ? [path, target] : [target], membership: true, mount: mount)
+    if move, depth == "infinity", case .folder = source.kind,
+      try moveFolder(source.path, to: target, mount: mount, device: device)
+    {
+      return Response(status: .created, headers: [.contentLength: "0"])
+    }
     let (created, commit) = try store.dav.transfer(
       source, to: target, move: move, overwrite: overwrite, deep: depth != "0",
       drive: mount.drive)
     try self.commit(commit, mount: mount, device: device, locks: locks)
     return Response(status: created ? .created : .noContent, headers: [.contentLength: "0"])
+  }
+
+  /// A MOVE of the folder `source` in the account's own drive to the new path `target`, as one
+  /// folder move (``CommitStore/moveFolder(_:container:device:)``): one commit and one journal
+  /// entry, which devices apply as one rename. False, with nothing done, where the folder move
+  /// does not apply (a target that exists or has no folder, a share's mount, a folder with no
+  /// item, a shared folder across the move, a lock): the items then move one by one.
+  private func moveFolder(
+    _ source: DAVPath, to target: DAVPath, mount: DAVMount, device: AuthenticatedDevice
+  ) throws(DAVError) -> Bool {
+    guard mount.access == .owner, mount.share == nil else { return false }
+    let (existing, parent) = try store.dav.wrap { () throws(SyncError) in
+      (
+        try store.dav.resource(at: target, drive: mount.drive),
+        try store.dav.resource(at: target.parent, drive: mount.drive)
+      )
+    }
+    guard existing == nil, parent?.isCollection == true else { return false }
+    let request = FolderMoveRequest(
+      commit: UUID().uuidString, move: FolderMove(from: source.path, to: target.path))
+    let moved: [Int64]
+    do {
+      moved = try store.commits.moveFolder(
+        request, container: mount.drive.container, device: mount.committer(device)
+      ).sharesMoved
+    } catch {
+      if [.notFound, .alreadyExists, .forbidden, .locked, .malformed].contains(error.code) {
+        return false
+      }
+      throw DAVError(SyncError(error.code, error.message))
+    }
+    signal.wake(mount.drive.signalKey)  // the commit told the other replicas
+    if !moved.isEmpty {
+      signal.notify(ShareRoutes.sharesKey(mount.drive.owner))
+      for participant in Set(moved) { signal.notify(ShareRoutes.sharesKey(participant)) }
+    }
+    // The folder that held it stays, though the move may have taken its last item away.
+    var kept = DAVCommit()
+    kept.keptFolders = [source.parent]
+    try store.dav.finish(kept, drive: mount.drive)
+    return true
   }
 
   /// PROPPATCH: sets and removes dead properties, all or none (RFC 4918 §9.2). Live properties

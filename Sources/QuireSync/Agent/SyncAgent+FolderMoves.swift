@@ -72,6 +72,7 @@ extension SyncAgent {
       for known in inside where taken.contains(known.id) {
         try moveAlone(known, to: move.moved(known.path))
       }
+      try? Sys.rmdir(old.path)  // the old folder's husk, if nothing is left in it
     }
     try recordMoved(move, only: taken)
   }

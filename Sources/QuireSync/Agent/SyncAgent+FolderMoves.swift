@@ -5,15 +5,17 @@ import QuireSyncProtocol
 
 /// A folder's rename or move as one commit and one local rename, whatever its size.
 extension SyncAgent {
-  /// Commits each folder move among `moved` (items that only changed path) and the
-  /// placeholders moved in the folder as one ``FolderMove``, and returns the items left to
+  /// Commits each folder move among `moved` (items that changed path) and the placeholders
+  /// `missingPlaceholders` found elsewhere in the folder as one ``FolderMove``, and returns the items left to
   /// move one by one: those of no whole folder, and those of a folder move the server refused
   /// (a clash, a shared folder, a WebDAV lock). A folder whose move committed has its items'
   /// records moved here in one transaction. Placeholders moved on their own are committed
   /// here: the scan does not list them, and they must not be taken for deleted.
-  func commitFolderMoves(_ moved: [LocalItem]) async throws -> [LocalItem] {
+  func commitFolderMoves(_ moved: [LocalItem], missingPlaceholders: [SyncedItem]) async throws
+    -> [LocalItem]
+  {
     guard share == nil else { return moved }
-    let placeholders = movedPlaceholders()
+    let placeholders = movedPlaceholders(missingPlaceholders)
     guard !moved.isEmpty || !placeholders.isEmpty else { return moved }
     let paths =
       moved.compactMap { item in synced[item.id].map { (from: $0.path, to: item.path) } }

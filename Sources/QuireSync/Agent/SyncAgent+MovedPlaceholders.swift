@@ -5,20 +5,18 @@ import QuireSyncProtocol
 /// Placeholders a user moved: the scan skips hidden names, so a placeholder moved or renamed
 /// (on its own, or with its folder) is found by its identity here, not taken for deleted.
 extension SyncAgent {
-  /// The synced placeholders that are no longer at their paths but elsewhere in the folder,
-  /// with where they are now. One walk of the folder, only when a placeholder is missing; one
-  /// read of each placeholder file that is not at a synced placeholder's path.
-  func movedPlaceholders() -> [(known: SyncedItem, path: String)] {
-    var missing: [String: SyncedItem] = [:]
-    var placed = Set<String>()
-    for known in synced.values where known.isPlaceholder {
-      if placeholderExists(known) { placed.insert(known.path) } else { missing[known.id] = known }
-    }
+  /// Where the synced placeholders `missing` (no longer at their paths) are now, for those
+  /// found elsewhere in the folder. One walk of the folder, only when one is missing; one read
+  /// of each placeholder file that is not at a synced placeholder's path.
+  func movedPlaceholders(_ missing: [SyncedItem]) -> [(known: SyncedItem, path: String)] {
     guard !missing.isEmpty else { return [] }
+    var wanted = Dictionary(missing.map { ($0.id, $0) }) { first, _ in first }
+    let placed = Set(
+      synced.values.filter { $0.isPlaceholder && wanted[$0.id] == nil }.map(\.path))
     var found: [(known: SyncedItem, path: String)] = []
     for file in LocalScanner.placeholders(root: root) where !placed.contains(file.document) {
       guard let identity = try? CloudPlaceholder.read(at: url(file.placeholder)).identity,
-        let known = missing.removeValue(forKey: identity)
+        let known = wanted.removeValue(forKey: identity)
       else { continue }
       found.append((known, file.document))
     }

@@ -70,13 +70,18 @@ extension SyncAgent {
     // (An item edited as well as moved counts: its edit is committed next, on its old base,
     // and the server rebases it past the move.)
     let relocated = changed.filter { item in synced[item.id].map { $0.path != item.path } ?? false }
-    let moved = try await commitFolderMoves(relocated).filter(isOnlyMoved)
+    // An item in the cloud only is there while its placeholder is (deleting that deletes the
+    // item): one `stat` each, and again after the moves only for those not found.
+    let missing = synced.values.filter { $0.isPlaceholder && !placeholderExists($0) }
+    let moved = try await commitFolderMoves(relocated, missingPlaceholders: missing)
+      .filter(isOnlyMoved)
     let movedIDs = Set(moved.map(\.id))
+    let gone = Set(
+      missing.filter { synced[$0.id].map { !placeholderExists($0) } ?? true }.map(\.id))
     // Deletions next: a new document at a deleted one's path (a copy made over it, a file
-    // that lost its identity) then takes that name, not "Name 2". An item in the cloud only is
-    // there while its placeholder is (deleting that deletes the item).
+    // that lost its identity) then takes that name, not "Name 2".
     let unseen = synced.filter { id, known in
-      !seen.contains(id) && !(known.isPlaceholder && placeholderExists(known))
+      !seen.contains(id) && (!known.isPlaceholder || gone.contains(id))
     }
     let movedMeanwhile = stillHere(Array(unseen.keys))
     for (id, known) in unseen where !movedMeanwhile.contains(id) {

@@ -158,6 +158,27 @@ struct FolderMoveTests {
     #expect(!live.contains { $0.deleted }, "documents deleted by the rename")
   }
 
+  @Test("a placeholder moved on its own is that document moved, not deleted")
+  func placeholderMovedAlone() async throws {
+    let (server, home, a, folderA, b, folderB, _) = try await Self.twoDevices(
+      5, download: .onDemand(downloadingUnder: 0))
+    defer { withExtendedLifetime((server, home)) {} }
+    let placeholder = CloudPlaceholder.url(for: folderB.appendingPathComponent("Album/Page 1.txt"))
+    try FileManager.default.moveItem(
+      at: placeholder,
+      to: CloudPlaceholder.url(for: folderB.appendingPathComponent("Page 1.txt")))
+    try await b.pushLocalChanges()
+    try await a.pull()
+    #expect(
+      try String(contentsOf: folderA.appendingPathComponent("Page 1.txt"), encoding: .utf8)
+        == "page 1\n")
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: folderA.appendingPathComponent("Album/Page 1.txt").path))
+    let entries = try await Self.journal(server, since: 0)
+    #expect(!entries.contains { $0.deleted }, "the document was deleted")
+  }
+
   @Test(
     "a move into a folder that already has documents, or of a shared folder's subfolder, is refused and made item by item"
   )

@@ -67,37 +67,42 @@ extension CommitStore {
       let before = try db.value(Int64.self, "SELECT COALESCE(MAX(id), 0) FROM revisions") ?? 0
       // A statement for the whole folder, not one per item: each item's revision at its new
       // path (its members stay: they are valid from an earlier revision on), its commit
-      // identifier the move's and the item's.
+      // identifier the move's and the item's, marked -1 until the move has its sequence.
       try db.execute(
         """
         INSERT INTO revisions(container, item, base, kind, path, deleted, conflict, device,
           committed, commitID, folderMove)
         SELECT container, item, current, kind,
           CAST(? AS TEXT) || substr(path, length(CAST(? AS TEXT)) + 1), 0, 0, ?, ?,
-          CAST(? AS TEXT) || item, 1
+          CAST(? AS TEXT) || item, -1
         FROM items WHERE container = ? AND deleted = 0 AND \(db.startsWith("path"))
         """,
         [to, from, device.id, committed, request.commit + "/", container]
           + db.startsWithArguments(from))
       // Those revisions are journaled for the feeds of folder shares (a participant whose
       // shared folder was renamed reads its journal again, and finds each item under the new
-      // name), ahead of the move's own entry, which the owner's devices read instead of them.
+      // name) and of devices that do not read folder moves, ahead of the move's own entry,
+      // which the other devices read instead: their cursors end past all of them.
       try db.execute(
         """
-        INSERT INTO journal(container, revision)
-        SELECT container, id FROM revisions
-        WHERE id > ? AND container = ? AND folderMove IS NOT NULL ORDER BY id
+        INSERT INTO journal(container, revision, sharesOnly)
+        SELECT container, id, 1 FROM revisions
+        WHERE id > ? AND container = ? AND folderMove = -1 ORDER BY id
         """, [before, container])
       let sequence = try Self.inserted(
         db, "INSERT INTO journal(container, revision) VALUES (?, 0) RETURNING sequence",
         [container])
       try db.execute(
+        "UPDATE revisions SET folderMove = ? WHERE id > ? AND container = ? AND folderMove = -1",
+        [sequence, before, container])
+      try db.execute(
         """
         INSERT INTO folderMoves(sequence, container, fromPath, toPath, device, committed,
-          commitID, items) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          commitID, items, revisionsBefore) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
           sequence, container, move.from, move.to, device.id, committed, request.commit, count,
+          before,
         ])
       try db.execute(
         """
@@ -133,44 +138,56 @@ extension CommitStore {
     return move
   }
 
-  /// The paths of `item`'s revisions between `base` and `current` if every one of them after
-  /// `base` is a folder move's: a commit on `base` then is not stale, only its path must be
-  /// merged (``mergedPath(_:base:current:)``). Nil if any is another device's commit.
+  /// The folder moves (oldest first, each with its journal sequence) that made every revision
+  /// of `item` after `base` up to `current`, and `base`'s path: a commit on `base` then is not
+  /// stale, only its path must follow the moves (``rebasedPath(_:base:moves:seen:)``). Nil if
+  /// any of those revisions is another commit.
   static func movedSince(
     _ db: any SQLSession, container: Int64, item: String, base: Int64, current: Int64
-  ) throws -> (base: String, current: String)? {
+  ) throws -> (base: String, moves: [(sequence: Int64, move: FolderMove)])? {
     var revision = current
-    var path: String?
+    var moves: [(sequence: Int64, move: FolderMove)] = []
     // A chain of moves only: a bound keeps a long one from costing a walk of the history.
     for _ in 0..<64 {
       guard
         let row = try db.row(
-          "SELECT base, path, folderMove FROM revisions WHERE id = ? AND container = ? AND item = ?",
-          [revision, container, item]),
-        try row["folderMove"] as Int64? != nil, let parent: Int64 = try row["base"]
+          """
+          SELECT r.base, r.folderMove, f.fromPath, f.toPath FROM revisions r
+          JOIN folderMoves f ON f.sequence = r.folderMove
+          WHERE r.id = ? AND r.container = ? AND r.item = ?
+          """, [revision, container, item]),
+        let parent: Int64 = try row["base"]
       else { return nil }
-      if path == nil { path = try row["path"] }
+      moves.insert(
+        (try row["folderMove"], FolderMove(from: try row["fromPath"], to: try row["toPath"])),
+        at: 0)
       revision = parent
       if revision == base {
         guard
           let old = try db.value(String.self, "SELECT path FROM revisions WHERE id = ?", [base])
         else { return nil }
-        return (old, path ?? old)
+        return (old, moves)
       }
     }
     return nil
   }
 
-  /// The path of a commit made on a base the item's folder moved since: the folder's new path
-  /// if the device left the item where the base had it; its new name in the moved folder if
-  /// the device only renamed it; where the device moved it otherwise.
-  static func mergedPath(_ requested: String, base: String, current: String) -> String {
-    if requested == base { return current }
+  /// The path of a commit at `requested`, made on a base at `base` that the folder `moves`
+  /// came after. A device that says what it has `seen` has its path taken through each move
+  /// it had not heard of: it placed the item knowing the others. One that does not say is
+  /// taken as having heard of none if it left the item where the base had it, or renamed it
+  /// in that folder; if it moved it elsewhere, its path stands.
+  static func rebasedPath(
+    _ requested: String, base: String, moves: [(sequence: Int64, move: FolderMove)],
+    seen: Int64?
+  ) -> String {
+    if let seen {
+      return moves.filter { $0.sequence > seen }.reduce(requested) { $1.move.moved($0) }
+    }
     func folder(_ path: String) -> Substring {
       path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
     }
-    guard folder(requested) == folder(base) else { return requested }
-    let name = requested.lastIndex(of: "/").map { requested[requested.index(after: $0)...] }
-    return String(folder(current)) + "/" + (name ?? requested[...])
+    guard requested == base || folder(requested) == folder(base) else { return requested }
+    return moves.reduce(requested) { $1.move.moved($0) }
   }
 }

@@ -4,26 +4,31 @@ extension CommitStore {
   /// Up to `limit` journal entries of `user`'s container `identifier` after `cursor`, in commit
   /// order: items' commits and folders' moves (``FolderMove``). An unknown container has no
   /// entries yet.
-  func changes(container identifier: String, user: Int64, since cursor: Int64, limit: Int)
-    throws(SyncError) -> ChangesPage
-  {
+  ///
+  /// A device that reads `folderMoves` gets each folder's move as its one entry; one that does
+  /// not (an agent from before them, the web drive's live list) gets the revision the move made
+  /// for each item instead, as if each had moved alone.
+  func changes(
+    container identifier: String, user: Int64, since cursor: Int64, limit: Int,
+    folderMoves: Bool = true
+  ) throws(SyncError) -> ChangesPage {
     try SyncIdentifier.checkContainer(identifier)
     // One statement (a page is read by every stream of the container after each commit, and
     // with PostgreSQL each statement is a round trip): the container by its account and name
     // inside it (one that does not exist yet has no entries), and each entry's item's
     // unresolved conflicts joined on — the partial index holds only those, so this costs what
-    // there is to report, not the page's length. The revisions a folder's move made are
-    // journaled for folder shares' feeds only: the owner's devices read the move's one entry.
+    // there is to report, not the page's length.
     let rows = try readStatement { db in
       try db.rows(
         """
         SELECT e.*, u.id AS unresolved FROM (
           SELECT j.sequence, r.*, f.fromPath, f.toPath, f.device AS mover,
-            f.committed AS moved
+            f.committed AS moved, f.revisionsBefore
           FROM journal j LEFT JOIN revisions r ON r.id = j.revision
             LEFT JOIN folderMoves f ON f.sequence = j.sequence AND j.revision = 0
           WHERE j.container = (SELECT id FROM containers WHERE account = ? AND identifier = ?)
-            AND j.sequence > ? AND r.folderMove IS NULL ORDER BY j.sequence LIMIT ?
+            AND j.sequence > ? AND \(folderMoves ? "j.sharesOnly = 0" : "j.revision != 0")
+          ORDER BY j.sequence LIMIT ?
         ) e LEFT JOIN revisions u ON u.container = e.container AND u.item = e.item
           AND u.conflict = 1 AND u.resolved = 0
         ORDER BY e.sequence, u.id
@@ -37,7 +42,8 @@ extension CommitStore {
         entries.append(
           .moving(
             FolderMove(from: from, to: try row["toPath"]), sequence: sequence,
-            device: try row["mover"], committed: try row["moved"]))
+            revisionsBefore: try row["revisionsBefore"], device: try row["mover"],
+            committed: try row["moved"]))
         continue
       }
       if let last = entries.indices.last, entries[last].sequence == sequence {

@@ -139,13 +139,14 @@ extension CommitStore {
       }
     }
     if let current, let base = request.base, current != base,
-      let paths = try movedSince(
+      let moved = try movedSince(
         db, container: container, item: request.item, base: base, current: current)
     {
-      // Only a folder's move came after the device's base (it has not heard of it, or heard
-      // of it as one entry with no revisions): not a stale commit; its path follows the folder.
+      // Only folders' moves came after the device's base (it has not heard of them, or heard
+      // of each as one entry with no revisions): not a stale commit; its path follows them.
       request.base = current
-      request.path = mergedPath(request.path, base: paths.base, current: paths.current)
+      request.path = rebasedPath(
+        request.path, base: moved.base, moves: moved.moves, seen: request.seen)
     }
     if let current, current != request.base {
       return try mergeStale(

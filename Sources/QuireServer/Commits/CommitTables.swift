@@ -62,15 +62,19 @@ enum CommitTables: AggregateTables {
     // The owner of the WebDAV lock a device's commit was kept aside for, on that conflict
     // version, so the device's open document can say "locked by NAME".
     "v14": "ALTER TABLE revisions ADD COLUMN lockedBy TEXT;",
-    // A folder's move as one commit: its journal entry (whose revision is 0), and a mark (1) on
-    // each item's revision that the move made (a commit on a base older than such revisions is
-    // not a stale one: only its path is merged).
+    // A folder's move as one commit: its journal entry (whose revision is 0), with the highest
+    // revision id before it (the items it took had revisions up to that); on each item's
+    // revision the move made, the move's sequence (a commit on a base older than such revisions
+    // is not a stale one: only its path follows the moves); and those revisions' journal rows,
+    // which only folder shares' feeds (and devices that do not read folder moves) read.
     "v15": """
     CREATE TABLE folderMoves(
       sequence INTEGER PRIMARY KEY, container INTEGER NOT NULL, fromPath TEXT NOT NULL,
       toPath TEXT NOT NULL, device TEXT NOT NULL, committed REAL NOT NULL,
-      commitID TEXT NOT NULL, items INTEGER NOT NULL, UNIQUE(container, commitID));
+      commitID TEXT NOT NULL, items INTEGER NOT NULL, revisionsBefore INTEGER NOT NULL,
+      UNIQUE(container, commitID));
     ALTER TABLE revisions ADD COLUMN folderMove INTEGER;
+    ALTER TABLE journal ADD COLUMN sharesOnly INTEGER NOT NULL DEFAULT 0;
     """,
   ]
 
@@ -147,9 +151,11 @@ enum CommitTables: AggregateTables {
       CREATE TABLE folderMoves(
         sequence BIGINT PRIMARY KEY, container BIGINT NOT NULL, fromPath TEXT NOT NULL,
         toPath TEXT NOT NULL, device TEXT NOT NULL, committed DOUBLE PRECISION NOT NULL,
-        commitID TEXT NOT NULL, items BIGINT NOT NULL, UNIQUE(container, commitID))
+        commitID TEXT NOT NULL, items BIGINT NOT NULL, revisionsBefore BIGINT NOT NULL,
+        UNIQUE(container, commitID))
       """,
       "ALTER TABLE revisions ADD COLUMN folderMove BIGINT",
+      "ALTER TABLE journal ADD COLUMN sharesOnly BIGINT NOT NULL DEFAULT 0",
     ],
   ]
 
@@ -168,10 +174,13 @@ enum CommitTables: AggregateTables {
       "members",
       ["container", "item", "path", "since", "until", "size", "mode", "modified", "hash", "chunks"]
     ),
-    ("journal", ["sequence", "container", "revision"]),
+    ("journal", ["sequence", "container", "revision", "sharesOnly"]),
     (
       "folderMoves",
-      ["sequence", "container", "fromPath", "toPath", "device", "committed", "commitID", "items"]
+      [
+        "sequence", "container", "fromPath", "toPath", "device", "committed", "commitID", "items",
+        "revisionsBefore",
+      ]
     ),
   ]
 }

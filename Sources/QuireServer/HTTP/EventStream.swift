@@ -23,14 +23,17 @@ struct EventStream: Sendable {
       let container = try context.parameters.require("container")
       try SyncIdentifier.checkContainer(container)
       return journal(
-        of: container, device: device, from: try reading.cursor(request), request: request)
+        of: container, device: device, from: try reading.cursor(request), request: request,
+        folderMoves: reading.readsFolderMoves(request))
     }
   }
 
   /// The journal of `device`'s account's `container` after `start`, as events, for as long as
-  /// the token `request` signed in with holds.
+  /// the token `request` signed in with holds; folders' moves as one event each if the reader
+  /// reads them (``CommitStore/changes(container:user:since:limit:folderMoves:)``).
   func journal(
-    of container: String, device: AuthenticatedDevice, from start: Int64, request: Request
+    of container: String, device: AuthenticatedDevice, from start: Int64, request: Request,
+    folderMoves: Bool = false
   ) -> Response {
     let key = "\(device.user)/\(container)"
     let listener = signal.listen(
@@ -42,7 +45,8 @@ struct EventStream: Sendable {
       [store, signal] cursor throws(SyncError) in
       try await signal.page(key, after: cursor) { () throws(SyncError) in
         try store.commits.changes(
-          container: container, user: device.user, since: cursor, limit: 500)
+          container: container, user: device.user, since: cursor, limit: 500,
+          folderMoves: folderMoves)
       }
     }
   }

@@ -67,6 +67,12 @@ struct RequestReading: Sendable {
     return cursor
   }
 
+  /// Whether the reader of the journal reads folders' moves as one entry each (`folderMoves=1`,
+  /// as this release's agents ask); without it, each item a move took is an entry of its own.
+  func readsFolderMoves(_ request: Request) -> Bool {
+    request.uri.queryParameters["folderMoves"] == "1"
+  }
+
   /// The page size in `limit`: 1000 unless asked, kept between 1 and 5000.
   func limit(_ request: Request) -> Int {
     min(max(Int(request.uri.queryParameters["limit"] ?? "1000") ?? 1000, 1), 5000)

@@ -94,7 +94,7 @@ struct SyncRoutes: Sendable {
       return ServerResponse.json(
         try store.commits.changes(
           container: container, user: device.user, since: try reading.cursor(request),
-          limit: reading.limit(request)))
+          limit: reading.limit(request), folderMoves: reading.readsFolderMoves(request)))
     }
     router.get("/v1/containers/:container/items/:item/revisions/:revision") { request, context in
       let device = try reading.device(request)

@@ -41,7 +41,7 @@ extension SyncAgent {
     }
     let answers: [CommitResponse]
     do {
-      answers = try await client.commit(batch: prepared.map(\.request))
+      answers = try await client.commit(batch: prepared.map { stamped($0.request) })
     } catch {
       try await uploadEach(prepared, after: error)
       return

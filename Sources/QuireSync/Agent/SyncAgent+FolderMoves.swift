@@ -6,17 +6,18 @@ import QuireSyncProtocol
 /// A folder's rename or move as one commit and one local rename, whatever its size.
 extension SyncAgent {
   /// Commits each folder move among `moved` (items that changed path) and the placeholders
-  /// `missingPlaceholders` found elsewhere in the folder as one ``FolderMove``, and returns the items left to
-  /// move one by one: those of no whole folder, and those of a folder move the server refused
-  /// (a clash, a shared folder, a WebDAV lock). A folder whose move committed has its items'
-  /// records moved here in one transaction. Placeholders moved on their own are committed
-  /// here: the scan does not list them, and they must not be taken for deleted.
+  /// `missingPlaceholders` found elsewhere in the folder as one ``FolderMove``. Returns the
+  /// items left to move one by one (those of no whole folder, and those of a folder move the
+  /// server refused: a clash, a shared folder, a WebDAV lock), and the placeholders found moved.
+  /// A folder whose move committed has its items' records moved here in one transaction.
+  /// Placeholders moved on their own are committed here: the scan does not list them, and they
+  /// must not be taken for deleted.
   func commitFolderMoves(_ moved: [LocalItem], missingPlaceholders: [SyncedItem]) async throws
-    -> [LocalItem]
+    -> (left: [LocalItem], placeholders: Set<String>)
   {
-    guard share == nil else { return moved }
+    guard share == nil else { return (moved, []) }
     let placeholders = movedPlaceholders(missingPlaceholders)
-    guard !moved.isEmpty || !placeholders.isEmpty else { return moved }
+    guard !moved.isEmpty || !placeholders.isEmpty else { return (moved, []) }
     let paths =
       moved.compactMap { item in synced[item.id].map { (from: $0.path, to: item.path) } }
       + placeholders.map { (from: $0.known.path, to: $0.path) }
@@ -25,7 +26,7 @@ extension SyncAgent {
       folderExists: { [self] path in (try? Sys.status(url(path).path)) != nil })
     for move in found {
       let request = FolderMoveRequest(
-        commit: UUID().uuidString,
+        commit: commitIdentifier(for: move),
         move: FolderMove(from: "Documents/" + move.from, to: "Documents/" + move.to))
       let refused: Bool
       do {
@@ -37,30 +38,64 @@ extension SyncAgent {
         if [.unavailable, .rateLimited, .unauthorized].contains(error.code) { throw error }
         refused = true
       }
+      state.setValue(nil, for: Self.folderMoveKey)
       if !refused { try recordMoved(move) }
     }
     try await commitPlaceholderMoves(placeholders.filter { synced[$0.known.id]?.path != $0.path })
-    return moved.filter { synced[$0.id]?.path != $0.path }
+    return (moved.filter { synced[$0.id]?.path != $0.path }, Set(placeholders.map(\.known.id)))
   }
 
-  /// Applies a folder move from the journal (`entry`, in the container's paths): one
-  /// coordinated rename of the folder when it is here under its old name, nothing is at the
-  /// new one and every synced item in it moved on the server, so presenters of documents
-  /// inside follow it. Otherwise each item the move took that is still at its old path is
-  /// moved on its own. The items' records follow in one transaction.
-  func applyFolderMove(_ entry: FolderMove) throws {
+  /// The state's key for the folder move being committed: its identifier, kept until the
+  /// server's answer, so a move sent again after a lost answer is the same commit (the server
+  /// answers it again), not a new one the server refuses for an empty folder.
+  static let folderMoveKey = "folderMoveCommit"
+
+  /// The commit identifier for `move`: the one kept for it if a try was cut off, else a new one
+  /// (kept until the answer).
+  private func commitIdentifier(for move: FolderMove) -> String {
+    let key = "\(move.from)\u{0}\(move.to)"
+    if let kept = state.value(Self.folderMoveKey), let split = kept.firstIndex(of: " "),
+      kept[kept.index(after: split)...] == key
+    {
+      return String(kept[..<split])
+    }
+    let identifier = UUID().uuidString
+    state.setValue(identifier + " " + key, for: Self.folderMoveKey)
+    return identifier
+  }
+
+  /// `request` with what this device has applied of the journal (``CommitRequest/seen``): the
+  /// server then takes its path through the folder moves it had not heard of, and leaves it
+  /// where the device put it after those it had. A share's agent reads no folder moves.
+  func stamped(_ request: CommitRequest) -> CommitRequest {
+    guard share == nil else { return request }
+    var stamped = request
+    stamped.seen = state.cursor
+    return stamped
+  }
+
+  /// Applies a folder move from the journal (`entry`, in the container's paths), which took
+  /// the items in the folder at revisions up to `revisionsBefore`: one coordinated rename of
+  /// the folder when it is here under its old name, nothing is at the new one and every synced
+  /// item in it moved on the server, so presenters of documents inside follow it. Otherwise
+  /// each item the move took that is still at its old path is moved on its own. The items'
+  /// records follow in one transaction; a download of a revision from before the move, asked
+  /// for later, lands at the item's new path.
+  func applyFolderMove(_ entry: FolderMove, revisionsBefore: Int64) throws {
     let scope = FolderMove(from: "Documents", to: "Documents")
     guard let from = scope.relative(entry.from), let to = scope.relative(entry.to) else { return }
+    appliedMoves.append((entry, revisionsBefore))
+    if appliedMoves.count > 64 { appliedMoves.removeFirst() }
     let move = FolderMove(from: from, to: to)
-    // What the move took: the items the remote tree has in the folder just before it. One this
+    // What the move took: the items in the folder at revisions up to the move's. One this
     // device committed there after the move (it had not heard of it) stays where it is.
-    let taken = try state.remoteItems(in: entry.from)
     let inside = synced.values.filter { move.relative($0.path) != nil }
-    guard inside.contains(where: { taken.contains($0.id) }) else { return }
+    let taken = Set(inside.filter { $0.revision <= revisionsBefore }.map(\.id))
+    guard !taken.isEmpty else { return }
     let old = url(move.from)
     let new = url(move.to)
     let exists = { (url: URL) in (try? Sys.status(url.path)) != nil }
-    if exists(old), !exists(new), inside.allSatisfy({ taken.contains($0.id) }) {
+    if exists(old), !exists(new), taken.count == inside.count {
       try FileManager.default.createDirectory(
         at: new.deletingLastPathComponent(), withIntermediateDirectories: true)
       let coordinator = FileCoordinator()
@@ -77,6 +112,14 @@ extension SyncAgent {
       try? Sys.rmdir(old.path)  // the old folder's husk, if nothing is left in it
     }
     try recordMoved(move, only: taken)
+  }
+
+  /// `path` (a container path) of a manifest at `revision` as it is now: taken through the
+  /// folder moves applied here that came after that revision. A download of an old revision
+  /// (an entry applied again after its item changed here) must not bring the item back to a
+  /// folder that has moved since.
+  func movedSince(_ path: String, revision: Int64) -> String {
+    appliedMoves.filter { revision <= $0.revisionsBefore }.reduce(path) { $1.move.moved($0) }
   }
 
   /// Moves the records of the synced items inside `move`'s folder (of those `only`, if given)

@@ -30,9 +30,10 @@ extension SyncAgent {
     for start in stride(from: 0, to: moves.count, by: CommitBatch.maximumCount) {
       let batch = moves[start..<min(start + CommitBatch.maximumCount, moves.count)]
       let requests = batch.map { move in
-        CommitRequest(
-          commit: UUID().uuidString, item: move.known.id, kind: move.known.kind,
-          path: "Documents/" + move.path, base: move.known.revision, change: ManifestChange())
+        stamped(
+          CommitRequest(
+            commit: UUID().uuidString, item: move.known.id, kind: move.known.kind,
+            path: "Documents/" + move.path, base: move.known.revision, change: ManifestChange()))
       }
       let answers = try await client.commit(batch: requests)
       var records: [(item: SyncedItem, changed: [String], removed: [String])] = []

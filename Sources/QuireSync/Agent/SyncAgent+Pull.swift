@@ -59,7 +59,7 @@ extension SyncAgent {
           }
           try pending.flush(to: state) { synced[$0] }
           if let move = entry.folderMove {
-            try applyFolderMove(move)
+            try applyFolderMove(move, revisionsBefore: entry.revision)
             try state.advance(past: [entry])
             continue
           }
@@ -402,6 +402,7 @@ extension SyncAgent {
         manifest.change.upserted[index].mode &= ~0o222
       }
     }
+    manifest.path = movedSince(manifest.path, revision: manifest.revision)
     guard manifest.path.hasPrefix("Documents/") else { return }
     if manifest.deleted {  // deleted there since the entry that asked for it
       if let local = locate(id, known: synced[id]) {

@@ -73,11 +73,12 @@ extension SyncAgent {
     // An item in the cloud only is there while its placeholder is (deleting that deletes the
     // item): one `stat` each, and again after the moves only for those not found.
     let missing = synced.values.filter { $0.isPlaceholder && !placeholderExists($0) }
-    let moved = try await commitFolderMoves(relocated, missingPlaceholders: missing)
-      .filter(isOnlyMoved)
+    let (left, found) = try await commitFolderMoves(relocated, missingPlaceholders: missing)
+    let moved = left.filter(isOnlyMoved)
     let movedIDs = Set(moved.map(\.id))
-    let gone = Set(
-      missing.filter { synced[$0.id].map { !placeholderExists($0) } ?? true }.map(\.id))
+    // A placeholder found elsewhere is not deleted, even if its move was not recorded (the
+    // server merged it, or named it otherwise): the pull brings it as the server has it.
+    let gone = Set(missing.map(\.id)).subtracting(found)
     // Deletions next: a new document at a deleted one's path (a copy made over it, a file
     // that lost its identity) then takes that name, not "Name 2".
     let unseen = synced.filter { id, known in
@@ -237,11 +238,11 @@ extension SyncAgent {
     skipped: Bool
   ) async throws -> CommitResponse {
     do {
-      return try await client.commit(request)
+      return try await client.commit(stamped(request))
     } catch {
       guard error.code == .missingChunks && skipped else { throw error }
       try await send(Array(sources.keys), from: sources)
-      return try await client.commit(request)
+      return try await client.commit(stamped(request))
     }
   }
 
@@ -308,10 +309,11 @@ extension SyncAgent {
   /// meanwhile, modification beats deletion: the current revision comes back.
   private func uploadDeletion(_ known: SyncedItem) async throws {
     let answer = try await client.commit(
-      CommitRequest(
-        commit: UUID().uuidString, item: known.id, kind: known.kind,
-        path: "Documents/" + known.path, base: known.revision, deleted: true,
-        change: ManifestChange()))
+      stamped(
+        CommitRequest(
+          commit: UUID().uuidString, item: known.id, kind: known.kind,
+          path: "Documents/" + known.path, base: known.revision, deleted: true,
+          change: ManifestChange())))
     try state.forget(known.id)
     synced[known.id] = nil
     if answer.status == .conflict {

@@ -38,6 +38,9 @@ public actor SyncAgent {
   /// (`changedWhileSyncing`), with the attempts made: the pull after the next push applies
   /// them again, since the cursor has moved past them.
   var changedEntries: [(entry: ChangeEntry, attempts: Int)] = []
+  /// The last folder moves applied, with the highest revision each took
+  /// (``applyFolderMove(_:revisionsBefore:)``).
+  var appliedMoves: [(move: FolderMove, revisionsBefore: Int64)] = []
   var wake: AsyncStream<Void>.Continuation?
   var retryPause = RetryPause()
   /// The marker whose presence pauses the agent (``SyncSettings/pauseMarker``).

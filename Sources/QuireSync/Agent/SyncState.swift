@@ -312,19 +312,6 @@ final class SyncState: Sendable {
     }) ?? nil
   }
 
-  /// The live items the remote tree has in `folder` (a container path such as
-  /// "Documents/Album"): at a folder move's entry, exactly those the move took.
-  func remoteItems(in folder: String) throws -> Set<String> {
-    let prefix = folder + "/"
-    return try database.read {
-      Set(
-        try String.fetchAll(
-          $0,
-          sql: "SELECT item FROM remote WHERE NOT deleted AND substr(path, 1, length(?)) = ?",
-          arguments: [prefix, prefix]))
-    }
-  }
-
   /// How many items the remote tree holds that are not deleted.
   var remoteItemCount: Int {
     (try? database.read {

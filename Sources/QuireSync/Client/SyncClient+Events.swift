@@ -16,7 +16,8 @@ extension SyncClient {
     connected: (@Sendable () -> Void)? = nil
   ) -> AsyncThrowingStream<ChangeEntry, any Error> {
     serverEvents(
-      "\(scope)/events", lastEventID: String(cursor), named: "change", idleTimeout: idleTimeout,
+      "\(scope)/events?folderMoves=1", lastEventID: String(cursor), named: "change",
+      idleTimeout: idleTimeout,
       connected: connected
     ) { data in
       try JSONDecoder().decode(ChangeEntry.self, from: Data(data.utf8))

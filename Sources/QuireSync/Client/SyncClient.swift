@@ -159,10 +159,10 @@ public struct SyncClient: Sendable {
     try await send(.POST, "\(scope)/folders/move", json: request)
   }
 
-  /// The journal after `cursor`.
+  /// The journal after `cursor`, folders' moves as one entry each (``FolderMove``).
   public func changes(since cursor: Int64, limit: Int = 1000) async throws(SyncError) -> ChangesPage
   {
-    try await send(.GET, "\(scope)/changes?since=\(cursor)&limit=\(limit)")
+    try await send(.GET, "\(scope)/changes?since=\(cursor)&limit=\(limit)&folderMoves=1")
   }
 
   /// Revision `revision` of `item`: whole, or only what changed after `since`.

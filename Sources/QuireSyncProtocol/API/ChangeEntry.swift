@@ -24,8 +24,10 @@ public struct ChangeEntry: Codable, Sendable, Equatable {
   public var committed: Double
   /// The item's conflict revisions not yet resolved, as the journal was read (nil: none).
   public var unresolvedConflicts: [Int64]?
-  /// The folder move this entry is, if it is one (its `item` is empty, its `revision` 0 and its
-  /// `path` the folder's new path); nil for an item's commit.
+  /// The folder move this entry is, if it is one; nil for an item's commit. Its `item` is
+  /// empty, its `path` the folder's new path, and its `revision` the highest revision number
+  /// before the move: the items it took were in the folder at revisions up to that, and one a
+  /// device committed there later stays where it is.
   public var folderMove: FolderMove?
 
   /// An entry.
@@ -51,12 +53,15 @@ public struct ChangeEntry: Codable, Sendable, Equatable {
   /// rest is the app's data scope). A folder move is not an item's entry: it is never in scope.
   public var isInDocumentsScope: Bool { folderMove == nil && path.hasPrefix("Documents/") }
 
-  /// The entry at `sequence` for `move`, which `device` committed at `committed`.
+  /// The entry at `sequence` for `move`, which `device` committed at `committed`, when the
+  /// highest revision number was `revisionsBefore`.
   public static func moving(
-    _ move: FolderMove, sequence: Int64, device: String, committed: Double
+    _ move: FolderMove, sequence: Int64, revisionsBefore: Int64, device: String,
+    committed: Double
   ) -> ChangeEntry {
     var entry = ChangeEntry(
-      sequence: sequence, item: "", revision: 0, base: nil, kind: .package, path: move.to,
+      sequence: sequence, item: "", revision: revisionsBefore, base: nil, kind: .package,
+      path: move.to,
       deleted: false, conflict: false, device: device, committed: committed)
     entry.folderMove = move
     return entry

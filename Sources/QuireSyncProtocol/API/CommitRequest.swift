@@ -21,6 +21,11 @@ public struct CommitRequest: Codable, Sendable {
   public var deleted: Bool
   /// The members written and removed since ``base`` (all members for a new item).
   public var change: ManifestChange
+  /// The journal position up to which the device has applied the journal, if it says: a
+  /// folder's move after ``base`` and after this position is one the device has not heard of,
+  /// and the commit's path is taken through it. Without it, the server takes a path left where
+  /// ``base`` had it as not moved by the device.
+  public var seen: Int64?
 
   /// A commit of `change` to `item` at `path` on top of `base`.
   public init(

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import QuireSync
 import QuireSyncProtocol
@@ -99,5 +100,78 @@ struct FolderMoveServerTests {
     ) { $1 }
     #expect(
       Set(latest.values) == ["Documents/P 2026/Q/p.txt", "Documents/P 2026/r.txt"], "\(latest)")
+  }
+
+  @Test(
+    "a device that has heard of a move keeps the path it chose; one that heard of the first of two moves only has its path taken through the second"
+  )
+  func seenMoves() async throws {
+    let (server, alice, _, _) = try await ShareTests.threeAccounts(.embedded)
+    defer { withExtendedLifetime(server) {} }
+    let revisions = try await Self.commit(["A/x.txt", "A/y.txt"], with: alice)
+    func move(_ from: String, _ to: String) async throws -> Int64 {
+      try await alice.moveFolder(
+        FolderMoveRequest(
+          commit: UUID().uuidString,
+          move: FolderMove(from: "Documents/" + from, to: "Documents/" + to))
+      ).sequence
+    }
+    let first = try await move("A", "B")
+    // Heard of it, and put x back in a folder named A: that is where x goes.
+    var back = S.commit(
+      Self.item("A/x.txt"), path: "Documents/A/x.txt", base: revisions["A/x.txt"], kind: .file)
+    back.seen = first
+    let kept = try await alice.commit(back)
+    #expect(kept.status == .current && kept.path == "Documents/A/x.txt")
+    _ = try await move("B", "D")
+    // Heard of the first move only: y, renamed in B, follows the second to D.
+    var renamed = S.commit(
+      Self.item("A/y.txt"), path: "Documents/B/y2.txt", base: revisions["A/y.txt"], kind: .file)
+    renamed.seen = first
+    let followed = try await alice.commit(renamed)
+    #expect(followed.status == .current && followed.path == "Documents/D/y2.txt")
+  }
+
+  @Test(
+    "a conflict resolved after its document's folder moved reaches the devices, and a reader that does not read folder moves gets each item's move"
+  )
+  func resolvedAfterMoveAndOldReaders() async throws {
+    let (server, alice, _, _) = try await ShareTests.threeAccounts(.embedded)
+    defer { withExtendedLifetime(server) {} }
+    let revisions = try await Self.commit(["A/x.txt", "A/y.txt"], with: alice)
+    let item = Self.item("A/x.txt")
+    _ = try await alice.commit(
+      S.commit(
+        item, path: "Documents/A/x.txt", base: revisions["A/x.txt"], kind: .file,
+        upserted: try await S.upload(["": S.bytes("edited")], with: alice)))
+    let deletion = try await alice.commit(
+      S.commit(
+        item, path: "Documents/A/x.txt", base: revisions["A/x.txt"], kind: .file, deleted: true))
+    #expect(deletion.status == .conflict)
+    let cursor = try await alice.changes(since: 0).cursor
+    _ = try await alice.moveFolder(
+      FolderMoveRequest(
+        commit: UUID().uuidString, move: FolderMove(from: "Documents/A", to: "Documents/C")))
+    let unresolved =
+      try await alice.changes(since: 0).entries.last { $0.item == item }?.unresolvedConflicts
+      ?? []
+    #expect(!unresolved.isEmpty)
+    _ = try await alice.resolve(item: item, revisions: unresolved)
+    let entries = try await alice.changes(since: cursor).entries
+    #expect(entries.count == 2, "the move and the resolution: \(entries)")
+    #expect(entries.last?.item == item && entries.last?.unresolvedConflicts == nil)
+
+    // A reader that does not ask for folder moves (an agent from before them) gets each item
+    // at its new path, and no entry it cannot read.
+    var request = HTTPClientRequest(
+      url: server.url.absoluteString
+        + "/v1/containers/iCloud.net.gacha.mydoc/changes?since=\(cursor)")
+    request.headers.add(name: "Authorization", value: "Bearer \(alice.token)")
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let page = try JSONDecoder().decode(
+      ChangesPage.self, from: Data(buffer: try await response.body.collect(upTo: 1 << 20)))
+    #expect(page.entries.allSatisfy { $0.folderMove == nil && !$0.item.isEmpty })
+    #expect(
+      Set(page.entries.map(\.path)).isSuperset(of: ["Documents/C/x.txt", "Documents/C/y.txt"]))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Quire
 import QuireCore
 import QuireSyncProtocol
@@ -139,6 +140,35 @@ struct FolderMoveTests {
     #expect(
       try String(contentsOf: folderA.appendingPathComponent("Album/New.txt"), encoding: .utf8)
         == "new on B\n")
+  }
+
+  @Test(
+    "a device whose state has no remote tree still follows a move; a download of a revision from before it lands in the moved folder"
+  )
+  func oldStateAndOldRevision() async throws {
+    let (server, home, a, folderA, b, folderB, stateB) = try await Self.twoDevices(10)
+    defer { withExtendedLifetime((server, home)) {} }
+    // A state from before the remote tree (its table made empty by that migration).
+    let queue = try DatabaseQueue(path: stateB.path)
+    try await queue.write { try $0.execute(sql: "DELETE FROM remote") }
+    let page = try #require(
+      try SyncState(readingOnly: stateB).syncedItems().values.first {
+        $0.path == "Album/Page 2.txt"
+      })
+    try FileManager.default.moveItem(
+      at: folderA.appendingPathComponent("Album"), to: folderA.appendingPathComponent("Book"))
+    try await a.pushLocalChanges()
+    try await b.pull()
+    #expect(
+      FileManager.default.fileExists(atPath: folderB.appendingPathComponent("Book/Page 2.txt").path)
+    )
+    // An entry applied again after its item changed here downloads the revision it named,
+    // from before the move: it lands in the moved folder, not the old one.
+    try await b.download(item: page.id, revision: page.revision, base: nil)
+    #expect(!FileManager.default.fileExists(atPath: folderB.appendingPathComponent("Album").path))
+    #expect(
+      try String(contentsOf: folderB.appendingPathComponent("Book/Page 2.txt"), encoding: .utf8)
+        == "page 2\n")
   }
 
   @Test("placeholders move with their folder on a device that keeps them in the cloud")

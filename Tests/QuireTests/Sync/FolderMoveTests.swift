@@ -111,6 +111,22 @@ struct FolderMoveTests {
     #expect(!FileManager.default.fileExists(atPath: folderB.appendingPathComponent("Album").path))
   }
 
+  @Test("a document open on the other device follows its folder's rename")
+  func openDocumentFollows() async throws {
+    let (server, home, a, folderA, b, folderB, _) = try await Self.twoDevices(5)
+    defer { withExtendedLifetime((server, home)) {} }
+    let presenter = RecordingPresenter(folderB.appendingPathComponent("Album/Page 1.txt"))
+    try FileCoordinator.addFilePresenter(presenter)
+    defer { FileCoordinator.removeFilePresenter(presenter) }
+    try FileManager.default.moveItem(
+      at: folderA.appendingPathComponent("Album"), to: folderA.appendingPathComponent("Book"))
+    try await a.pushLocalChanges()
+    try await b.pull()
+    let moved = folderB.appendingPathComponent("Book/Page 1.txt").standardizedFileURL.path
+    #expect(await presenter.waitFor { $0 == "moved \(moved)" } != nil, "\(presenter.messages)")
+    #expect(presenter.presentedItemURL?.path == moved)
+  }
+
   @Test(
     "a document edited on a device that has not heard of its folder's rename is merged into the renamed folder, with no conflict"
   )

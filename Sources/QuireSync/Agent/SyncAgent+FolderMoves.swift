@@ -53,7 +53,7 @@ extension SyncAgent {
   /// The commit identifier for `move`: the one kept for it if a try was cut off, else a new one
   /// (kept until the answer).
   private func commitIdentifier(for move: FolderMove) -> String {
-    let key = "\(move.from)\u{0}\(move.to)"
+    let key = "\(move.from)\n\(move.to)"  // no synced path holds a control character
     if let kept = state.value(Self.folderMoveKey), let split = kept.firstIndex(of: " "),
       kept[kept.index(after: split)...] == key
     {

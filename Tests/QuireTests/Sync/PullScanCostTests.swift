@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Quire
 import QuireSyncProtocol
 import Synchronization
@@ -51,8 +52,25 @@ struct PullScanCostTests {
     let (b, folderB) = try await agent("B")
     let counter = Counter()
     try await Sys.$faults.withValue(counter.hook) { try await b.pull() }
-    let arrived = try FileManager.default.contentsOfDirectory(atPath: folderB.path)
-      .filter { !$0.hasPrefix(".") }.count
+    let names = try FileManager.default.contentsOfDirectory(atPath: folderB.path)
+    let arrived = names.filter { !$0.hasPrefix(".") }.count
+    if arrived != files {
+      // What a failure needs to be understood: which files, and what each device's state says
+      // of them (an error or a wait, on the sender or the receiver).
+      let missing = (0..<files).map { "Note \($0).txt" }.filter { !names.contains($0) }
+      var said: [String] = []
+      for name in ["A", "B"] {
+        let queue = try DatabaseQueue(path: home.url.appendingPathComponent("\(name).sqlite").path)
+        said += try await queue.read { db in
+          try Row.fetchAll(db, sql: "SELECT path, state, error FROM status").map {
+            "\(name): \($0["path"] as String) \($0["state"] as String) \(($0["error"] as String?) ?? "")"
+          }
+        }
+      }
+      Issue.record(
+        "missing on B: \(missing.prefix(5)); hidden: \(names.filter { $0.hasPrefix(".") }.prefix(5)); status: \(said.prefix(10))"
+      )
+    }
     #expect(arrived == files, "every file arrived")
     return Double(counter["stat"]) / Double(files)
   }

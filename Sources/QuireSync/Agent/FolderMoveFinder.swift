@@ -62,7 +62,7 @@ enum FolderMoveFinder {
   }
 
   /// The folders `path` is in, innermost first, short of the root.
-  private static func ancestors(of path: String) -> [String] {
+  static func ancestors(of path: String) -> [String] {
     var result: [String] = []
     var rest = Substring(path)
     while let slash = rest.lastIndex(of: "/") {

@@ -96,15 +96,7 @@ extension SyncAgent {
     let new = url(move.to)
     let exists = { (url: URL) in (try? Sys.status(url.path)) != nil }
     if exists(old), !exists(new), taken.count == inside.count {
-      try FileManager.default.createDirectory(
-        at: new.deletingLastPathComponent(), withIntermediateDirectories: true)
-      let coordinator = FileCoordinator()
-      try coordinator.coordinate(
-        writingItemAt: old, options: .forMoving, writingItemAt: new, options: .forReplacing
-      ) { from, to in
-        try Sys.renameNoReplace(from.path, to.path)
-        coordinator.item(at: from, didMoveTo: to)
-      }
+      try Self.coordinatedMove(old, to: new)
     } else {
       for known in inside where taken.contains(known.id) {
         try moveAlone(known, to: move.moved(known.path))
@@ -150,6 +142,12 @@ extension SyncAgent {
       return
     }
     guard (try? Sys.status(old.path)) != nil, (try? Sys.status(new.path)) == nil else { return }
+    try Self.coordinatedMove(old, to: new)
+  }
+
+  /// Moves `old` to `new` (never over something there), making `new`'s folder if need be, in
+  /// one coordinated write that tells the presenters of it, and of what is inside, where it went.
+  private static func coordinatedMove(_ old: URL, to new: URL) throws {
     try FileManager.default.createDirectory(
       at: new.deletingLastPathComponent(), withIntermediateDirectories: true)
     let coordinator = FileCoordinator()

@@ -56,8 +56,8 @@ struct FolderMoveFinderTests {
         now[path] = "M/" + (path.split(separator: "/").last.map(String.init) ?? path)
       }
     }
-    let present = Set(now.values.flatMap(Self.folders(of:)))
-      .union(synced.filter { now[$0] == nil }.flatMap(Self.folders(of:)))
+    let present = Set(now.values.flatMap(FolderMoveFinder.ancestors(of:)))
+      .union(synced.filter { now[$0] == nil }.flatMap(FolderMoveFinder.ancestors(of:)))
     let found = FolderMoveFinder.find(
       moved: now.map { (from: $0.key, to: $0.value) }, synced: synced,
       folderExists: { present.contains($0) })
@@ -75,17 +75,6 @@ struct FolderMoveFinderTests {
         #expect(covered.insert(path).inserted, "seed \(seed): \(path) in two moves")
       }
     }
-  }
-
-  /// The folders `path` is in.
-  static func folders(of path: String) -> [String] {
-    var result: [String] = []
-    var rest = Substring(path)
-    while let slash = rest.lastIndex(of: "/") {
-      rest = rest[..<slash]
-      result.append(String(rest))
-    }
-    return result
   }
 }
 

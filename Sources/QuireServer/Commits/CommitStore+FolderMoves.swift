@@ -138,28 +138,32 @@ extension CommitStore {
     return move
   }
 
-  /// The folder moves (oldest first, each with its journal sequence) that made every revision
-  /// of `item` after `base` up to `current`, and `base`'s path: a commit on `base` then is not
-  /// stale, only its path must follow the moves (``rebasedPath(_:base:moves:seen:)``). Nil if
-  /// any of those revisions is another commit.
+  /// The folder moves (oldest first, each with its journal sequence and the device that made
+  /// it) that made every revision of `item` after `base` up to `current`, and `base`'s path: a
+  /// commit on `base` then is not stale, only its path must follow the moves
+  /// (``rebasedPath(_:base:moves:seen:device:)``). Nil if any of those revisions is another
+  /// commit.
   static func movedSince(
     _ db: any SQLSession, container: Int64, item: String, base: Int64, current: Int64
-  ) throws -> (base: String, moves: [(sequence: Int64, move: FolderMove)])? {
+  ) throws -> (base: String, moves: [FolderMoveMade])? {
     var revision = current
-    var moves: [(sequence: Int64, move: FolderMove)] = []
+    var moves: [FolderMoveMade] = []
     // A chain of moves only: a bound keeps a long one from costing a walk of the history.
     for _ in 0..<64 {
       guard
         let row = try db.row(
           """
-          SELECT r.base, r.folderMove, f.fromPath, f.toPath FROM revisions r
+          SELECT r.base, r.folderMove, f.fromPath, f.toPath, f.device FROM revisions r
           JOIN folderMoves f ON f.sequence = r.folderMove
           WHERE r.id = ? AND r.container = ? AND r.item = ?
           """, [revision, container, item]),
         let parent: Int64 = try row["base"]
       else { return nil }
       moves.insert(
-        (try row["folderMove"], FolderMove(from: try row["fromPath"], to: try row["toPath"])),
+        FolderMoveMade(
+          sequence: try row["folderMove"],
+          move: FolderMove(from: try row["fromPath"], to: try row["toPath"]),
+          device: try row["device"]),
         at: 0)
       revision = parent
       if revision == base {
@@ -172,15 +176,17 @@ extension CommitStore {
     return nil
   }
 
-  /// The path of a commit at `requested`, made on a base at `base` that the folder `moves`
-  /// came after. A device that says what it has `seen` has its path taken through each move
-  /// it had not heard of: it placed the item knowing the others. One that does not say is
-  /// taken as having heard of none if it left the item where the base had it, or renamed it
-  /// in that folder; if it moved it elsewhere, its path stands.
+  /// The path of a commit by `device` at `requested`, made on a base at `base` that the folder
+  /// `moves` came after. The device's own moves stand: it made them, so it placed the item
+  /// knowing them, even before its journal reached them (a document put back under the old
+  /// name stays there). A device that says what it has `seen` has its path taken through each
+  /// other move it had not heard of: it placed the item knowing the others. One that does not
+  /// say is taken as having heard of none if it left the item where the base had it, or
+  /// renamed it in that folder; if it moved it elsewhere, its path stands.
   static func rebasedPath(
-    _ requested: String, base: String, moves: [(sequence: Int64, move: FolderMove)],
-    seen: Int64?
+    _ requested: String, base: String, moves: [FolderMoveMade], seen: Int64?, device: String
   ) -> String {
+    let moves = moves.filter { $0.device != device }
     if let seen {
       return moves.filter { $0.sequence > seen }.reduce(requested) { $1.move.moved($0) }
     }

@@ -146,7 +146,8 @@ extension CommitStore {
       // of each as one entry with no revisions): not a stale commit; its path follows them.
       request.base = current
       request.path = rebasedPath(
-        request.path, base: moved.base, moves: moved.moves, seen: request.seen)
+        request.path, base: moved.base, moves: moved.moves, seen: request.seen,
+        device: device.id)
     }
     if let current, current != request.base {
       return try mergeStale(

@@ -38,16 +38,18 @@ struct FolderMoveServerTests {
     let revisions = try await Self.commit(
       ["A/x.txt", "A/Sub/y.txt", "B/z.txt", "Ab/w.txt"], with: alice)
     let cursor = try await alice.changes(since: 0).cursor
+    // Another of Alice's devices moves the folder.
+    let laptop = try await server.client("alice", device: "laptop")
     let request = FolderMoveRequest(
       commit: UUID().uuidString, move: FolderMove(from: "Documents/A", to: "Documents/C/A2"))
-    let answer = try await alice.moveFolder(request)
+    let answer = try await laptop.moveFolder(request)
     #expect(answer.items == 2, "Ab/w.txt is not in A")
     let entries = try await alice.changes(since: cursor).entries
     #expect(entries.count == 1)
     #expect(entries.first?.folderMove == request.move && entries.first?.item == "")
     #expect(entries.first?.sequence == answer.sequence)
     // Sent again (its answer lost): the same answer, nothing more in the journal.
-    #expect(try await alice.moveFolder(request) == answer)
+    #expect(try await laptop.moveFolder(request) == answer)
     #expect(try await alice.changes(since: cursor).entries.count == 1)
 
     // A device that has not heard of the move edits x.txt on its old base, at its old path.
@@ -109,8 +111,9 @@ struct FolderMoveServerTests {
     let (server, alice, _, _) = try await ShareTests.threeAccounts(.embedded)
     defer { withExtendedLifetime(server) {} }
     let revisions = try await Self.commit(["A/x.txt", "A/y.txt"], with: alice)
+    let laptop = try await server.client("alice", device: "laptop")
     func move(_ from: String, _ to: String) async throws -> Int64 {
-      try await alice.moveFolder(
+      try await laptop.moveFolder(
         FolderMoveRequest(
           commit: UUID().uuidString,
           move: FolderMove(from: "Documents/" + from, to: "Documents/" + to))
@@ -130,6 +133,29 @@ struct FolderMoveServerTests {
     renamed.seen = first
     let followed = try await alice.commit(renamed)
     #expect(followed.status == .current && followed.path == "Documents/D/y2.txt")
+  }
+
+  @Test(
+    "the device that moved a folder and put a document back under the old name before its journal reached the move keeps it there"
+  )
+  func ownMove() async throws {
+    let (server, alice, _, _) = try await ShareTests.threeAccounts(.embedded)
+    defer { withExtendedLifetime(server) {} }
+    let revisions = try await Self.commit(["A/x.txt", "A/y.txt"], with: alice)
+    let seen = try await alice.changes(since: 0).cursor
+    _ = try await alice.moveFolder(
+      FolderMoveRequest(
+        commit: UUID().uuidString, move: FolderMove(from: "Documents/A", to: "Documents/B")))
+    // Its journal is still before the move: it made it, so it knows it.
+    var back = S.commit(
+      Self.item("A/x.txt"), path: "Documents/A/x.txt", base: revisions["A/x.txt"], kind: .file)
+    back.seen = seen
+    let kept = try await alice.commit(back)
+    #expect(kept.status == .current && kept.path == "Documents/A/x.txt")
+    let latest = Dictionary(
+      try await alice.changes(since: seen).entries.map { ($0.item, $0.path) }
+    ) { $1 }
+    #expect(latest[Self.item("A/x.txt")] == "Documents/A/x.txt", "\(latest)")
   }
 
   @Test(

@@ -5,14 +5,17 @@ extension CommitStore {
   /// Revision `revision` of `item`: every member, or with `since` (an earlier revision on the
   /// item's chain) only the members written and removed after it — O(changed), read from the
   /// members' validity ranges.
+  /// With `edits`, a member changed since `since` whose list is long and mostly the one it had
+  /// then is sent as an edit of that list (``ChunkListEdit``).
   func manifest(
-    container identifier: String, item: String, revision: Int64, since: Int64?, user: Int64
+    container identifier: String, item: String, revision: Int64, since: Int64?, user: Int64,
+    edits: Bool = false
   ) throws(SyncError) -> RevisionManifest {
     try read { db throws in
       let container = try Self.container(db, user: user, identifier: identifier, create: false)
       return try Self.manifest(
         db, container: container, identifier: identifier, item: item, revision: revision,
-        since: since)
+        since: since, edits: edits)
     }
   }
 
@@ -33,7 +36,7 @@ extension CommitStore {
 
   static func manifest(
     _ db: any SQLSession, container: Int64?, identifier: String, item: String, revision: Int64,
-    since: Int64?
+    since: Int64?, edits: Bool = false
   ) throws -> RevisionManifest {
     guard let container,
       let row = try db.row(
@@ -56,7 +59,8 @@ extension CommitStore {
     if conflict {
       change = try Self.conflictManifest(db, row: row, container: container, item: item)
     } else if let since {
-      change = try Self.changes(db, container: container, item: item, from: since, to: revision)
+      change = try Self.changes(
+        db, container: container, item: item, from: since, to: revision, edits: edits)
     } else {
       change = ManifestChange(
         upserted: try Self.members(db, container: container, item: item, at: revision))
@@ -78,7 +82,8 @@ extension CommitStore {
   }
 
   private static func changes(
-    _ db: any SQLSession, container: Int64, item: String, from since: Int64, to revision: Int64
+    _ db: any SQLSession, container: Int64, item: String, from since: Int64, to revision: Int64,
+    edits: Bool
   ) throws -> ManifestChange {
     let upserted = try db.rows(
       """
@@ -87,13 +92,20 @@ extension CommitStore {
       """, [container, item, since, revision, revision]
     ).map(MemberRow.member)
     let written = Set(upserted.map(\.path))
-    let closed = try db.values(
-      String.self,
+    // The members as they were at `since` that changed or went after it.
+    let closed = try db.rows(
       """
-      SELECT path FROM members WHERE container = ? AND item = ? AND since <= ?
-        AND until > ? AND until <= ? ORDER BY path
+      SELECT path\(edits ? ", chunks" : "") FROM members WHERE container = ? AND item = ?
+        AND since <= ? AND until > ? AND until <= ? ORDER BY path
       """, [container, item, since, since, revision])
-    return ManifestChange(upserted: upserted, removed: closed.filter { !written.contains($0) })
+    var then: [String: [ChunkReference]] = [:]
+    for row in closed where edits {
+      then[try row["path"]] = MemberRow.decode([UInt8]((try row["chunks"] as Data?) ?? Data()))
+    }
+    let change = ManifestChange(
+      upserted: upserted,
+      removed: try closed.map { try $0["path"] as String }.filter { !written.contains($0) })
+    return edits ? change.editing(base: then) : change
   }
 
   /// A conflict revision's whole manifest: its base's, with its own change laid over it.

@@ -62,7 +62,9 @@ extension CommitStore {
         db, user: device.user, identifier: identifier, create: true)!
       let answers = try requests.map { request in
         try Self.commit(
-          request, container: container, device: device, blobs: blobs, locks: locks, db)
+          try Self.resolvingEdits(
+            request, container: container, maximumMembers: maximumMembers, db),
+          container: container, device: device, blobs: blobs, locks: locks, db)
       }
       let moved = try ShareStore.followMovedFolders(db, container: container, requests, answers)
       return (answers, moved)
@@ -75,7 +77,10 @@ extension CommitStore {
     // written there.
     if !request.deleted { try SyncPath.check(request.path, what: "item path") }
     try SyncIdentifier.checkCommit(request.commit)
-    try request.change.validate(kind: request.kind, maximumMembers: maximumMembers)
+    // A change with edits is checked once they are applied (``resolvingEdits``).
+    if request.change.edits == nil {
+      try request.change.validate(kind: request.kind, maximumMembers: maximumMembers)
+    }
   }
 
   /// One commit inside the caller's transaction.

@@ -73,6 +73,12 @@ struct RequestReading: Sendable {
     request.uri.queryParameters["folderMoves"] == "1"
   }
 
+  /// Whether the reader of a manifest takes changed members' chunk lists as edits of those it
+  /// holds (`edits=1`, as this release's agents ask; ``ChunkListEdit``).
+  func readsChunkEdits(_ request: Request) -> Bool {
+    request.uri.queryParameters["edits"] == "1"
+  }
+
   /// The page size in `limit`: 1000 unless asked, kept between 1 and 5000.
   func limit(_ request: Request) -> Int {
     min(max(Int(request.uri.queryParameters["limit"] ?? "1000") ?? 1000, 1), 5000)

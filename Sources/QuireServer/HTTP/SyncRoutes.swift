@@ -103,7 +103,7 @@ struct SyncRoutes: Sendable {
         try store.commits.manifest(
           container: try context.parameters.require("container"),
           item: try context.parameters.require("item"), revision: revision, since: since,
-          user: device.user))
+          user: device.user, edits: reading.readsChunkEdits(request)))
     }
     router.post("/v1/containers/:container/manifests") { request, context in
       let device = try reading.device(request)

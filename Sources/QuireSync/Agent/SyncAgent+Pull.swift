@@ -393,8 +393,12 @@ extension SyncAgent {
     var manifest: RevisionManifest
     if let prefetched {
       manifest = prefetched
+    } else if let base {
+      manifest = try await client.manifest(
+        item: id, revision: revision, since: base.revision,
+        base: base.members.mapValues(\.chunks))
     } else {
-      manifest = try await client.manifest(item: id, revision: revision, since: base?.revision)
+      manifest = try await client.manifest(item: id, revision: revision)
     }
     if share?.role == .read {
       // Written without write permission: editors, and a Quire Document, open it read-only.

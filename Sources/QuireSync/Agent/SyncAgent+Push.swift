@@ -148,7 +148,8 @@ extension SyncAgent {
     let sources = prepared.sources
     let held = prepared.held
     try await send(sources.keys.filter { !held.contains($0) }, from: sources)
-    let answer = try await commit(prepared.request, offering: sources, skipped: !held.isEmpty)
+    let answer = try await commit(
+      prepared.request, base: base, offering: sources, skipped: !held.isEmpty)
     try await finish(prepared, answer: answer)
   }
 
@@ -229,20 +230,21 @@ extension SyncAgent {
     }
   }
 
-  /// Commits `request`. If the server lacks a chunk this device `skipped` offering because the
-  /// synced revision had it (the server dropped it since), every chunk is offered and the
-  /// commit tried once more.
+  /// Commits `request`, made on `base` (whose long chunk lists are sent as edits). If the server
+  /// lacks a chunk this device `skipped` offering because the synced revision had it (the
+  /// server dropped it since), every chunk is offered and the commit tried once more.
   func commit(
-    _ request: CommitRequest,
+    _ request: CommitRequest, base: SyncedItem?,
     offering sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)],
     skipped: Bool
   ) async throws -> CommitResponse {
+    let lists = base?.members.mapValues(\.chunks) ?? [:]
     do {
-      return try await client.commit(stamped(request))
+      return try await client.commit(stamped(request), editing: lists)
     } catch {
       guard error.code == .missingChunks && skipped else { throw error }
       try await send(Array(sources.keys), from: sources)
-      return try await client.commit(stamped(request))
+      return try await client.commit(stamped(request), editing: lists)
     }
   }
 

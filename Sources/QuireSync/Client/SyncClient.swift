@@ -138,6 +138,24 @@ public struct SyncClient: Sendable {
     try await send(.POST, "\(scope)/commits", json: request)
   }
 
+  /// Commits a revision whose base held the chunk lists `base` (by member path), sending each
+  /// long list that is mostly its base's as an edit of it (``ChunkListEdit``). If the server
+  /// cannot apply an edit (its base differs from this device's record), the whole lists are
+  /// sent again. A share's commits send whole lists.
+  public func commit(_ request: CommitRequest, editing base: [String: [ChunkReference]])
+    async throws(SyncError) -> CommitResponse
+  {
+    var edited = request
+    edited.change = request.change.editing(base: base)
+    guard share == nil, edited.change.edits != nil else { return try await commit(request) }
+    do {
+      return try await commit(edited)
+    } catch {
+      guard error.code == .invalidManifest else { throw error }
+      return try await commit(request)
+    }
+  }
+
   /// Commits `requests` in order, all or none, as one request (at most
   /// ``CommitBatch/maximumCount``).
   public func commit(batch requests: [CommitRequest]) async throws(SyncError) -> [CommitResponse] {
@@ -172,6 +190,26 @@ public struct SyncClient: Sendable {
     let query = since.map { "?since=\($0)" } ?? ""
     return try await send(
       .GET, "\(scope)/items/\(item)/revisions/\(revision)\(query)")
+  }
+
+  /// What changed in `item` from revision `since`, whose members' chunk lists this device holds
+  /// (`base`, by path), to `revision`: a changed member's long list comes as an edit of the one
+  /// it had (``ChunkListEdit``), rebuilt here. If an edit does not apply to `base` (this
+  /// device's record differs from the server's), the change is fetched again with whole lists.
+  public func manifest(
+    item: String, revision: Int64, since: Int64, base: [String: [ChunkReference]]
+  ) async throws(SyncError) -> RevisionManifest {
+    guard share == nil else {
+      return try await manifest(item: item, revision: revision, since: since)
+    }
+    var manifest: RevisionManifest = try await send(
+      .GET, "\(scope)/items/\(item)/revisions/\(revision)?since=\(since)&edits=1")
+    do {
+      manifest.change = try manifest.change.resolvingEdits { path throws(SyncError) in base[path] }
+      return manifest
+    } catch {
+      return try await self.manifest(item: item, revision: revision, since: since)
+    }
   }
 
   /// The whole manifests of `revisions`, in their order, a thousand per request. Each revision

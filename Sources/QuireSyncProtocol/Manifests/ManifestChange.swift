@@ -6,6 +6,10 @@ public struct ManifestChange: Hashable, Codable, Sendable {
   public var upserted: [ManifestMember]
   /// Paths of members removed.
   public var removed: [String]
+  /// On the wire only: the chunk lists of members of `upserted` (listed there with no chunks)
+  /// sent as edits of their base's lists. A receiver rebuilds them with
+  /// ``resolvingEdits(base:)`` before anything else reads the change; nil once resolved.
+  public var edits: [ChunkListEdit]?
 
   /// A change writing `upserted` and removing `removed`.
   public init(upserted: [ManifestMember] = [], removed: [String] = []) {

@@ -51,6 +51,15 @@ enum SyncTestSupport {
     return (Int(response.status.code), code)
   }
 
+  /// The JSON answer of a GET, decoded as `type`.
+  static func get<T: Decodable>(_ url: String, token: String, as type: T.Type) async throws -> T {
+    var request = HTTPClientRequest(url: url)
+    request.headers.add(name: "Authorization", value: "Bearer \(token)")
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let bytes = try await response.body.collect(upTo: 16 << 20)
+    return try JSONDecoder().decode(type, from: Data(buffer: bytes))
+  }
+
   static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
   /// `count` pseudo-random bytes from `seed` (the same for the same seed).

@@ -95,9 +95,12 @@ WORKLOADS = [
     ("sync-bytes", ["--members", "10000"], [
         at_most("quire_bytes", lambda r: 16384, "≤ 16 KiB"),
         at_most("quire_bytes", lambda r: r["rsync_bytes"], "≤ rsync_bytes"),
+        # Issue 31 §6. Not met by design: the changed 4 KiB of random bytes cross the wire twice
+        # (up to the server, down from it), where Syncthing sends them once, peer to peer.
+        at_most("quire_bytes", lambda r: r["syncthing_bytes"], "≤ syncthing_bytes"),
     ]),
     ("sync-large-edit", ["--mib", "256"], [
-        at_most("quire_bytes", lambda r: 1 << 20, "≤ 1 MiB"),
+        at_most("quire_bytes", lambda r: 256 << 10, "≤ 256 KiB"),
     ]),
     ("sync-initial", ["--files", "10000"], [
         at_most("quire_ms", lambda r: r["syncthing_ms"], "≤ syncthing_ms"),

@@ -39,6 +39,31 @@ struct SyncRoutes: Sendable {
       return ServerResponse.json(
         ChunkList(hashes: try store.chunks.missingChunks(user: device.user, hashes: list.hashes)))
     }
+    router.post("/v1/chunks/signatures") { request, _ in
+      let device = try reading.device(request)
+      let list = try await reading.json(ChunkList.self, from: request)
+      return try await reading.heavy.run("account:\(device.user)") {
+        ServerResponse.json(try store.chunks.signatures(user: device.user, hashes: list.hashes))
+      }
+    }
+    router.post("/v1/chunks/deltas") { request, _ in
+      let device = try reading.device(request)
+      let list = try await reading.json(ChunkDeltaList.self, from: request)
+      return try await reading.heavy.run("account:\(device.user)") {
+        ServerResponse.json(
+          ChunkList(
+            hashes: try store.chunks.storeDeltas(
+              user: device.user, deltas: list.deltas,
+              maximumChunk: ContentChunker.standard.maximumSize)))
+      }
+    }
+    router.post("/v1/chunks/fetch-deltas") { request, _ in
+      let device = try reading.device(request)
+      let asked = try await reading.json(ChunkDeltaRequest.self, from: request)
+      return try await reading.heavy.run("account:\(device.user)") {
+        ServerResponse.json(try store.chunks.deltas(user: device.user, wanted: asked.wanted))
+      }
+    }
     router.post("/v1/chunks/fetch") { request, _ in
       let device = try reading.device(request)
       let hashes = try await reading.chunkFetch(request)

@@ -34,14 +34,18 @@ extension SyncAgent {
       held.formUnion(upload.held)
     }
     do {
-      try await send(sources.keys.filter { !held.contains($0) }, from: sources)
+      try await send(
+        sources.keys.filter { !held.contains($0) }, from: sources,
+        deltas: prepared.compactMap { upload in upload.base.map { ($0, upload.sources) } })
     } catch {
       try await uploadEach(prepared, after: error)
       return
     }
     let answers: [CommitResponse]
     do {
-      answers = try await client.commit(batch: prepared.map { stamped($0.request) })
+      answers = try await client.commit(
+        batch: prepared.map { stamped($0.request) },
+        editing: prepared.map { $0.base?.members.mapValues(\.chunks) ?? [:] })
     } catch {
       try await uploadEach(prepared, after: error)
       return

@@ -453,6 +453,9 @@ extension SyncAgent {
       ?? ChunkSpool(bytes: wanted.values.reduce(0, +), in: folder, layout: whole)
     var kept = false
     defer { if !kept { chunks.discard() } }
+    if incremental, share == nil, let base {
+      await fetchDeltas(wanted, of: manifest, base: base, onDisk: onDisk, into: chunks)
+    }
     do {
       // A try after a cut fetches only what its spool lacks.
       try await fetch(

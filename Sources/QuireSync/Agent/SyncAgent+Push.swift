@@ -147,7 +147,9 @@ extension SyncAgent {
     }
     let sources = prepared.sources
     let held = prepared.held
-    try await send(sources.keys.filter { !held.contains($0) }, from: sources)
+    try await send(
+      sources.keys.filter { !held.contains($0) }, from: sources,
+      deltas: base.map { [($0, sources)] } ?? [])
     let answer = try await commit(
       prepared.request, base: base, offering: sources, skipped: !held.isEmpty)
     try await finish(prepared, answer: answer)
@@ -248,11 +250,19 @@ extension SyncAgent {
     }
   }
 
-  /// Uploads those of `hashes` the server lacks, read back from the members they came from.
+  /// Uploads those of `hashes` the server lacks, read back from the members they came from;
+  /// those of an item in `deltas` that replaced a chunk of its base go as deltas of it where
+  /// they can (``sendDeltas(_:from:base:)``).
   func send(
-    _ hashes: [ContentHash], from sources: [ContentHash: (snapshot: MemberSnapshot, index: Int)]
+    _ hashes: [ContentHash], from sources: PreparedUpload.Sources,
+    deltas items: [(base: SyncedItem, sources: PreparedUpload.Sources)] = []
   ) async throws {
-    let missing = try await client.missingChunks(hashes)
+    var missing = try await client.missingChunks(hashes)
+    for (base, itemSources) in items where share == nil && !missing.isEmpty {
+      let stored = await sendDeltas(
+        missing.filter { itemSources[$0] != nil }, from: itemSources, base: base)
+      missing.removeAll { stored.contains($0) }
+    }
     let sent = try await client.upload(missing) { hash throws(SyncError) in
       guard let source = sources[hash] else {
         throw SyncError(

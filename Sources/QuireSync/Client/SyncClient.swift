@@ -112,6 +112,54 @@ public struct SyncClient: Sendable {
     return sent
   }
 
+  /// The block signatures of those of `hashes` the server holds for this account, by hash
+  /// (none through a share), to send similar chunks as deltas (``ChunkDelta``).
+  public func chunkSignatures(_ hashes: [ContentHash]) async throws(SyncError)
+    -> [ContentHash: ChunkSignatures.Signature]
+  {
+    guard share == nil else { return [:] }
+    var result: [ContentHash: ChunkSignatures.Signature] = [:]
+    for start in stride(from: 0, to: hashes.count, by: ChunkSignatures.maximumCount) {
+      let batch = Array(hashes[start..<min(start + ChunkSignatures.maximumCount, hashes.count)])
+      let answer: ChunkSignatures = try await send(
+        .POST, "/v1/chunks/signatures", json: ChunkList(hashes: batch))
+      for signature in answer.signatures { result[signature.hash] = signature }
+    }
+    return result
+  }
+
+  /// Sends chunks as `deltas` of chunks the server holds; returns those it stored (the others
+  /// are to be sent whole). None through a share.
+  public func uploadDeltas(_ deltas: [ChunkDelta]) async throws(SyncError) -> Set<ContentHash> {
+    guard share == nil else { return [] }
+    var stored = Set<ContentHash>()
+    for start in stride(from: 0, to: deltas.count, by: ChunkDeltaList.maximumCount) {
+      let batch = Array(deltas[start..<min(start + ChunkDeltaList.maximumCount, deltas.count)])
+      let answer: ChunkList = try await send(
+        .POST, "/v1/chunks/deltas", json: ChunkDeltaList(deltas: batch))
+      stored.formUnion(answer.hashes)
+    }
+    return stored
+  }
+
+  /// Deltas for the chunks `wanted`, each of a chunk this device holds, where the server has
+  /// one smaller than half the chunk; the rest are to be fetched whole. A delta is only what
+  /// the server says: its result is checked against its hash when applied. None through a
+  /// share.
+  public func fetchDeltas(_ wanted: [ChunkDeltaRequest.Wanted]) async throws(SyncError)
+    -> [ChunkDelta]
+  {
+    guard share == nil else { return [] }
+    var deltas: [ChunkDelta] = []
+    for start in stride(from: 0, to: wanted.count, by: ChunkDeltaList.maximumCount) {
+      let batch = Array(wanted[start..<min(start + ChunkDeltaList.maximumCount, wanted.count)])
+      let answer: ChunkDeltaList = try await send(
+        .POST, "/v1/chunks/fetch-deltas", json: ChunkDeltaRequest(wanted: batch))
+      deltas += answer.deltas
+    }
+    return deltas
+  }
+
   /// The bytes of `hashes`, by hash.
   public func fetchChunks(_ hashes: [ContentHash]) async throws(SyncError) -> [ContentHash: [UInt8]]
   {
@@ -168,6 +216,29 @@ public struct SyncClient: Sendable {
       )
     }
     return answer.results
+  }
+
+  /// Commits `requests` as ``commit(batch:)`` does, each made on a base that held the chunk
+  /// lists `bases` (in the same order), sending long lists as edits of them
+  /// (``commit(_:editing:)``). If the server cannot apply an edit, the whole lists are sent
+  /// again.
+  public func commit(batch requests: [CommitRequest], editing bases: [[String: [ChunkReference]]])
+    async throws(SyncError) -> [CommitResponse]
+  {
+    let edited = zip(requests, bases).map { request, base in
+      var edited = request
+      edited.change = request.change.editing(base: base)
+      return edited
+    }
+    guard share == nil, edited.contains(where: { $0.change.edits != nil }) else {
+      return try await commit(batch: requests)
+    }
+    do {
+      return try await commit(batch: edited)
+    } catch {
+      guard error.code == .invalidManifest else { throw error }
+      return try await commit(batch: requests)
+    }
   }
 
   /// Moves a folder as one commit (``FolderMove``): one journal entry, whatever it holds.

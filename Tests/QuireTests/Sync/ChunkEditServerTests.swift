@@ -60,4 +60,52 @@ struct ChunkEditServerTests {
     await ShareTests.expect(.invalidManifest) { _ = try await alice.commit(baseless) }
     #expect(try await alice.changes(since: 0).entries.last?.revision == edited.revision)
   }
+
+  @Test(
+    "a chunk an edit touched goes up as a delta of the chunk it replaced and comes down as one; a lying delta is not stored"
+  )
+  func chunkDeltas() async throws {
+    let (server, alice, bob, _) = try await ShareTests.threeAccounts(.embedded)
+    defer { withExtendedLifetime(server) {} }
+    var bytes = S.random(3 << 20, seed: 32)
+    let first = try await S.upload(["": bytes], with: alice)
+    bytes.replaceSubrange(1_500_000..<1_500_100, with: [UInt8](repeating: 0x5A, count: 100))
+    let edited = ChunkedContents(bytes)
+    let pairs = ChunkDelta.pairs(new: edited.member(path: "").chunks, base: first[0].chunks)
+    #expect(!pairs.isEmpty && pairs.count <= 3)
+    let signatures = try await alice.chunkSignatures(pairs.map(\.base))
+    let upload = Dictionary(edited.uploads.map { ($0.hash, $0.bytes) }) { first, _ in first }
+    let deltas = pairs.compactMap { pair in
+      signatures[pair.base].flatMap { signature in
+        ChunkDelta.between(signature: signature, new: upload[pair.chunk]!, hash: pair.chunk)
+      }
+    }
+    #expect(deltas.count == pairs.count, "a delta for each chunk the edit touched")
+    #expect(deltas.reduce(0) { $0 + $1.bytes.count } < 16 << 10, "a few KiB, not the chunks")
+    // A delta whose bytes do not make its chunk, and one from a chunk Bob does not hold, are
+    // not stored.
+    var lying = deltas[0]
+    lying.bytes[0] ^= 0xFF
+    #expect(try await alice.uploadDeltas([lying]).isEmpty)
+    #expect(try await bob.uploadDeltas(deltas).isEmpty)
+    #expect(Set(try await alice.uploadDeltas(deltas)) == Set(pairs.map(\.chunk)))
+    #expect(try await alice.missingChunks(edited.uploads.map(\.hash)).isEmpty)
+    // Down: deltas of the chunks a device holds, which make the new chunks.
+    let old = Dictionary(
+      ChunkedContents(S.random(3 << 20, seed: 32)).uploads.map { ($0.hash, $0.bytes) }
+    ) { first, _ in first }
+    let fetched = try await alice.fetchDeltas(pairs.map { .init(hash: $0.chunk, base: $0.base) })
+    #expect(fetched.count == pairs.count)
+    for delta in fetched {
+      #expect(try delta.applied(to: old[delta.base]!, maximumSize: 1 << 20) == upload[delta.hash])
+    }
+    #expect(try await bob.fetchDeltas(pairs.map { .init(hash: $0.chunk, base: $0.base) }).isEmpty)
+    // More deltas in one request than a server takes (the client sends 64 at a time).
+    let tooMany = try JSONEncoder().encode(
+      ChunkDeltaList(deltas: Array(repeating: deltas[0], count: ChunkDeltaList.maximumCount + 1)))
+    let answer = try await S.raw(
+      .POST, "\(server.url)/v1/chunks/deltas", token: alice.token, body: Array(tooMany))
+    #expect(answer.status == 413 || answer.status == 400)
+    #expect(answer.code == "tooLarge")
+  }
 }

@@ -3,10 +3,12 @@ import QuireSyncProtocol
 
 extension CommitStore {
   /// `request` with its chunk lists sent as edits (``ChunkListEdit``) rebuilt against the
-  /// lists of its base revision, and checked as any change is. `invalidManifest` if an edit has
+  /// lists of its base revision, and checked as any change is. The chunks rebuilt are taken
+  /// from `budget`, which a batch's commits share. `invalidManifest` if an edit has
   /// no base member or does not apply to it: the device sends the whole lists again.
   static func resolvingEdits(
-    _ request: CommitRequest, container: Int64, maximumMembers: Int, _ db: any SQLSession
+    _ request: CommitRequest, container: Int64, maximumMembers: Int, budget: inout Int,
+    _ db: any SQLSession
   ) throws -> CommitRequest {
     guard let edits = request.change.edits else { return request }
     guard edits.count <= maximumMembers, let base = request.base else {
@@ -16,7 +18,7 @@ extension CommitStore {
       )
     }
     var resolved = request
-    resolved.change = try request.change.resolvingEdits { path throws(SyncError) in
+    resolved.change = try request.change.resolvingEdits(budget: &budget) { path throws(SyncError) in
       do {
         return try Self.member(db, container: container, item: request.item, path: path, at: base)
       } catch {

@@ -60,10 +60,11 @@ extension CommitStore {
     return try writeCommit(scope: "\(device.user)/\(identifier)") { db throws in
       let container = try Self.container(
         db, user: device.user, identifier: identifier, create: true)!
+      var budget = ChunkListEdit.maximumCount  // the chunks the batch's edits may make
       let answers = try requests.map { request in
         try Self.commit(
           try Self.resolvingEdits(
-            request, container: container, maximumMembers: maximumMembers, db),
+            request, container: container, maximumMembers: maximumMembers, budget: &budget, db),
           container: container, device: device, blobs: blobs, locks: locks, db)
       }
       let moved = try ShareStore.followMovedFolders(db, container: container, requests, answers)

@@ -252,15 +252,14 @@ extension SyncAgent {
 
   /// Uploads those of `hashes` the server lacks, read back from the members they came from;
   /// those of an item in `deltas` that replaced a chunk of its base go as deltas of it where
-  /// they can (``sendDeltas(_:from:base:)``).
+  /// they can (``sendDeltas(_:items:)``).
   func send(
     _ hashes: [ContentHash], from sources: PreparedUpload.Sources,
     deltas items: [(base: SyncedItem, sources: PreparedUpload.Sources)] = []
   ) async throws {
     var missing = try await client.missingChunks(hashes)
-    for (base, itemSources) in items where share == nil && !missing.isEmpty {
-      let stored = await sendDeltas(
-        missing.filter { itemSources[$0] != nil }, from: itemSources, base: base)
+    if share == nil, !items.isEmpty, !missing.isEmpty {
+      let stored = await sendDeltas(missing, items: items)
       missing.removeAll { stored.contains($0) }
     }
     let sent = try await client.upload(missing) { hash throws(SyncError) in

@@ -96,15 +96,17 @@ public struct ChunkListEdit: Hashable, Codable, Sendable {
     return ChunkListEdit(path: path, runs: runs, digest: digest(of: new))
   }
 
-  /// The most chunks an edit may make: about what a whole list in the largest JSON body a
-  /// server reads (32 MiB) can name. A few bytes of runs, each repeating the whole base, must
-  /// not make a list of billions.
+  /// The most chunks the edits of one request may make together: about what whole lists in
+  /// the largest JSON body a server reads (32 MiB) can name. A few bytes of runs, each
+  /// repeating a whole base, must not make lists of billions.
   public static let maximumCount = 1 << 19
 
   /// The list this edit makes of `base`. Throws `invalidManifest` for a run outside `base`, an
-  /// empty run, a result longer than ``maximumCount``, or one whose ``digest(of:)`` is not
-  /// ``digest`` (the receiver's base is not the sender's).
-  public func applied(to base: [ChunkReference]) throws(SyncError) -> [ChunkReference] {
+  /// empty run, a result longer than `limit`, or one whose ``digest(of:)`` is not ``digest``
+  /// (the receiver's base is not the sender's).
+  public func applied(to base: [ChunkReference], limit: Int = maximumCount) throws(SyncError)
+    -> [ChunkReference]
+  {
     var chunks: [ChunkReference] = []
     for run in runs {
       let count: Int
@@ -112,10 +114,11 @@ public struct ChunkListEdit: Hashable, Codable, Sendable {
       case .base(_, let taken): count = taken
       case .new(let added): count = added.count
       }
-      guard count <= Self.maximumCount - chunks.count else {
+      guard count <= limit - chunks.count else {
         throw SyncError(
           .invalidManifest,
-          "The edit of member “\(path)”'s chunks makes more than \(Self.maximumCount) chunks.")
+          "The edits of member “\(path)”'s chunks make more than \(Self.maximumCount) chunks in one request."
+        )
       }
       switch run {
       case .base(let start, let count):

@@ -19,11 +19,21 @@ extension ManifestChange {
 
   /// This change with every edit applied to `base`'s list at its path (nil if there is none),
   /// and no edits left. Throws `invalidManifest` for an edit of a member not upserted, two
-  /// edits of one member, one of a member listed with chunks, one with no base, or one that
-  /// does not apply to the base (``ChunkListEdit/applied(to:)``).
+  /// edits of one member, one of a member listed with chunks, one with no base, one that does
+  /// not apply to the base (``ChunkListEdit/applied(to:limit:)``), or edits that make more
+  /// than ``ChunkListEdit/maximumCount`` chunks in all.
   public func resolvingEdits(base: (String) throws(SyncError) -> [ChunkReference]?)
     throws(SyncError) -> ManifestChange
   {
+    var budget = ChunkListEdit.maximumCount
+    return try resolvingEdits(budget: &budget, base: base)
+  }
+
+  /// ``resolvingEdits(base:)``, the chunks the edits make taken from `budget`, which the
+  /// changes of one request share.
+  public func resolvingEdits(
+    budget: inout Int, base: (String) throws(SyncError) -> [ChunkReference]?
+  ) throws(SyncError) -> ManifestChange {
     guard let edits else { return self }
     var change = self
     change.edits = nil
@@ -45,7 +55,9 @@ extension ManifestChange {
           "The edit of member “\(edit.path)”'s chunks has no base member at that path. Send the whole list."
         )
       }
-      change.upserted[position].chunks = try edit.applied(to: old)
+      let chunks = try edit.applied(to: old, limit: budget)
+      budget -= chunks.count
+      change.upserted[position].chunks = chunks
     }
     return change
   }

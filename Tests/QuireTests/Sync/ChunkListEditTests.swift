@@ -111,6 +111,27 @@ struct ChunkListEditTests {
     var listed = change
     listed.upserted[0].chunks = new
     expectInvalid { _ = try listed.resolvingEdits { _ in base } }
+    // Two edits, each within the limit, that make more than it together: the request's edits
+    // share one budget.
+    let repeated = Array(repeating: ChunkListEdit.Run.base(start: 0, count: 100), count: 3_000)
+    let long = Array(repeating: base, count: 3_000).flatMap { $0 }
+    let size = long.reduce(0) { $0 + $1.size }
+    var large = ManifestChange(
+      upserted: ["a", "b"].map {
+        ManifestMember(
+          path: $0, size: size, mode: 0o644, modified: 0, hash: member.hash, chunks: [])
+      })
+    let digest = ChunkListEdit.digest(of: long)
+    large.edits = ["a", "b"].map { ChunkListEdit(path: $0, runs: repeated, digest: digest) }
+    #expect(
+      try ManifestChange(upserted: [large.upserted[0]], removed: []).resolvingEdits { _ in
+        base
+      } == ManifestChange(upserted: [large.upserted[0]]), "no edits: as it was")
+    var one = large
+    one.upserted.removeLast()
+    one.edits?.removeLast()
+    #expect(try one.resolvingEdits { _ in base }.upserted[0].chunks.count == 300_000)
+    expectInvalid { _ = try large.resolvingEdits { _ in base } }
     // Made by `editing`, and rebuilt: the same change.
     let whole = ManifestChange(upserted: [
       ManifestMember(

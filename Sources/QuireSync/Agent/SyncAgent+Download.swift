@@ -1,0 +1,173 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+
+/// Bringing one item to a revision: its manifest, its chunks (fetched, copied from the file on
+/// disk, or rebuilt from deltas), and the write that places it.
+extension SyncAgent {
+  /// Brings the item to `revision`: only what changed since `base` when the folder still holds
+  /// `base`, else everything; moves it first if its path changed.
+  ///
+  /// A `prefetched` whole manifest of `revision` saves asking for it, and `chunks` already
+  /// fetched are not fetched again. A new package's members that `keepsInCloud` are placed as
+  /// member placeholders, their bytes not fetched.
+  func download(
+    item id: String, revision: Int64, base: SyncedItem?, prefetched: RevisionManifest? = nil,
+    chunks fetchedBefore: [ContentHash: [UInt8]] = [:], progress: DownloadProgress? = nil,
+    keepsInCloud: (ManifestMember) -> Bool = { _ in false }
+  ) async throws {
+    var manifest: RevisionManifest
+    if let prefetched {
+      manifest = prefetched
+    } else if let base {
+      manifest = try await client.manifest(
+        item: id, revision: revision, since: base.revision,
+        base: base.members.mapValues(\.chunks))
+    } else {
+      manifest = try await client.manifest(item: id, revision: revision)
+    }
+    if share?.role == .read {
+      // Written without write permission: editors, and a Quire Document, open it read-only.
+      for index in manifest.change.upserted.indices {
+        manifest.change.upserted[index].mode &= ~0o222
+      }
+    }
+    manifest.path = movedSince(manifest.path, revision: manifest.revision)
+    guard manifest.path.hasPrefix("Documents/") else { return }
+    if manifest.deleted {  // deleted there since the entry that asked for it
+      if let local = locate(id, known: synced[id]) {
+        // Modification beats deletion: an edit made here since the last sync, or a save that
+        // races the move, stays, and the next push sends it.
+        if let known = synced[id], !known.matches(local) {
+          needsPush = true
+          return
+        }
+        guard try trashForDeletion(local) else { return }
+      }
+      try state.forget(id)
+      synced[id] = nil
+      return
+    }
+    let relative = String(manifest.path.dropFirst("Documents/".count))
+    try SyncPath.check(relative, what: "item path")
+    let incremental = base != nil && manifest.since == base?.revision
+    state.setStatus(id, path: relative, state: .downloading)
+    let folder = root
+    let onDisk =
+      incremental
+      ? LocalChunks(base: base!) {
+        [relative, base!.path].lazy.map { folder.appendingPathComponent($0) }
+          .first { ItemIdentity.stored(at: $0) == id }
+      } : LocalChunks()
+    var wanted: [ContentHash: Int] = [:]
+    let inCloud =
+      incremental || manifest.kind != .package
+      ? [] : Set(manifest.change.upserted.filter(keepsInCloud).map(\.path))
+    for member in manifest.change.upserted where !inCloud.contains(member.path) {
+      for chunk in member.chunks
+      where !onDisk.contains(chunk.hash) && fetchedBefore[chunk.hash] == nil {
+        wanted[chunk.hash] = chunk.size
+      }
+    }
+    // A whole flat file, every chunk fetched: the spool is laid out as the file, and becomes it.
+    let whole = manifest.change.upserted.first.flatMap { member in
+      manifest.kind == .file && !incremental
+        && member.chunks.allSatisfy { wanted[$0.hash] != nil } ? member.chunks : nil
+    }
+    let chunks =
+      try unfinished.take(item: id, revision: revision, laidOut: whole != nil)
+      ?? ChunkSpool(bytes: wanted.values.reduce(0, +), in: folder, layout: whole)
+    var kept = false
+    defer { if !kept { chunks.discard() } }
+    if incremental, share == nil, let base {
+      await fetchDeltas(wanted, of: manifest, base: base, onDisk: onDisk, into: chunks)
+    }
+    do {
+      // A try after a cut fetches only what its spool lacks.
+      try await fetch(
+        wanted.filter { !chunks.holds($0.key) }, into: chunks, for: id, path: relative,
+        progress: progress, held: wanted.filter { chunks.holds($0.key) }.values.reduce(0, +))
+    } catch {
+      unfinished.keep(chunks, item: id, revision: revision)
+      kept = true
+      throw error
+    }
+    let writer = DownloadWriter(folder: folder, identity: id)
+    let previous = synced[id]
+    var members = incremental ? base!.members : [:]
+    if let base, incremental, base.path != relative {
+      try writer.move(from: base.path, to: relative)
+    }
+    let syncedItems = Set(synced.keys)
+    // Before the write: a stat not older than this may hide a write in the same tick.
+    let now = fileSystemNow()
+    let (placed, written) = try writer.write(
+      manifest, to: relative,
+      chunk: { hash in
+        if let fetched = try chunks.bytes(of: hash) ?? fetchedBefore[hash] { return fetched }
+        if let held = try onDisk.bytes(of: hash) { return held }
+        throw SyncError(
+          .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
+      }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:],
+      // Only a document the pull found on disk (a `base`) is refused if it is gone by now: one
+      // it did not find (moved aside as "my changes", deleted) is written anew, as before.
+      replacing: base.map { !$0.isPlaceholder && (incremental || $0.path == relative) } ?? false,
+      isUnsynced: { share == nil && !syncedItems.contains($0) }, inCloud: inCloud,
+      wholeFile: chunks.wholeFile)
+    for path in manifest.change.removed { members[path] = nil }
+    for member in manifest.change.upserted {
+      guard let local = written[member.path] else { continue }
+      members[member.path] = SyncedItem.Member(
+        local: local, hash: member.hash, chunks: member.chunks, checkedAt: now)
+    }
+    let record = SyncedItem(
+      id: id, path: placed, kind: manifest.kind, revision: revision, members: members)
+    try state.record(
+      record, changed: manifest.change.upserted.map(\.path),
+      removed: incremental ? manifest.change.removed : Array((previous?.members ?? [:]).keys))
+    synced[id] = record
+    state.setStatus(id, path: placed, state: nil)
+  }
+
+  /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per 8 MiB, and
+  /// reports the bytes so far to `progress` and, for `quire sync status` and the query's
+  /// `percentDownloaded`, to the state; `held` bytes were in the spool before (a try after a
+  /// cut), and count as done.
+  ///
+  /// The next request is on its way while one's chunks are written to the spool, so the
+  /// network and the disk work at once; at most two requests' chunks are in memory.
+  func fetch(
+    _ wanted: [ContentHash: Int], into spool: ChunkSpool, for id: String, path: String,
+    progress: DownloadProgress?, held: Int = 0
+  ) async throws {
+    let total = held + wanted.values.reduce(0, +)
+    var batches: [(hashes: [ContentHash], bytes: Int)] = []
+    for hash in wanted.keys.sorted(by: { $0.hex < $1.hex }) {
+      if batches.isEmpty || batches[batches.count - 1].bytes >= 8 << 20 {
+        batches.append(([], 0))
+      }
+      batches[batches.count - 1].hashes.append(hash)
+      batches[batches.count - 1].bytes += wanted[hash] ?? 0
+    }
+    let lists = batches.map(\.hashes)
+    let client = client
+    func request(_ index: Int) -> Task<[ContentHash: [UInt8]], any Error> {
+      Task.detached { try await client.fetchChunks(lists[index]) }
+    }
+    var next = batches.isEmpty ? nil : request(0)
+    defer { next?.cancel() }
+    var done = held
+    if total > 8 << 20 { state.setProgress(id, path: path, done: held, total: total) }
+    for index in batches.indices {
+      guard let pending = next else { break }
+      let fetched = try await pending.value
+      next = index + 1 < batches.count ? request(index + 1) : nil
+      for (hash, bytes) in fetched { try spool.put(hash, bytes) }
+      spool.written()
+      state.count(batches[index].bytes, in: "downloadedBytes")
+      done += batches[index].bytes
+      progress?(Int64(done), Int64(total))
+      if total > 8 << 20 { state.setProgress(id, path: path, done: done, total: total) }
+    }
+  }
+}

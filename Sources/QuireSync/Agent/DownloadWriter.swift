@@ -60,8 +60,7 @@ struct DownloadWriter {
       )
     }
     if replacing, !FileManager.default.fileExists(atPath: target.path) { throw gone(target) }
-    try FileManager.default.createDirectory(
-      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try AgentFolders.make(target.deletingLastPathComponent().path)
     let occupant = ItemIdentity.stored(at: target)
     if occupant != identity, !incremental, FileManager.default.fileExists(atPath: target.path),
       occupant.map(isUnsynced) ?? false

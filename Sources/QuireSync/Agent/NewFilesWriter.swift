@@ -51,10 +51,7 @@ struct NewFilesWriter {
       if !folders.contains(parent.path) {
         // A folder that cannot be made (a file holds its name) is left to the one-by-one path,
         // which reports it on the item.
-        guard
-          (try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true))
-            != nil
-        else { continue }
+        guard (try? AgentFolders.make(parent.path)) != nil else { continue }
         folders.insert(parent.path)
       }
       let temporary = parent.appendingPathComponent(".quire-sync-\(UUID().uuidString)")

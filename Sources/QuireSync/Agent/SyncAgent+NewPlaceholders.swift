@@ -80,9 +80,7 @@ extension SyncAgent {
     var folders = Set<String>()
     var refused = Set<String>()
     for file in chosen where !folders.contains(file.folder) && !refused.contains(file.folder) {
-      if (try? FileManager.default.createDirectory(
-        atPath: file.folder, withIntermediateDirectories: true)) != nil
-      {
+      if (try? AgentFolders.make(file.folder)) != nil {
         folders.insert(file.folder)
       } else {
         refused.insert(file.folder)

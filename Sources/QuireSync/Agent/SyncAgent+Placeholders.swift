@@ -100,8 +100,7 @@ extension SyncAgent {
     let relative = String(manifest.path.dropFirst("Documents/".count))
     try SyncPath.check(relative, what: "item path")
     let document = url(relative)
-    try FileManager.default.createDirectory(
-      at: document.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try AgentFolders.make(document.deletingLastPathComponent().path)
     let thumbnail = try await promisedThumbnail(
       manifest, members: members,
       previous: previous.map { CloudPlaceholder.url(for: url($0.path)) })

@@ -30,10 +30,7 @@ extension SyncAgent {
         if unsyncedHere == nil
           && page.entries.contains(where: { $0.folderMove == nil && synced[$0.item] == nil })
         {
-          unsyncedHere = Dictionary(
-            scan().filter { synced[$0.id] == nil }
-              .map { ($0.id, $0) }
-          ) { first, _ in first }
+          unsyncedHere = unsyncedItems()
         }
         let unsynced = unsyncedHere ?? [:]
         let prefetched = try await prefetch(page.entries, unsynced: unsynced, ahead: fetchedAhead)
@@ -106,6 +103,20 @@ extension SyncAgent {
         try await downloadAllMembers(of: known)
       }
     }
+  }
+
+  /// The folder's items this device has not synced, by identity: from the last whole scan if
+  /// nothing was said to change since (``scannedUnsynced``), else from a new scan.
+  func unsyncedItems() -> [String: LocalItem] {
+    if let last = scannedUnsynced, last.generation == localGeneration {
+      return last.items.filter { synced[$0.key] == nil }
+    }
+    let generation = localGeneration
+    let found = Dictionary(scan().filter { synced[$0.id] == nil }.map { ($0.id, $0) }) {
+      first, _ in first
+    }
+    scannedUnsynced = (generation, found)
+    return found
   }
 
   /// `page` up to its first folder move: the move alone if it comes first, else what comes

@@ -8,6 +8,7 @@ extension SyncAgent {
   /// batches: one question about chunks, one upload and one commit request per batch.
   func pushLocalChanges() async throws {
     let syncedByPath = syncedByPath
+    let generation = localGeneration
     var items = scan()
     if let share, !share.isFolder, !items.contains(where: { $0.id == share.item }),
       let moved = await followMovedItem()
@@ -106,6 +107,14 @@ extension SyncAgent {
     }
     for start in stride(from: 0, to: edited.count, by: Self.batchSize) {
       try await uploadBatch(Array(edited[start..<min(start + Self.batchSize, edited.count)]))
+    }
+    // What the scan found and this push did not sync stands for the folder until it changes.
+    // (A share's agent may have looked in one place only: it scans again.)
+    if share == nil {
+      scannedUnsynced = (
+        generation,
+        Dictionary(items.filter { synced[$0.id] == nil }.map { ($0.id, $0) }) { first, _ in first }
+      )
     }
   }
 

@@ -32,8 +32,21 @@ public actor SyncAgent {
   var unfinished = UnfinishedDownloads()
   /// Each item's unresolved conflict revisions, as last announced to its presenters.
   var knownConflicts: [String: [Int64]] = [:]
-  var needsPush = false
+  /// Whether the folder may hold changes no push has seen. Each time it becomes true, what the
+  /// last scan found (``scannedUnsynced``) stops being trusted.
+  var needsPush = false {
+    didSet { if needsPush { localGeneration &+= 1 } }
+  }
   var needsPull = false
+  /// Counts the times the folder was said to have changed (``needsPush``): a scan's result
+  /// still describes the folder while this has not moved since it was taken.
+  var localGeneration = 0
+  /// The items the last whole scan found that this device has not synced, by identity, and the
+  /// ``localGeneration`` it was taken at. A first sync's pulls use it rather than scanning the
+  /// folder once per pull: with the agent's own writes asking for no push
+  /// (``FolderEventFilter``), a folder filling with a hundred thousand downloads is scanned
+  /// once, not once for each of the sender's batches.
+  var scannedUnsynced: (generation: Int, items: [String: LocalItem])?
   /// Journal entries whose download stopped because the item changed here meanwhile
   /// (`changedWhileSyncing`), with the attempts made: the pull after the next push applies
   /// them again, since the cursor has moved past them.
@@ -325,7 +338,7 @@ public actor SyncAgent {
         while let event = try await events.next() {
           let relative = event.url.standardizedFileURL.path.dropFirst(folder.path.count)
           let parts = relative.split(separator: "/")
-          if parts.contains(where: { $0.hasPrefix(".quire-sync") }) { continue }
+          if !FolderEventFilter.asksForPush(event, parts: parts) { continue }
           if share == nil, parts.count > 1, parts.first == Substring(Self.sharedFolderName) {
             continue  // the shares' agents listen there
           }

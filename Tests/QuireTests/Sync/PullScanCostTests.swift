@@ -87,4 +87,49 @@ struct PullScanCostTests {
       large <= small + 0.3,
       "stat calls per file grew with the folder: \(small) at 1 100 files, \(large) at 2 100")
   }
+
+  @Test("pulls that each bring new items scan the folder once, until the folder is said to change")
+  func streamedFirstSyncScansOnce() async throws {
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let home = try TemporaryDirectory()
+    func agent(_ name: String) async throws -> (SyncAgent, URL) {
+      let signedIn = try await SyncClient.signIn(
+        server: server.url, user: "alice", password: "alice-password", device: name)
+      let folder = home.url.appendingPathComponent(name)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let agent = try SyncAgent(
+        settings: SyncSettings(
+          server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+          container: "iCloud.net.gacha.quire"),
+        folder: folder, stateFile: home.url.appendingPathComponent("\(name).sqlite"),
+        trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")))
+      return (agent, folder)
+    }
+    let (a, folderA) = try await agent("A")
+    let (b, folderB) = try await agent("B")
+    // A sends four batches, each in a folder of its own; B pulls after each, as its server
+    // events would have it. Each pull brings items new to B.
+    var listings: [Int] = []
+    for batch in 0..<4 {
+      let subfolder = folderA.appendingPathComponent("Batch \(batch)")
+      try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+      for index in 0..<20 {
+        try Data("note \(batch).\(index)\n".utf8).write(
+          to: subfolder.appendingPathComponent("Note \(index).txt"))
+      }
+      try await a.pushLocalChanges()
+      if batch == 3 { await b.request(push: true) }  // someone changed B's folder
+      let counter = Counter()
+      try await Sys.$faults.withValue(counter.hook) { try await b.pull() }
+      listings.append(counter["readdir"])
+    }
+    let arrived = try FileManager.default.subpathsOfDirectory(atPath: folderB.path)
+      .filter { $0.hasSuffix(".txt") }
+    #expect(arrived.count == 80, "every note arrived: \(arrived.count)")
+    // The first pull lists B's folder; the next two trust that scan (no event since); after
+    // the folder is said to have changed, the pull lists it again.
+    #expect(listings[0] > 0 && listings[3] > 0, "\(listings)")
+    #expect(listings[1] == 0 && listings[2] == 0, "folder listings per pull: \(listings)")
+  }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import QuireCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Folders the agent makes in the synced folder for what it brings down. Each is made under a
+/// temporary name (`.quire-sync-…`) and renamed into place, never over a name that appeared
+/// meanwhile: its event then says it is the agent's own (``FolderEventFilter``), and a first
+/// sync of a thousand folders asks for no scan. A folder someone else made first is used.
+enum AgentFolders {
+  /// Makes the folder at `path` (absolute) and every missing folder above it, through ``Sys``.
+  ///
+  /// - Throws: the `SystemCallError` of the step that failed, such as `ENOTDIR` when a file holds
+  ///   one of the names.
+  static func make(_ path: String) throws(SystemCallError) {
+    var missing: [String] = []
+    var folder = path
+    while !folder.isEmpty, folder != "/", !exists(folder) {
+      missing.append(folder)
+      folder = (folder as NSString).deletingLastPathComponent
+    }
+    for target in missing.reversed() {
+      let parent = (target as NSString).deletingLastPathComponent
+      let temporary = parent + "/" + FolderEventFilter.temporaryName()
+      try Sys.mkdir(temporary, mode: 0o755)
+      do {
+        try Sys.renameNoReplace(temporary, target)
+      } catch {
+        try? Sys.rmdir(temporary)
+        // Made meanwhile by someone else: theirs is used. A file there is refused.
+        guard error.errno == EEXIST, exists(target) else { throw error }
+      }
+    }
+  }
+
+  /// Whether a folder is at `path` (following a link, as making a file in it would).
+  private static func exists(_ path: String) -> Bool {
+    guard let info = (try? Sys.status(path, followLinks: true)) ?? nil else { return false }
+    return info.st_mode & S_IFMT == S_IFDIR
+  }
+}

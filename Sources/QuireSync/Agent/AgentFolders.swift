@@ -35,9 +35,12 @@ enum AgentFolders {
     }
   }
 
-  /// Whether a folder is at `path` (following a link, as making a file in it would).
+  /// Whether a folder is at `path` (following a link, as making a file in it would). Only a
+  /// look: what it decides is done through ``Sys`` (Swift 6.3's whole-module build of this
+  /// target fails to see QuireCore's members of `stat` once `Sys.status` is called here).
   private static func exists(_ path: String) -> Bool {
-    guard let info = (try? Sys.status(path, followLinks: true)) ?? nil else { return false }
-    return info.st_mode & S_IFMT == S_IFDIR
+    var isFolder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+      && isFolder.boolValue
   }
 }

@@ -9,23 +9,18 @@ function sizeText(bytes) {
 
 // An item's thumbnail: its kind's glyph at once, and what shows the document (a text's first
 // lines, a picture) once `showThumbnails` is called for it: at once in Recents, as its chunk comes
-// near the view in the library (chunks.js).
+// near the view in the library (chunks.js). The glyph is the box's `::before` (style.css), not an
+// element of its own: each element an item has is styled and laid out again in the frame that
+// brings it into view.
 function thumb(item) {
   const box = document.createElement("div");
   box.className = "thumb";
-  const glyph = document.createElement("span");
-  glyph.textContent = icons[item.kind] || icons.other;  // the placeholder, at once
-  glyph.className = `glyph ${item.kind}`;
-  box.appendChild(glyph);
+  box.dataset.kind = item.kind in icons ? item.kind : "other";
+  box.dataset.glyph = icons[item.kind] || icons.other;  // the placeholder, at once
   if (item.kind === "text" && state.layout === "grid") {
     // A text's first lines, drawn by the page. As an <img>, each SVG preview was a document of
     // its own to Chromium, about 17 ms of the main thread apiece: scrolling a folder of notes
     // stalled on them.
-    const lines = document.createElement("div");
-    lines.className = "lines";
-    lines.setAttribute("aria-hidden", "true");  // the item's name names it
-    lines.hidden = true;
-    box.appendChild(lines);
     box.dataset.lines = item.path;
   } else if (!item.isFolder && item.kind !== "other") {
     box.dataset.image = `api/thumbnail?${query({ path: item.path, v: item.modified })}`;
@@ -35,7 +30,9 @@ function thumb(item) {
 
 // Asks for what the thumbnails in `boxes` show, once each. Pictures are asked for in the task
 // after the frame that shows their items: each request costs Chromium's main thread most of a
-// millisecond, and the items' names and glyphs should not wait for them.
+// millisecond, and the items' names and glyphs should not wait for them. A picture is laid out
+// at its final size from the start, over the glyph, and decoded off the main thread; the glyph
+// goes (`shown`) once it has loaded.
 function showThumbnails(boxes) {
   const images = [], notes = new Map();
   for (const box of boxes) {
@@ -50,9 +47,8 @@ function showThumbnails(boxes) {
       if (!box.isConnected || !box.dataset.image) continue;  // another folder opened meanwhile
       const image = document.createElement("img");
       image.alt = "";
-      image.className = "pending";
-      const glyph = box.firstElementChild;
-      image.onload = () => { glyph.remove(); image.className = ""; };
+      image.decoding = "async";
+      image.onload = () => box.classList.add("shown");
       image.onerror = () => image.remove();
       image.src = box.dataset.image;
       delete box.dataset.image;
@@ -67,10 +63,12 @@ function showLines(boxes) {
     for (const [path, box] of boxes) {
       const text = (texts[path] ?? "").split("\n").slice(0, 12).join("\n");
       if (!text.trim()) continue;  // an empty note, or one gone meanwhile, keeps its glyph
-      const lines = box.querySelector(".lines");
+      const lines = document.createElement("div");
+      lines.className = "lines";
+      lines.setAttribute("aria-hidden", "true");  // the item's name names it
       lines.textContent = text;
-      lines.hidden = false;
-      lines.previousElementSibling?.remove();  // the glyph
+      box.replaceChildren(lines);
+      box.classList.add("shown");
     }
   }, () => {});  // the glyphs stay
 }
@@ -92,10 +90,22 @@ function displayName(item) {
   return characters.slice(0, head).join("") + "…" + characters.slice(characters.length - (most - 1 - head)).join("");
 }
 
-// An item's kind, date and size, as a line (the grid; the list has columns).
-function metaText(item) {
-  return item.isFolder ? "Folder" :
-    `${kindName(item)} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
+// Dates as `toLocaleString` writes them, or shorter (`short`: the grid's cells), each with one
+// formatter: `toLocaleString` makes one a call, which was most of the script time of an item.
+const dateFormats = {
+  long: new Intl.DateTimeFormat(undefined, {
+    year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric",
+  }),
+  short: new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "short" }),
+};
+const dateText = (milliseconds, length = "long") => dateFormats[length].format(new Date(milliseconds));
+
+// An item's kind, date and size, as a line (Quick Look), or two short ones (`inCell`: the
+// grid's cells, of a fixed size; the list has columns).
+function metaText(item, inCell = false) {
+  if (item.isFolder) return "Folder";
+  const kind = kindName(item), size = sizeText(item.size);
+  return inCell ? `${dateText(item.modified, "short")}\n${kind} · ${size}` : `${kind} · ${dateText(item.modified)} · ${size}`;
 }
 
 // One item: in the library an option of the list (selected by a click, opened by a double-click
@@ -119,22 +129,17 @@ function itemElement(item, inLibrary) {
     li.dataset.shared = item.shared;
     if (item.owner) li.dataset.owner = item.owner;
   }
-  const open = document.createElement(inLibrary ? "div" : "button");
-  open.className = "open";
   const box = thumb(item);
-  open.appendChild(box);
   if (!inLibrary) showThumbnails([box]);
-  const text = document.createElement("div");
   const name = document.createElement("div");
   name.className = "name";
   name.textContent = displayName(item);
   name.title = item.name;
   const meta = document.createElement("div");
   meta.className = "meta";
-  meta.textContent = metaText(item);
-  text.append(name, meta);
-  // Only what shows is made: most items have no tags and no badge, and each element an item has
-  // is styled and laid out again in every frame that brings it into view.
+  meta.textContent = metaText(item, true);
+  // Only what shows is made: most items have no tags and no badge.
+  const parts = [name, meta];
   if (item.tags.length > 0) {
     const tags = document.createElement("div");
     tags.className = "tags";
@@ -143,25 +148,37 @@ function itemElement(item, inLibrary) {
       span.textContent = tag;
       tags.appendChild(span);
     }
-    text.append(tags);
+    parts.push(tags);
   }
-  open.appendChild(text);
-  if (inLibrary && state.layout === "list") open.append(...listCells(item));
-  else {
-    const badges = syncBadges(item, false);
-    if (badges.childElementCount > 0) open.appendChild(badges);
+  const inList = inLibrary && state.layout === "list";
+  const made = inList ? null : syncBadges(item, false);
+  const badges = made?.childElementCount > 0 ? made : null;
+  if (inLibrary && !inList) {
+    // The library's grid: the item's parts are its own children, in a cell of a fixed size
+    // (style.css), with no wrappers to style and lay out.
+    li.append(box, ...parts);
+    if (badges) li.append(badges);
+  } else {
+    const open = document.createElement(inLibrary ? "div" : "button");
+    open.className = "open";
+    const text = document.createElement("div");
+    text.append(...parts);
+    open.append(box, text);
+    if (inList) open.append(...listCells(item));
+    else if (badges) open.appendChild(badges);
+    li.appendChild(open);
+    if (!inLibrary) {
+      open.type = "button";
+      open.title = item.name;
+      open.onclick = () => openItem(item);
+    }
   }
-  li.appendChild(open);
   if (inLibrary) {
     li.setAttribute("role", "option");
     li.draggable = true;
     if (item.isFolder) li.dataset.folder = "true";
     li.setAttribute("aria-selected", String(state.selected.has(item.path)));
     li.tabIndex = -1;  // clicks and double-clicks: one listener for all (selection.js)
-  } else {
-    open.type = "button";
-    open.title = item.name;
-    open.onclick = () => openItem(item);
   }
   return li;
 }

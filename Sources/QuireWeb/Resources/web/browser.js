@@ -9,9 +9,9 @@ function sizeText(bytes) {
 
 // An item's thumbnail: its kind's glyph at once, and what shows the document (a text's first
 // lines, a picture) once `showThumbnails` is called for it: at once in Recents, as its chunk comes
-// near the view in the library (chunks.js). The glyph is the box's `::before` (style.css), not an
-// element of its own: each element an item has is styled and laid out again in the frame that
-// brings it into view.
+// near the view in the library (chunks.js, flying.js). The glyph is a picture behind the box
+// (style.css), not an element of its own: each element an item has is styled and laid out in the
+// frame that brings it into view.
 function thumb(item) {
   const box = document.createElement("div");
   box.className = "thumb";
@@ -226,10 +226,20 @@ async function loadMore() {
   state.loading = true;
   const generation = state.generation;
   try {
-    const listing = await get(listAt(state.offset));
+    const next = state.nextPage;
+    state.nextPage = null;
+    const ahead = next?.generation === generation && next.offset === state.offset;
+    const listing = await (ahead ? next.answer : get(listAt(state.offset)));
     if (generation !== state.generation) return;  // a reload answered first, and holds this page
     state.offset += listing.items.length;
     state.total = listing.total;
+    // The page after is asked for before this one is drawn, so a view scrolled on fast finds it
+    // here instead of waiting a round trip for it.
+    if (state.offset < state.total) {
+      const answer = get(listAt(state.offset));
+      answer.catch(() => {});  // asked for again, and reported, if it is wanted
+      state.nextPage = { generation, offset: state.offset, answer };
+    }
     if (!await drawInSlices(listing.items, true, generation)) return;
   } finally { state.loading = false; }
   await fillViewport();

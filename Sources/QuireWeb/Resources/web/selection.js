@@ -65,7 +65,7 @@ function showSelection(everything = false) {
   state.marked = new Set([...state.selected].filter((path) => state.elements.has(path)));
   state.tabStop = stop;
   // The tab stop's rows stay drawn (chunks.js): Tab skips what is hidden.
-  const stopChunk = state.elements.get(stop)?.parentElement;
+  const stopChunk = state.elements.get(stop)?.chunk;
   if (stopChunk?.parked) unpark(stopChunk);
   showSelectionBar();
 }

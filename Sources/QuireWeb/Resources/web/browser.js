@@ -28,11 +28,11 @@ function thumb(item) {
   return box;
 }
 
-// Asks for what the thumbnails in `boxes` show, once each. Pictures are asked for in the task
-// after the frame that shows their items: each request costs Chromium's main thread most of a
-// millisecond, and the items' names and glyphs should not wait for them. A picture is laid out
-// at its final size from the start, over the glyph, and decoded off the main thread; the glyph
-// goes (`shown`) once it has loaded.
+// Asks for what the thumbnails in `boxes` show, once each. Pictures are asked for a few a frame,
+// in the task after it: each request costs Chromium's main thread most of a millisecond, and the
+// items' names and glyphs should not wait for them (a view that comes to rest asks for fifty at
+// once). A picture is laid out at its final size from the start, over the glyph, and decoded
+// off the main thread; the glyph goes (`shown`) once it has loaded.
 function showThumbnails(boxes) {
   const images = [], notes = new Map();
   for (const box of boxes) {
@@ -42,19 +42,26 @@ function showThumbnails(boxes) {
   }
   if (notes.size > 0) showLines(notes);
   if (images.length === 0) return;
-  requestAnimationFrame(() => setTimeout(() => {
-    for (const box of images) {
-      if (!box.isConnected || !box.dataset.image) continue;  // another folder opened meanwhile
-      const image = document.createElement("img");
-      image.alt = "";
-      image.decoding = "async";
-      image.onload = () => box.classList.add("shown");
-      image.onerror = () => image.remove();
-      image.src = box.dataset.image;
-      delete box.dataset.image;
-      box.appendChild(image);
-    }
-  }));
+  if (pictureQueue.length === 0) requestAnimationFrame(() => setTimeout(askForPictures));
+  pictureQueue.push(...images);
+}
+const pictureQueue = [];
+const picturesPerFrame = 8;
+
+function askForPictures() {
+  for (const box of pictureQueue.splice(0, picturesPerFrame)) {
+    // Out of the document meanwhile (another folder, a parked chunk): asked for when it is back.
+    if (!box.isConnected || !box.dataset.image) continue;
+    const image = document.createElement("img");
+    image.alt = "";
+    image.decoding = "async";
+    image.onload = () => box.classList.add("shown");
+    image.onerror = () => image.remove();
+    image.src = box.dataset.image;
+    delete box.dataset.image;
+    box.appendChild(image);
+  }
+  if (pictureQueue.length > 0) requestAnimationFrame(() => setTimeout(askForPictures));
 }
 
 // The first lines of the notes `boxes` (path → thumbnail) show, asked for in one request.

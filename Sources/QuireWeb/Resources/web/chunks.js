@@ -15,6 +15,9 @@
 
 // Rows per chunk: small enough to lay out within a frame, large enough to keep chunks few.
 const chunkRows = 3;
+// The list's rows are a sixth as tall as the grid's: its chunks have six times as many, so a
+// folder of thousands is not thousands of chunks for the observer to look at in every frame.
+const rowsPerChunk = () => (state.rows ? chunkRows : chunkRows * 6);
 state.columns = 1;
 
 // Parks the chunks that leave the view's neighbourhood and brings back those that come near.
@@ -108,7 +111,7 @@ function placeItems(list, elements, append) {
   // Taken now: the focused item leaves the document (and the focus with it) once its new chunk
   // takes it, and that chunk must not be parked.
   const focused = document.activeElement;
-  const size = state.columns * chunkRows;
+  const size = state.columns * rowsPerChunk();
   const before = append ? [] : [...list.children];
   // What was parked, and how many items it held, before the items move to their new chunks.
   const parkedBefore = before.map((chunk) => chunk.parked ? chunk.held.childElementCount : -1);
@@ -173,12 +176,12 @@ new ResizeObserver(([entry]) => {
 
 // Gives each parked chunk the height of a drawn chunk of whole rows, or its share of it.
 function resizeParked(list) {
-  const size = state.columns * chunkRows;
+  const size = state.columns * rowsPerChunk();
   const drawn = [...list.children].find((chunk) => !chunk.parked && chunk.childElementCount === size);
   if (!drawn) return;
   const full = drawn.getBoundingClientRect().height;
   for (const chunk of list.children) {
     if (!chunk.parked) continue;
-    chunk.style.height = `${(full * Math.ceil(chunk.held.childElementCount / state.columns)) / chunkRows}px`;
+    chunk.style.height = `${(full * Math.ceil(chunk.held.childElementCount / state.columns)) / rowsPerChunk()}px`;
   }
 }

@@ -19,8 +19,10 @@ function thumbnailsOf(chunk) {
 function land() {
   flying = false;
   clearTimeout(restTimer);
+  const held = pictureQueue.length > 0;  // pictures asked for before the view took off
   for (const chunk of waiting) if (near.has(chunk)) thumbnailsOf(chunk);
   waiting.clear();
+  if (held) askForPicturesSoon();
 }
 
 addEventListener("scroll", () => {

@@ -35,13 +35,17 @@ function showThumbnails(boxes) {
   }
   if (notes.size > 0) showLines(notes);
   if (images.length === 0) return;
-  if (pictureQueue.length === 0) requestAnimationFrame(() => setTimeout(askForPictures));
+  const idle = pictureQueue.length === 0;
   pictureQueue.push(...images);
+  if (idle) askForPicturesSoon();
 }
 const pictureQueue = [];
 const picturesPerFrame = 8;
+const askForPicturesSoon = () => requestAnimationFrame(() => setTimeout(askForPictures));
 
+// The queue's next pictures; none while the view flies (flying.js), which goes on once it lands.
 function askForPictures() {
+  if (flying) return;
   for (const box of pictureQueue.splice(0, picturesPerFrame)) {
     // Out of the document meanwhile (another folder, a parked chunk): asked for when it is back.
     if (!box.isConnected || !box.dataset.image) continue;
@@ -54,7 +58,7 @@ function askForPictures() {
     delete box.dataset.image;
     box.appendChild(image);
   }
-  if (pictureQueue.length > 0) requestAnimationFrame(() => setTimeout(askForPictures));
+  if (pictureQueue.length > 0) askForPicturesSoon();
 }
 
 // The first lines of the notes `boxes` (path → thumbnail) show, asked for in one request.

@@ -614,6 +614,11 @@ class FileBrowserConventionTests(BrowserTestCase):
             "return l && !l.hidden ? l.textContent : null") == "note 0", message="the note's first lines")
         self.assertEqual(self.driver.execute_script(
             "return document.querySelectorAll('#items .thumb img').length"), 0)
+        # Only the rows near the view are in the document: each option says where it stands in
+        # the whole folder, for a screen reader.
+        self.assertEqual(self.driver.execute_script(
+            "const e = document.querySelector('#items .item[data-name=\"Note 001.txt\"]');"
+            "return [e.getAttribute('aria-posinset'), e.getAttribute('aria-setsize')]"), ["2", "500"])
         self.item("Note 000.txt").click()
         wait_for(lambda: self.driver.execute_script(
             "return document.activeElement.dataset.name") == "Note 000.txt", message="the first focused")

@@ -40,6 +40,10 @@ function indexShown(elements, append) {
     state.position.set(path, state.paths.length);
     state.paths.push(path);
     state.elements.set(path, element);
+    // Only the rows near the view are in the document (chunks.js): each option says where it
+    // stands in the whole folder, for a screen reader.
+    element.setAttribute("aria-posinset", String(state.paths.length));
+    element.setAttribute("aria-setsize", String(Math.max(state.total, state.paths.length)));
   }
 }
 

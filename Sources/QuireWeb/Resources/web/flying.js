@@ -16,7 +16,9 @@ function thumbnailsOf(chunk) {
   showThumbnails(chunk.querySelectorAll(".thumb[data-lines], .thumb[data-image]"));
 }
 
+// The view slowed down or rests: what waited is asked for, once (a slow scroll lands on every event).
 function land() {
+  if (!flying) return;
   flying = false;
   clearTimeout(restTimer);
   const held = pictureQueue.length > 0;  // pictures asked for before the view took off

@@ -56,6 +56,12 @@ class BrowserTestCase(unittest.TestCase):
     def item(self, name):
         return self.find(f'#items .item[data-name="{name}"]')
 
+    def listed(self):
+        """Every item the page has listed, in order: those whose rows are in the document and
+        those of rows parked out of it, far from the view (chunks.js)."""
+        return self.driver.execute_script(
+            "return state.paths.map((path) => state.elements.get(path).dataset.name)")
+
     def browse(self, folder=""):
         self.driver.get(self.app.base + "#/folder/" + folder)
         wait_for(lambda: self.find("#browser").is_displayed(), message="the browser")
@@ -307,7 +313,7 @@ class BrowserTests(BrowserTestCase):
                  seconds=60, message="the app to list the 450 new documents")
         self.driver.execute_script("performance.clearResourceTimings()")
         self.browse("Big")
-        wait_for(lambda: len(self.items()) == 200, message="the first page")
+        wait_for(lambda: len(self.listed()) == 200, message="the first page")
         requested = lambda: self.driver.execute_script(
             "return performance.getEntriesByType('resource')"
             ".filter((e) => e.name.includes('api/thumbnail')).length")
@@ -320,8 +326,28 @@ class BrowserTests(BrowserTestCase):
             "the first page's last thumbnail is not fetched")
         for expected in (400, 450):
             self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-            wait_for(lambda: len(self.items()) == expected, message=f"{expected} items after scrolling")
-        self.assertEqual(self.items()[-1], "Doc 449.mydoc")
+            wait_for(lambda: len(self.listed()) == expected, message=f"{expected} items after scrolling")
+        self.assertEqual(self.listed()[-1], "Doc 449.mydoc")
+        # Flung down at 900 px a frame (the bench's pace), faster than thumbnails could be seen,
+        # the view asks for none while it flies; once it rests, for those near it (flying.js).
+        # From its third step on it is flying: the first two are measured against the last
+        # scroll, long before. (The fling starts at the top and rests in rows never shown.)
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        fling = self.driver.execute_async_script("""
+            const done = arguments[0];
+            let frames = 0, from = 0;
+            const step = () => {
+              frames += 1;
+              if (frames === 3) from = performance.now();
+              window.scrollBy(0, 900);
+              if (frames < 12) requestAnimationFrame(step); else done({ from, to: performance.now() });
+            };
+            requestAnimationFrame(step);""")
+        asked = lambda start, end: self.driver.execute_script(
+            "return performance.getEntriesByType('resource').filter((e) => e.name.includes('api/thumbnail')"
+            " && e.startTime >= arguments[0] && e.startTime <= arguments[1]).length", start, end)
+        wait_for(lambda: asked(fling["to"], 1e12) > 0, message="the thumbnails where the view rests")
+        self.assertEqual(asked(fling["from"], fling["to"]), 0, "thumbnails asked for while the view flew")
 
     def test_10_move_duplicate_search_filter_and_recents(self):
         os.makedirs(self.app.path("Archive"), exist_ok=True)

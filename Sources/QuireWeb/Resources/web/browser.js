@@ -7,74 +7,6 @@ function sizeText(bytes) {
   return `${(bytes / (1 << 20)).toFixed(1)} MB`;
 }
 
-// An item's thumbnail: its kind's glyph at once, and what shows the document (a text's first
-// lines, a picture) once `showThumbnails` is called for it: at once in Recents, as its chunk comes
-// near the view in the library (chunks.js).
-function thumb(item) {
-  const box = document.createElement("div");
-  box.className = "thumb";
-  const glyph = document.createElement("span");
-  glyph.textContent = icons[item.kind] || icons.other;  // the placeholder, at once
-  glyph.className = `glyph ${item.kind}`;
-  box.appendChild(glyph);
-  if (item.kind === "text" && state.layout === "grid") {
-    // A text's first lines, drawn by the page. As an <img>, each SVG preview was a document of
-    // its own to Chromium, about 17 ms of the main thread apiece: scrolling a folder of notes
-    // stalled on them.
-    const lines = document.createElement("div");
-    lines.className = "lines";
-    lines.setAttribute("aria-hidden", "true");  // the item's name names it
-    lines.hidden = true;
-    box.appendChild(lines);
-    box.dataset.lines = item.path;
-  } else if (!item.isFolder && item.kind !== "other") {
-    box.dataset.image = `api/thumbnail?${query({ path: item.path, v: item.modified })}`;
-  }
-  return box;
-}
-
-// Asks for what the thumbnails in `boxes` show, once each. Pictures are asked for in the task
-// after the frame that shows their items: each request costs Chromium's main thread most of a
-// millisecond, and the items' names and glyphs should not wait for them.
-function showThumbnails(boxes) {
-  const images = [], notes = new Map();
-  for (const box of boxes) {
-    if (box.dataset.lines) notes.set(box.dataset.lines, box);
-    else if (box.dataset.image) images.push(box);
-    delete box.dataset.lines;
-  }
-  if (notes.size > 0) showLines(notes);
-  if (images.length === 0) return;
-  requestAnimationFrame(() => setTimeout(() => {
-    for (const box of images) {
-      if (!box.isConnected || !box.dataset.image) continue;  // another folder opened meanwhile
-      const image = document.createElement("img");
-      image.alt = "";
-      image.className = "pending";
-      const glyph = box.firstElementChild;
-      image.onload = () => { glyph.remove(); image.className = ""; };
-      image.onerror = () => image.remove();
-      image.src = box.dataset.image;
-      delete box.dataset.image;
-      box.appendChild(image);
-    }
-  }));
-}
-
-// The first lines of the notes `boxes` (path → thumbnail) show, asked for in one request.
-function showLines(boxes) {
-  post("api/previews", { paths: [...boxes.keys()] }).then(({ texts }) => {
-    for (const [path, box] of boxes) {
-      const text = (texts[path] ?? "").split("\n").slice(0, 12).join("\n");
-      if (!text.trim()) continue;  // an empty note, or one gone meanwhile, keeps its glyph
-      const lines = box.querySelector(".lines");
-      lines.textContent = text;
-      lines.hidden = false;
-      lines.previousElementSibling?.remove();  // the glyph
-    }
-  }, () => {});  // the glyphs stay
-}
-
 // Extensions of the document types the app knows are hidden, as Apple's browser hides them
 // (the View menu's "Show extensions" shows them); a long name is cut in the middle, so its start
 // and its end (a number, a date) both show ("Trip to Lis…bon 3"), the full name in a tooltip.
@@ -92,10 +24,22 @@ function displayName(item) {
   return characters.slice(0, head).join("") + "…" + characters.slice(characters.length - (most - 1 - head)).join("");
 }
 
-// An item's kind, date and size, as a line (the grid; the list has columns).
-function metaText(item) {
-  return item.isFolder ? "Folder" :
-    `${kindName(item)} · ${new Date(item.modified).toLocaleString()} · ${sizeText(item.size)}`;
+// Dates as `toLocaleString` writes them, or shorter (`short`: the grid's cells), each with one
+// formatter: `toLocaleString` makes one a call, which was most of the script time of an item.
+const dateFormats = {
+  long: new Intl.DateTimeFormat(undefined, {
+    year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", second: "numeric",
+  }),
+  short: new Intl.DateTimeFormat(undefined, { dateStyle: "short", timeStyle: "short" }),
+};
+const dateText = (milliseconds, length = "long") => dateFormats[length].format(new Date(milliseconds));
+
+// An item's kind, date and size, as a line (Quick Look), or two short ones (`inCell`: the
+// grid's cells, of a fixed size; the list has columns).
+function metaText(item, inCell = false) {
+  if (item.isFolder) return "Folder";
+  const kind = kindName(item), size = sizeText(item.size);
+  return inCell ? `${dateText(item.modified, "short")}\n${kind} · ${size}` : `${kind} · ${dateText(item.modified)} · ${size}`;
 }
 
 // One item: in the library an option of the list (selected by a click, opened by a double-click
@@ -119,22 +63,17 @@ function itemElement(item, inLibrary) {
     li.dataset.shared = item.shared;
     if (item.owner) li.dataset.owner = item.owner;
   }
-  const open = document.createElement(inLibrary ? "div" : "button");
-  open.className = "open";
   const box = thumb(item);
-  open.appendChild(box);
   if (!inLibrary) showThumbnails([box]);
-  const text = document.createElement("div");
   const name = document.createElement("div");
   name.className = "name";
   name.textContent = displayName(item);
   name.title = item.name;
   const meta = document.createElement("div");
   meta.className = "meta";
-  meta.textContent = metaText(item);
-  text.append(name, meta);
-  // Only what shows is made: most items have no tags and no badge, and each element an item has
-  // is styled and laid out again in every frame that brings it into view.
+  meta.textContent = metaText(item, true);
+  // Only what shows is made: most items have no tags and no badge.
+  const parts = [name, meta];
   if (item.tags.length > 0) {
     const tags = document.createElement("div");
     tags.className = "tags";
@@ -143,25 +82,37 @@ function itemElement(item, inLibrary) {
       span.textContent = tag;
       tags.appendChild(span);
     }
-    text.append(tags);
+    parts.push(tags);
   }
-  open.appendChild(text);
-  if (inLibrary && state.layout === "list") open.append(...listCells(item));
-  else {
-    const badges = syncBadges(item, false);
-    if (badges.childElementCount > 0) open.appendChild(badges);
+  const inList = inLibrary && state.layout === "list";
+  const made = inList ? null : syncBadges(item, false);
+  const badges = made?.childElementCount > 0 ? made : null;
+  if (inLibrary && !inList) {
+    // The library's grid: the item's parts are its own children, in a cell of a fixed size
+    // (style.css), with no wrappers to style and lay out.
+    li.append(box, ...parts);
+    if (badges) li.append(badges);
+  } else {
+    const open = document.createElement(inLibrary ? "div" : "button");
+    open.className = "open";
+    const text = document.createElement("div");
+    text.append(...parts);
+    open.append(box, text);
+    if (inList) open.append(...listCells(item));
+    else if (badges) open.appendChild(badges);
+    li.appendChild(open);
+    if (!inLibrary) {
+      open.type = "button";
+      open.title = item.name;
+      open.onclick = () => openItem(item);
+    }
   }
-  li.appendChild(open);
   if (inLibrary) {
     li.setAttribute("role", "option");
     li.draggable = true;
     if (item.isFolder) li.dataset.folder = "true";
     li.setAttribute("aria-selected", String(state.selected.has(item.path)));
     li.tabIndex = -1;  // clicks and double-clicks: one listener for all (selection.js)
-  } else {
-    open.type = "button";
-    open.title = item.name;
-    open.onclick = () => openItem(item);
   }
   return li;
 }
@@ -209,10 +160,20 @@ async function loadMore() {
   state.loading = true;
   const generation = state.generation;
   try {
-    const listing = await get(listAt(state.offset));
+    const next = state.nextPage;
+    state.nextPage = null;
+    const ahead = next?.generation === generation && next.offset === state.offset;
+    const listing = await (ahead ? next.answer : get(listAt(state.offset)));
     if (generation !== state.generation) return;  // a reload answered first, and holds this page
     state.offset += listing.items.length;
     state.total = listing.total;
+    // The page after is asked for before this one is drawn, so a view scrolled on fast finds it
+    // here instead of waiting a round trip for it.
+    if (state.offset < state.total) {
+      const answer = get(listAt(state.offset));
+      answer.catch(() => {});  // asked for again, and reported, if it is wanted
+      state.nextPage = { generation, offset: state.offset, answer };
+    }
     if (!await drawInSlices(listing.items, true, generation)) return;
   } finally { state.loading = false; }
   await fillViewport();

@@ -1,17 +1,23 @@
 "use strict";
 // The Quire app's page: a folder's items in chunks of whole rows, and only the chunks near the
-// view drawn. One grid of thousands of items is laid out again whole whenever a page
+// view in the document. One grid of thousands of items is laid out again whole whenever a page
 // of the listing is added (Chromium sizes and places every item of a grid each time): a scroll
 // through 7 600 items spent 150 ms a frame on it. In chunks of `chunkRows` rows, each a grid of
 // its own with the same columns, an added page lays out the last chunk. A chunk more than a
-// view's height away is parked: `content-visibility: hidden` at the height it had, so Chromium
-// neither styles, lays out, paints nor hit-tests its items, and a frame costs what is near the
-// view, whatever the folder's size. Taking the items out of the document instead cost 2 ms a
-// chunk of 42. The items stay in the page, so the selection, its marks and the keyboard work
-// over the whole folder, and an item brought into view (`showElement`) brings its chunk first.
+// view's height away is parked: its items are taken out of the document and kept aside
+// (`chunk.held`), the chunk keeping their height, so a frame costs what is near the view,
+// whatever the folder's size. Parking with `content-visibility: hidden` instead cost 5 to 7 ms a
+// chunk each way with 10 000 items listed (Chromium's work on a locked subtree grew with the
+// page), and every chunk is parked and brought back as a fast scroll passes it. The parked
+// items stay in the page's index, with their marks, so the selection, type-to-select and the
+// keyboard work over the whole folder; an item brought into view (`showElement`) brings its
+// chunk back first.
 
 // Rows per chunk: small enough to lay out within a frame, large enough to keep chunks few.
-const chunkRows = 6;
+const chunkRows = 3;
+// The list's rows are a sixth as tall as the grid's: its chunks have six times as many, so a
+// folder of thousands is not thousands of chunks for the observer to look at in every frame.
+const rowsPerChunk = () => (state.rows ? chunkRows : chunkRows * 6);
 state.columns = 1;
 
 // Parks the chunks that leave the view's neighbourhood and brings back those that come near.
@@ -21,38 +27,41 @@ state.columns = 1;
 // has the focus (the keyboard's place, or a name being edited).
 const chunkWindow = new IntersectionObserver((entries) => {
   for (const { target: chunk, isIntersecting, boundingClientRect } of entries) {
-    if (!isIntersecting) { park(chunk, boundingClientRect.height); continue; }
+    if (!isIntersecting) { near.delete(chunk); park(chunk, boundingClientRect.height); continue; }
+    near.add(chunk);
     unpark(chunk);
-    showThumbnails(chunk.querySelectorAll(".thumb[data-lines], .thumb[data-image]"));
+    thumbnailsOf(chunk);
   }
 }, { rootMargin: "100% 0px" });
 
 function park(chunk, height) {
   if (chunk.parked || height === 0 || state.lassoing) return;  // a lasso's rows stay: lasso.js
-  // Nor the focus's rows, nor the list's tab stop's: Tab skips what is hidden.
+  // Nor the focus's rows, nor the list's tab stop's: Tab skips what is not in the document.
   const tabStop = state.elements.get(state.tabStop);
   if (chunk.contains(document.activeElement) || (tabStop && chunk.contains(tabStop))) return;
   chunk.style.height = `${height}px`;
   chunk.parked = true;
   chunk.classList.add("parked");
+  chunk.held = document.createDocumentFragment();
+  chunk.held.append(...chunk.children);
 }
 
-// The chunk's style is brought up to date at once, from outside it: until the next frame
-// Chromium would still take its subtree for hidden, and anything that focuses or measures an
-// item meanwhile (the keyboard, a script, a test) would make it draw that subtree against the
-// lock, and say so on the console.
 function unpark(chunk) {
   if (!chunk?.parked) return;
   chunk.parked = false;
   chunk.classList.remove("parked");
   chunk.style.height = "";
-  void getComputedStyle(chunk).contentVisibility;
+  chunk.append(chunk.held);
+  chunk.held = null;
 }
 
-// The item's element, drawn: its chunk is brought back if it was parked.
+// The items of a chunk, parked or not.
+const chunkItems = (chunk) => (chunk.parked ? chunk.held : chunk);
+
+// The item's element, in the document: its chunk is brought back if it was parked.
 function showElement(path) {
   const element = state.elements.get(path);
-  unpark(element?.parentElement);
+  unpark(element?.chunk);
   return element;
 }
 
@@ -61,18 +70,37 @@ function newChunk() {
   chunk.className = "chunk";
   chunk.setAttribute("role", "none");  // the listbox's options stay its own, as before
   chunk.parked = false;
+  chunk.held = null;
   chunkWindow.observe(chunk);
   return chunk;
 }
 
-// How many items a row holds: the columns of the list's grid (1 in the list layout).
+// Puts `items` in `chunk` (kept aside with the chunk's other items if it is parked).
+function fill(chunk, items) {
+  chunkItems(chunk).append(...items);
+  for (const item of items) item.chunk = chunk;
+}
+
+// How many items a row holds: the columns of the list's grid (1 in the list layout). The grid's
+// rows have a fixed height, so a chunk's height is known before it is drawn (`state.rows`; none
+// in the list, whose rows are as tall as their names).
 function measureColumns(list) {
+  state.rows = null;
   if (!list.classList.contains("grid")) return 1;
   const existing = list.querySelector(":scope > .chunk");
   const probe = existing ?? list.appendChild(newChunk());
-  const count = getComputedStyle(probe).gridTemplateColumns.split(" ").filter(Boolean).length;
+  const style = getComputedStyle(probe);
+  const count = style.gridTemplateColumns.split(" ").filter(Boolean).length;
+  const [height, gap] = [parseFloat(style.gridAutoRows), parseFloat(style.rowGap)];
+  if (height > 0 && gap >= 0) state.rows = { height, gap };
   if (!existing) probe.remove();
   return Math.max(1, count || 1);
+}
+
+// The height of a chunk of `count` items in the grid, and the distance from its top to the next's.
+function chunkHeight(count) {
+  const { height, gap } = state.rows;
+  return Math.ceil(count / state.columns) * (height + gap) - gap;
 }
 
 // Puts `elements` in `list`: in place of what it showed, or after it (`append`), filling its
@@ -83,33 +111,46 @@ function placeItems(list, elements, append) {
   // Taken now: the focused item leaves the document (and the focus with it) once its new chunk
   // takes it, and that chunk must not be parked.
   const focused = document.activeElement;
-  const size = state.columns * chunkRows;
+  const size = state.columns * rowsPerChunk();
   const before = append ? [] : [...list.children];
+  // What was parked, and how many items it held, before the items move to their new chunks.
+  const parkedBefore = before.map((chunk) => chunk.parked ? chunk.held.childElementCount : -1);
   const chunks = [];
   let last = append ? list.lastElementChild : null;
+  // Where the next chunk starts, with the grid's fixed rows: one beyond the view's neighbourhood
+  // is made parked, at its height, and costs no style, layout or paint until the view comes
+  // near (a fast scroll draws pages ahead of it; a resize makes every chunk again). Measured
+  // before anything changes, so the layout it asks for is still the last frame's.
+  let next = state.rows ? (last ?? list).getBoundingClientRect().top : null;
+  const far = (count) => next !== null && (next > 2 * innerHeight || next + chunkHeight(count) < -innerHeight);
   let at = 0;
   if (last) {
-    unpark(last);
-    const room = size - last.childElementCount;
+    const room = size - chunkItems(last).childElementCount;
     if (room > 0) {
       const added = elements.slice(0, room);
-      last.append(...added);
+      if (last.parked && !state.rows) unpark(last);  // its height is measured, not known
+      fill(last, added);
+      if (last.parked) last.style.height = `${chunkHeight(last.held.childElementCount)}px`;
       // Near the view, the chunk will not be reported again: its new items' pictures are asked for.
-      if (!last.parked) showThumbnails(added.map((element) => element.querySelector(".thumb")));
+      else thumbnailsOf(last);
       at = room;
     }
+    if (next !== null) next += chunkHeight(chunkItems(last).childElementCount) + state.rows.gap;
   }
   for (; at < elements.length; at += size) {
     const chunk = newChunk();
     const items = elements.slice(at, at + size);
-    chunk.append(...items);
+    fill(chunk, items);
     const old = before[chunks.length];
-    if (old?.parked && old.childElementCount === items.length && !items.includes(focused)) {
+    if (parkedBefore[chunks.length] === items.length && !items.includes(focused)) {
       park(chunk, parseFloat(old.style.height));
+    } else if (far(items.length)) {
+      park(chunk, chunkHeight(items.length));
     }
+    if (next !== null) next += chunkHeight(items.length) + state.rows.gap;
     chunks.push(chunk);
   }
-  for (const chunk of before) chunkWindow.unobserve(chunk);
+  for (const chunk of before) { chunkWindow.unobserve(chunk); near.delete(chunk); }
   if (append) list.append(...chunks);
   else list.replaceChildren(...chunks);
 }
@@ -135,12 +176,12 @@ new ResizeObserver(([entry]) => {
 
 // Gives each parked chunk the height of a drawn chunk of whole rows, or its share of it.
 function resizeParked(list) {
-  const size = state.columns * chunkRows;
+  const size = state.columns * rowsPerChunk();
   const drawn = [...list.children].find((chunk) => !chunk.parked && chunk.childElementCount === size);
   if (!drawn) return;
   const full = drawn.getBoundingClientRect().height;
   for (const chunk of list.children) {
     if (!chunk.parked) continue;
-    chunk.style.height = `${(full * Math.ceil(chunk.childElementCount / state.columns)) / chunkRows}px`;
+    chunk.style.height = `${(full * Math.ceil(chunk.held.childElementCount / state.columns)) / rowsPerChunk()}px`;
   }
 }

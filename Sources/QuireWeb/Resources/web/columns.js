@@ -65,7 +65,7 @@ function listCells(item) {
   };
   return [
     cell("kind", kindName(item)),
-    cell("date", item.isFolder ? "—" : new Date(item.modified).toLocaleString()),
+    cell("date", item.isFolder ? "—" : dateText(item.modified)),
     cell("size", item.isFolder ? "—" : sizeText(item.size)),
     cell("sync", syncBadges(item, true)),
   ];

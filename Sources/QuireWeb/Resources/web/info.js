@@ -14,7 +14,7 @@ function showInfo(item) {
     ["Kind", kindName(item)],
     ["Size", item.isFolder ? "—" : `${sizeText(item.size)} (${item.size.toLocaleString()} bytes)`],
     ["Where", folder ? `Library › ${folder.split("/").join(" › ")}` : "Library"],
-    ["Modified", new Date(item.modified).toLocaleString()],
+    ["Modified", dateText(item.modified)],
     ["Tags", item.tags.length ? item.tags.join(", ") : "None"],
     ["Sync", item.sync ? (syncStates[item.sync] || item.sync) + (item.syncError ? `: ${item.syncError}` : "")
       : "Not in a synced folder"],

@@ -40,6 +40,10 @@ function indexShown(elements, append) {
     state.position.set(path, state.paths.length);
     state.paths.push(path);
     state.elements.set(path, element);
+    // Only the rows near the view are in the document (chunks.js): each option says where it
+    // stands in the whole folder, for a screen reader.
+    element.setAttribute("aria-posinset", String(state.paths.length));
+    element.setAttribute("aria-setsize", String(Math.max(state.total, state.paths.length)));
   }
 }
 
@@ -65,7 +69,7 @@ function showSelection(everything = false) {
   state.marked = new Set([...state.selected].filter((path) => state.elements.has(path)));
   state.tabStop = stop;
   // The tab stop's rows stay drawn (chunks.js): Tab skips what is hidden.
-  const stopChunk = state.elements.get(stop)?.parentElement;
+  const stopChunk = state.elements.get(stop)?.chunk;
   if (stopChunk?.parked) unpark(stopChunk);
   showSelectionBar();
 }

@@ -7,7 +7,7 @@ import NIOCore
 /// project may use speaks WebDriver, and the benchmark needs only four commands: start a
 /// session, open an address, run a script, end the session.
 final class WebDriverSession {
-  private let driver = Process()
+  private let driver: SpawnedProcess
   private let base: String
   private var session = ""
   // AsyncHTTPClient, not URLSession: chromedriver writes "Content-Length:917" with no space,
@@ -17,11 +17,11 @@ final class WebDriverSession {
   /// Starts chromedriver, then a headless Chromium with `arguments` beside the usual ones.
   init(arguments: [String]) async throws {
     let port = SyncthingPeer.freePort()
-    driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
-    driver.arguments = ["--port=\(port)"]
-    driver.standardOutput = FileHandle.nullDevice
-    driver.standardError = FileHandle.nullDevice
-    try driver.run()
+    // Spawned with SIGTERM unblocked: a `Process` started from this async code inherited the
+    // concurrency thread's blocked SIGTERM, ignored `terminate()`, and every run left a
+    // chromedriver behind.
+    driver = try SpawnedProcess(
+      "/usr/bin/chromedriver", ["--port=\(port)"], output: URL(fileURLWithPath: "/dev/null"))
     base = "http://127.0.0.1:\(port)"
     // chromedriver's "started" line sits in its stdout buffer when that is a pipe: ask it
     // instead. A refused connection means it does not listen yet; it answers /status once it
@@ -30,7 +30,7 @@ final class WebDriverSession {
     while (try? await command("GET", "/status", nil)) == nil {
       attempts += 1
       guard attempts < 1_500, driver.isRunning else {
-        driver.terminate()
+        driver.stop()
         throw RawFiles.Failure(description: "chromedriver did not start (install chromium-driver)")
       }
       try await Task.sleep(for: .milliseconds(20))
@@ -52,7 +52,7 @@ final class WebDriverSession {
       session = id
       _ = try await command("POST", "/session/\(id)/timeouts", ["script": 300_000])
     } catch {
-      driver.terminate()  // no session, no Chromium: nothing left running
+      driver.stop()  // no session, no Chromium: nothing left running
       throw error
     }
   }
@@ -72,9 +72,7 @@ final class WebDriverSession {
   /// Ends the session and chromedriver.
   func close() async {
     _ = try? await command("DELETE", "/session/\(session)", nil)
-    // Not waited for: Foundation's waitUntilExit can hang here (Chromium's processes hold
-    // what chromedriver inherited); Foundation reaps it when it exits.
-    driver.terminate()
+    driver.stop()
   }
 
   private func command(_ method: String, _ path: String, _ body: Any?) async throws -> Any {

@@ -20,7 +20,9 @@ QUIRE = os.environ.get("QUIRE_BIN", os.path.join(ROOT, ".build", "debug", "quire
 
 def wait_for(condition, seconds=10, message="condition"):
     """Polls `condition` until it returns something truthy, failing after `seconds`. A page
-    element replaced by a live update while the condition looked at it counts as not yet."""
+    element replaced by a live update while the condition looked at it counts as not yet.
+    `message` may be a function, called only on failure, for a description read from the page
+    then (read before the wait, it can meet elements a live update has already replaced)."""
     deadline = time.monotonic() + seconds
     while True:
         try:
@@ -32,6 +34,11 @@ def wait_for(condition, seconds=10, message="condition"):
         if value:
             return value
         if time.monotonic() > deadline:
+            if callable(message):
+                try:
+                    message = message()
+                except Exception as error:  # noqa: BLE001 - the description is best effort
+                    message = f"(the description failed: {error})"
             raise AssertionError(f"timed out after {seconds} s waiting for {message}")
         time.sleep(0.05)  # polling interval of a wait with a deadline, not a wait for the event
 

@@ -439,6 +439,9 @@ class BrowserTests(BrowserTestCase):
         self.driver.get(self.app.base)
 
     def test_14_versions_panel_opens_restores_and_copies_a_version(self):
+        # Whatever happens, the panel does not stay open over the tests after this one.
+        self.addCleanup(self.driver.execute_script,
+                        "document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
         self.create("text", "History")
         text = self.find("#text")
         for words in ["one", "two", "three"]:
@@ -478,8 +481,8 @@ class BrowserTests(BrowserTestCase):
         self.find("#versions-button").click()
         count = len(rows)
         wait_for(lambda: len(self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")) > count,
-                 message="the replaced text kept as a version: " + self.find("#message-text").text + " | ".join(
-                     e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")))
+                 message=lambda: "the replaced text kept as a version: " + self.find("#message-text").text
+                 + " | ".join(e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#versions-list .version")))
         self.find("#versions-close").click()
         self.find("#done").click()
 

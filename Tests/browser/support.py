@@ -43,6 +43,14 @@ def wait_for(condition, seconds=10, message="condition"):
         time.sleep(0.05)  # polling interval of a wait with a deadline, not a wait for the event
 
 
+def texts(driver, css):
+    """The visible texts of the elements `css` selects, read in one script: a live update of
+    the page cannot replace an element between finding it and reading its text, as it can
+    between Selenium's `find_elements` and each element's `.text`."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.innerText.trim())", css)
+
+
 def menu_entry(driver, name, action):
     """Opens the context menu of the library item `name` (a right-click, which selects it) and
     returns its entry for `action`, enabled or not; None while the item is not there."""

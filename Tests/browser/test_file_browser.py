@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 import support
-from support import wait_for
+from support import texts, wait_for
 from test_browser import BrowserTestCase
 
 
@@ -124,8 +124,11 @@ class FileBrowserConventionTests(BrowserTestCase):
         wait_for(lambda: len(self.items()) == 3, message="the folder listed")
 
         def shown(name):
-            element = self.item(name).find_element(By.CSS_SELECTOR, ".name")
-            return element.text, element.get_attribute("title")
+            # Read in one script: a live update may replace the item between two reads.
+            return tuple(self.driver.execute_script(
+                "const e = document.querySelector(arguments[0]);"
+                "return e ? [e.innerText.trim(), e.getAttribute('title')] : [null, null]",
+                f'#items .item[data-name="{name}"] .name'))
 
         self.assertEqual(shown("Welcome.txt"), ("Welcome", "Welcome.txt"))
         self.assertEqual(shown("photo.png"), ("photo.png", "photo.png"), "an unknown type keeps its extension")
@@ -322,7 +325,7 @@ class FileBrowserConventionTests(BrowserTestCase):
         self.browse()
 
         def places(list_id):
-            return [b.text for b in self.driver.find_elements(By.CSS_SELECTOR, f"#{list_id} button")]
+            return texts(self.driver, f"#{list_id} button")
 
         wait_for(lambda: "Places" in places("places-browse") and "holiday" in places("places-tags"),
                  message="the folder and the tag in the sidebar")
@@ -379,7 +382,7 @@ class FileBrowserConventionTests(BrowserTestCase):
             return self.find(f'#columns button[data-sort="{key}"]')
 
         def cells(name):
-            return [c.text for c in self.item(name).find_elements(By.CSS_SELECTOR, ".cell")][:3]
+            return texts(self.driver, f'#items .item[data-name="{name}"] .cell')[:3]
 
         wait_for(lambda: cells("apple.txt")[0] == "Text", message="the row's cells")
         self.assertEqual(cells("Zebra"), ["Folder", "—", "—"])

@@ -11,7 +11,7 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
-from support import SyncServer, item_action, menu_entry, wait_for
+from support import SyncServer, item_action, menu_entry, texts, wait_for
 from test_sync_apps import Device, commits_of, read
 
 
@@ -21,7 +21,7 @@ class SharingTests(unittest.TestCase):
         return found[0] if found else None
 
     def shared_rows(self, device):
-        return [row.text for row in device.driver.find_elements(By.CSS_SELECTOR, "#share-list li")]
+        return texts(device.driver, "#share-list li")
 
     def test_the_share_dialog_shares_with_an_account_and_by_link_and_revokes_both(self):
         server = SyncServer(users=("alice", "bob"))

@@ -12,7 +12,7 @@ import QuireCore
 enum AgentFolders {
   /// Makes the folder at `path` (absolute) and every missing folder above it, through ``Sys``.
   ///
-  /// - Throws: the `SystemCallError` of the step that failed, such as `ENOTDIR` when a file holds
+  /// - Throws: the `SystemCallError` of the step that failed, such as `EEXIST` when a file holds
   ///   one of the names.
   static func make(_ path: String) throws(SystemCallError) {
     var missing: [String] = []
@@ -24,12 +24,20 @@ enum AgentFolders {
     for target in missing.reversed() {
       let parent = (target as NSString).deletingLastPathComponent
       let temporary = parent + "/" + FolderEventFilter.temporaryName()
-      try Sys.mkdir(temporary, mode: 0o755)
       do {
+        try Sys.mkdir(temporary)  // 0o777 less the umask, as any folder made here
         try Sys.renameNoReplace(temporary, target)
       } catch {
         try? Sys.rmdir(temporary)
-        // Made meanwhile by someone else: theirs is used. A file there is refused.
+        if [EINVAL, ENOSYS, EOPNOTSUPP].contains(error.errno) {
+          // A file system without RENAME_NOREPLACE (NFS, some FUSE): the folder is made in
+          // place (its event, a plain folder appearing, asks for no scan either).
+          do { try Sys.mkdir(target) } catch {
+            guard error.errno == EEXIST, exists(target) else { throw error }
+          }
+          continue
+        }
+        // Made meanwhile by someone else: theirs is used. A file there is refused (EEXIST).
         guard error.errno == EEXIST, exists(target) else { throw error }
       }
     }

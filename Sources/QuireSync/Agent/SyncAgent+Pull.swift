@@ -106,16 +106,18 @@ extension SyncAgent {
   }
 
   /// The folder's items this device has not synced, by identity: from the last whole scan if
-  /// nothing was said to change since (``scannedUnsynced``), else from a new scan.
+  /// nothing was said to change since (``scannedUnsynced``), else from a new scan. A share's
+  /// agent always scans: where its scan looks follows the share (a moved folder, a renamed
+  /// document), which no folder event says.
   func unsyncedItems() -> [String: LocalItem] {
-    if let last = scannedUnsynced, last.generation == localGeneration {
+    if share == nil, let last = scannedUnsynced, last.generation == localGeneration {
       return last.items.filter { synced[$0.key] == nil }
     }
     let generation = localGeneration
     let found = Dictionary(scan().filter { synced[$0.id] == nil }.map { ($0.id, $0) }) {
       first, _ in first
     }
-    scannedUnsynced = (generation, found)
+    if share == nil { scannedUnsynced = (generation, found) }
     return found
   }
 

@@ -23,7 +23,10 @@ extension SyncAgent {
     let scanned = Set(items.map(\.id))
     var seen = Set<String>()
     var changed: [LocalItem] = []
+    // The scan's items with the identities this push gave them, for ``scannedUnsynced``.
+    var scannedNow: [LocalItem] = []
     for var item in items {
+      defer { scannedNow.append(item) }
       if share == nil, synced[item.id] == nil, shareLocations[item.id] != nil,
         await isSharedDocument(item)
       {
@@ -113,7 +116,9 @@ extension SyncAgent {
     if share == nil {
       scannedUnsynced = (
         generation,
-        Dictionary(items.filter { synced[$0.id] == nil }.map { ($0.id, $0) }) { first, _ in first }
+        Dictionary(scannedNow.filter { synced[$0.id] == nil }.map { ($0.id, $0) }) {
+          first, _ in first
+        }
       )
     }
   }

@@ -117,6 +117,14 @@ struct FolderEventFilterTests {
     try Data("mine".utf8).write(to: URL(fileURLWithPath: root + "/a/file"))
     #expect(throws: SystemCallError.self) { try AgentFolders.make(root + "/a/file/d") }
     #expect(try String(contentsOfFile: root + "/a/file", encoding: .utf8) == "mine")
+    // A file system without RENAME_NOREPLACE (NFS, some FUSE) still gets its folders.
+    let withoutNoReplace = FaultHook { $0 == "renameat2" ? EINVAL : nil }
+    try Sys.$faults.withValue(withoutNoReplace) {
+      try AgentFolders.make(root + "/on NFS/a")
+      try AgentFolders.make(root + "/on NFS/a")
+    }
+    #expect(FileManager.default.fileExists(atPath: root + "/on NFS/a", isDirectory: &isFolder))
+    #expect(isFolder.boolValue)
     let left = try FileManager.default.subpathsOfDirectory(atPath: root)
     #expect(!left.contains { $0.contains(".quire-sync") }, "temporaries left: \(left)")
   }

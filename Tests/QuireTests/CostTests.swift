@@ -93,9 +93,15 @@ struct CostTests {
 
   @Test("a Document's one-member save makes the calls it needs, whatever the package's size")
   func documentSave() throws {
-    let count = try expectConstant("document-save", what: "Document.save of one edited member") {
-      try makePackage(members: $0, in: $1)
-    }
+    // The file-system calls only: the process's file monitor reads its events in as many
+    // batches as the scheduler makes of them (one `poll` and a few `read`s each), which says
+    // how busy the machine was, not how large the package is. Under load a run measured 13
+    // more polls and 21 more reads at 10 000 members than at 10 (and 5 more of the calls
+    // counted here, within the slack): the total went over.
+    let count = try expectConstant(
+      "document-save", what: "Document.save of one edited member",
+      counted: Array(Self.documentSaveCalls.keys)
+    ) { try makePackage(members: $0, in: $1) }
     guard let count else { return }
     for (call, most) in Self.documentSaveCalls.sorted(by: { $0.key < $1.key }) {
       #expect(

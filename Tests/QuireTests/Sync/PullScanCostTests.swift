@@ -25,23 +25,30 @@ struct PullScanCostTests {
     subscript(_ call: String) -> Int { counts.withLock { $0[call] ?? 0 } }
   }
 
+  /// Device `name` of alice's, signed in to `server`, its folder and state in `home`.
+  static func agent(_ name: String, server: SyncServerProcess, home: TemporaryDirectory)
+    async throws -> (SyncAgent, URL)
+  {
+    let signedIn = try await SyncClient.signIn(
+      server: server.url, user: "alice", password: "alice-password", device: name)
+    let folder = home.url.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let agent = try SyncAgent(
+      settings: SyncSettings(
+        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+        container: "iCloud.net.gacha.quire"),
+      folder: folder, stateFile: home.url.appendingPathComponent("\(name).sqlite"),
+      trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")))
+    return (agent, folder)
+  }
+
   /// The `stat` calls per file of a first sync of `files` small files onto an empty device.
   static func statsPerFile(_ files: Int) async throws -> Double {
     let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let home = try TemporaryDirectory()
     func agent(_ name: String) async throws -> (SyncAgent, URL) {
-      let signedIn = try await SyncClient.signIn(
-        server: server.url, user: "alice", password: "alice-password", device: name)
-      let folder = home.url.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let agent = try SyncAgent(
-        settings: SyncSettings(
-          server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
-          container: "iCloud.net.gacha.quire"),
-        folder: folder, stateFile: home.url.appendingPathComponent("\(name).sqlite"),
-        trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")))
-      return (agent, folder)
+      try await Self.agent(name, server: server, home: home)
     }
     let (a, folderA) = try await agent("A")
     for index in 0..<files {
@@ -94,17 +101,7 @@ struct PullScanCostTests {
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let home = try TemporaryDirectory()
     func agent(_ name: String) async throws -> (SyncAgent, URL) {
-      let signedIn = try await SyncClient.signIn(
-        server: server.url, user: "alice", password: "alice-password", device: name)
-      let folder = home.url.appendingPathComponent(name)
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let agent = try SyncAgent(
-        settings: SyncSettings(
-          server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
-          container: "iCloud.net.gacha.quire"),
-        folder: folder, stateFile: home.url.appendingPathComponent("\(name).sqlite"),
-        trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")))
-      return (agent, folder)
+      try await Self.agent(name, server: server, home: home)
     }
     let (a, folderA) = try await agent("A")
     let (b, folderB) = try await agent("B")

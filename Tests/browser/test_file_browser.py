@@ -677,17 +677,27 @@ class FileBrowserConventionTests(BrowserTestCase):
             f"const note = ({listed_note}); return !note.isConnected && note.chunk.classList.contains('parked')")
         self.assertTrue(parked(), "a note far below the view is not drawn")
         # A script that measures an item the moment the page unparks its chunk (a mutation
-        # observer, told before anything else runs) finds it in the document, laid out.
+        # observer, told before anything else runs) finds it in the document, laid out. It
+        # watches the whole list: a live reload of the folder may meanwhile make the chunks
+        # again, and the note then comes back in a chunk of its own.
         self.driver.execute_script(f"""
-            const chunk = ({listed_note}).chunk;
             new MutationObserver((changes, observer) => {{
-              if (chunk.classList.contains("parked")) return;
+              const note = ({listed_note});
+              if (!note.isConnected || note.chunk.classList.contains("parked")) return;
               observer.disconnect();
-              window.measuredOnArrival = chunk.firstElementChild.getBoundingClientRect().height;
-            }}).observe(chunk, {{ attributes: true, attributeFilter: ["class"] }});
-            chunk.scrollIntoView();""")
+              window.measuredOnArrival = note.getBoundingClientRect().height;
+            }}).observe(document.getElementById("items"),
+                        {{ subtree: true, childList: true, attributes: true, attributeFilter: ["class"] }});""")
+        with open(os.path.join(self.app.path("Wide"), "Note 000a.txt"), "w") as handle:
+            handle.write("a note that makes the chunks again")
+        wait_for(lambda: "Note 000a.txt" in self.listed(), message="the new note listed live")
+        self.assertTrue(parked(), "Note 100 still parked after the live reload")
+        self.driver.execute_script(f"({listed_note}).chunk.scrollIntoView();")
         wait_for(lambda: not parked(), message="Note 100 drawn once scrolled to")
-        wait_for(lambda: self.driver.execute_script("return window.measuredOnArrival"), message="the measure")
+        wait_for(lambda: self.driver.execute_script("return window.measuredOnArrival !== undefined"),
+                 message="the measure")
+        self.assertGreater(self.driver.execute_script("return window.measuredOnArrival"), 0,
+                           "the note is laid out the moment its chunk is back")
         self.item("Note 100.txt").click()
         wait_for(lambda: self.driver.execute_script(
             "return document.activeElement.dataset.name") == "Note 100.txt", message="Note 100 focused")

@@ -140,6 +140,7 @@ let package = Package(
         .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
   ],

@@ -17,7 +17,7 @@ enum LocalScanner {
   /// path whose stat (size, mode, time to the nanosecond) is still the synced one is that item,
   /// as ``SyncedItem/matches(_:)`` already assumes for its contents. A scan of a folder of
   /// thousands of synced files is then a `stat` each, not a `stat` and an extended attribute.
-  static func scan(root: URL, known: [String: SyncedItem] = [:]) -> [LocalItem] {
+  static func scan(root: URL, known: [String: SyncedRecord] = [:]) -> [LocalItem] {
     var items: [LocalItem] = []
     walk(root, relative: "", known: known, into: &items)
     return items
@@ -44,7 +44,7 @@ enum LocalScanner {
   }
 
   private static func walk(
-    _ root: URL, relative: String, known: [String: SyncedItem], into items: inout [LocalItem]
+    _ root: URL, relative: String, known: [String: SyncedRecord], into items: inout [LocalItem]
   ) {
     let folder = relative.isEmpty ? root.path : root.path + "/" + relative
     for name in entries(folder) where !name.hasPrefix(".") {
@@ -53,7 +53,7 @@ enum LocalScanner {
       if isDirectory(info) && !isPackageName(child) {
         walk(root, relative: child, known: known, into: &items)
       } else if isRegular(info), let synced = known[child], synced.kind == .file,
-        synced.members.count == 1, synced.members[""]?.local == member(info)
+        synced.soleMemberStat == member(info)
       {
         items.append(
           LocalItem(id: synced.id, path: child, kind: .file, members: ["": member(info)]))

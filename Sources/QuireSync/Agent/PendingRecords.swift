@@ -10,8 +10,11 @@ import QuireSyncProtocol
 /// crash before that leaves hidden placeholders the next pull writes again, from the cursor
 /// before them.
 struct PendingRecords {
-  /// The entries after which a pull records what it holds: about ten pages.
-  static let limit = 10_000
+  /// The entries after which a pull records what it holds: about two pages. Each held entry
+  /// and placeholder record takes about a kilobyte until it is recorded, so ten pages held a
+  /// joining device's memory 10 MB above what it keeps; two are still a transaction per
+  /// couple of thousand items.
+  static let limit = 2_000
 
   private(set) var placeholders: [SyncedItem] = []
   private(set) var passed: [ChangeEntry] = []

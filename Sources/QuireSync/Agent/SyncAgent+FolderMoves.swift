@@ -99,7 +99,7 @@ extension SyncAgent {
       try Self.coordinatedMove(old, to: new)
     } else {
       for known in inside where taken.contains(known.id) {
-        try moveAlone(known, to: move.moved(known.path))
+        try moveAlone(known.item, to: move.moved(known.path))
       }
       try? Sys.rmdir(old.path)  // the old folder's husk, if nothing is left in it
     }
@@ -121,7 +121,7 @@ extension SyncAgent {
     var records: [(item: SyncedItem, changed: [String], removed: [String])] = []
     for known in synced.values
     where move.relative(known.path) != nil && only.map({ $0.contains(known.id) }) ?? true {
-      var moved = known
+      var moved = known.item
       moved.path = move.moved(known.path)
       records.append((moved, [], []))
     }

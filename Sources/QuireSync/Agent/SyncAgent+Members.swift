@@ -21,7 +21,7 @@ extension SyncAgent {
   func packageMember(_ relative: String) -> (item: SyncedItem, member: String)? {
     for known in synced.values
     where known.kind == .package && !known.isPlaceholder && relative.hasPrefix(known.path + "/") {
-      return (known, String(relative.dropFirst(known.path.count + 1)))
+      return (known.item, String(relative.dropFirst(known.path.count + 1)))
     }
     return nil
   }

@@ -124,7 +124,7 @@ extension SyncAgent {
   ///
   /// - Throws: ``SyncError`` `notFound` if the folder has no such item.
   func downloadPlaceholder(at relative: String, progress: DownloadProgress? = nil) async throws {
-    guard let known = synced.values.first(where: { $0.path == relative }) else {
+    guard let known = synced.values.first(where: { $0.path == relative })?.item else {
       if FileManager.default.fileExists(atPath: url(relative).path) { return }
       throw SyncError(.notFound, "“\(relative)” is not an item of the synced folder.")
     }
@@ -148,7 +148,7 @@ extension SyncAgent {
   /// - Throws: ``SyncError`` `changedWhileSyncing` while it has changes not yet uploaded or is
   ///   open in an app (whose unsaved edits would be lost), `notFound` if there is no such item.
   func evict(at relative: String) async throws {
-    guard let known = synced.values.first(where: { $0.path == relative }) else {
+    guard let known = synced.values.first(where: { $0.path == relative })?.item else {
       throw SyncError(.notFound, "“\(relative)” is not a synced item of the folder.")
     }
     if known.isPlaceholder { return }
@@ -195,7 +195,7 @@ extension SyncAgent {
   }
 
   /// Whether the placeholder item `known` is still in the folder (its placeholder file is).
-  func placeholderExists(_ known: SyncedItem) -> Bool {
+  func placeholderExists(_ known: SyncedRecord) -> Bool {
     FileManager.default.fileExists(atPath: CloudPlaceholder.url(for: url(known.path)).path)
   }
 

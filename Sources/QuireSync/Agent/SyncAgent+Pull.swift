@@ -99,8 +99,8 @@ extension SyncAgent {
       try await downloadPlaceholder(at: known.path)
     }
     if downloadPolicy == .all {
-      for known in synced.values where !known.isPlaceholder && !known.membersInCloud.isEmpty {
-        try await downloadAllMembers(of: known)
+      for known in synced.values where !known.isPlaceholder && known.hasMembersInCloud {
+        try await downloadAllMembers(of: known.item)
       }
     }
   }
@@ -337,7 +337,7 @@ extension SyncAgent {
   }
 
   /// The synced items by path, for ``LocalScanner/scan(root:known:)``.
-  var syncedByPath: [String: SyncedItem] {
+  var syncedByPath: [String: SyncedRecord] {
     Dictionary(synced.values.map { ($0.path, $0) }) { first, _ in first }
   }
 

@@ -76,7 +76,7 @@ extension SyncAgent {
     let relocated = changed.filter { item in synced[item.id].map { $0.path != item.path } ?? false }
     // An item in the cloud only is there while its placeholder is (deleting that deletes the
     // item): one `stat` each, and again after the moves only for those not found.
-    let missing = synced.values.filter { $0.isPlaceholder && !placeholderExists($0) }
+    let missing = synced.values.filter { $0.isPlaceholder && !placeholderExists($0) }.map(\.item)
     let (left, found) = try await commitFolderMoves(relocated, missingPlaceholders: missing)
     let moved = left.filter(isOnlyMoved)
     let movedIDs = Set(moved.map(\.id))
@@ -97,7 +97,7 @@ extension SyncAgent {
         try await download(item: known.id, revision: known.revision, base: nil)
         continue
       }
-      try await uploadDeletion(known)
+      try await uploadDeletion(known.item)
     }
     // Other moves open no file: they go in batches as large as the server takes (a shared
     // folder's share follows a rename only when one batch empties it).

@@ -39,7 +39,7 @@ extension SyncAgent {
       // under another name, where it was: the owner renamed the folder, and its documents
       // move across with the journal read again (not deleted meanwhile).
       let inside = share.name + "/"
-      var knownInside: [String: SyncedItem] = [:]
+      var knownInside: [String: SyncedRecord] = [:]
       var items: [LocalItem] = []
       for (path, item) in known {
         if path.hasPrefix(inside) {

@@ -27,7 +27,7 @@ public actor SyncAgent {
   let state: SyncState
   let stateFile: URL
   let trash: Trash
-  var synced: [String: SyncedItem] = [:]
+  var synced = SyncedTree()
   /// Spools of downloads cut part way, for their next try.
   var unfinished = UnfinishedDownloads()
   /// Each item's unresolved conflict revisions, as last announced to its presenters.
@@ -183,7 +183,7 @@ public actor SyncAgent {
       loadShareLocations()
     }
     knownConflicts = state.unresolvedConflicts()
-    do { synced = try state.syncedItems() } catch {
+    do { synced = try state.syncedTree() } catch {
       throw SyncError(.unavailable, "The sync state could not be read: \(error).", cause: error)
     }
     let (requests, requester) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

@@ -168,6 +168,37 @@ final class SyncState: Sendable {
     }
   }
 
+  /// Every synced item, as the agent holds them (``SyncedTree``): read as one ordered join, an
+  /// item at a time, so the rows of a hundred thousand items are never all in memory at once.
+  func syncedTree() throws -> SyncedTree {
+    try database.read { db in
+      var tree = SyncedTree()
+      var current: SyncedItem?
+      let decoder = JSONDecoder()
+      let rows = try Row.fetchCursor(
+        db,
+        sql: """
+          SELECT s.item, s.path, s.kind, s.revision, s.placeholder, m.path AS member, m.record
+          FROM synced s LEFT JOIN syncedMembers m ON m.item = s.item ORDER BY s.item
+          """)
+      while let row = try rows.next() {
+        let id: String = row["item"]
+        if current?.id != id {
+          if let done = current { tree[done.id] = done }
+          current = SyncedItem(
+            id: id, path: row["path"], kind: ItemKind(rawValue: row["kind"]) ?? .file,
+            revision: row["revision"], members: [:], isPlaceholder: row["placeholder"])
+        }
+        if let member: String = row["member"] {
+          current?.members[member] = try decoder.decode(
+            SyncedItem.Member.self, from: row["record"] as Data)
+        }
+      }
+      if let done = current { tree[done.id] = done }
+      return tree
+    }
+  }
+
   /// Records `item` as synced: its row, the members `changed` and `removed` (only those: the
   /// cost follows the change), and optionally the cursor, in one transaction.
   func record(

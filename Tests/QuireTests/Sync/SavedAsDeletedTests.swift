@@ -63,7 +63,7 @@ struct SavedAsDeletedTests {
     defer { withExtendedLifetime(server) {} }
     let folderA = homes[0].url.appendingPathComponent("Documents")
     let folderB = homes[1].url.appendingPathComponent("Documents")
-    let id = try #require(await a.synced.first { $0.value.path == name }?.key)
+    let id = try #require(await a.synced.values.first { $0.path == name }?.id)
     let deletion = try #require(
       try await a.client.changes(since: 0).entries.last { $0.item == id && $0.deleted })
 

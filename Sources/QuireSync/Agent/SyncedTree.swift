@@ -1,0 +1,133 @@
+import QuireSyncProtocol
+
+/// The synced tree in memory: each item's ``SyncedItem``, by identity, held compactly.
+///
+/// An agent holds a record of every item it has synced, so this is the memory that grows with
+/// the drive. As a dictionary of ``SyncedItem`` values, a hundred thousand files took about
+/// 900 bytes each: the bucket of a large value, a dictionary of members and an array of chunks
+/// for every file. Here a bucket holds a reference, and a flat file of one chunk (almost every
+/// file a first sync brings) is one object with its member inline: about 330 bytes with its
+/// identity and path. Packages and files of several chunks keep their ``SyncedItem``.
+struct SyncedTree: Sendable {
+  private var records: [String: SyncedRecord] = [:]
+
+  /// An empty tree.
+  init() {}
+
+  /// The tree of `items`, by identity.
+  init(_ items: [String: SyncedItem]) {
+    records.reserveCapacity(items.count)
+    for (id, item) in items { records[id] = SyncedRecord(item) }
+  }
+
+  /// The item with identity `id`, as a value to read or change; nil removes it.
+  subscript(id: String) -> SyncedItem? {
+    get { records[id]?.item }
+    set { records[id] = newValue.map(SyncedRecord.init) }
+  }
+
+  /// The record of `id`, read without building its ``SyncedItem``.
+  func record(_ id: String) -> SyncedRecord? { records[id] }
+
+  /// Every record, in no order: what the whole-tree loops read (paths, placeholders, sizes)
+  /// without building a ``SyncedItem`` for each.
+  var values: Dictionary<String, SyncedRecord>.Values { records.values }
+
+  /// Every identity.
+  var keys: Dictionary<String, SyncedRecord>.Keys { records.keys }
+
+  /// How many items the tree holds.
+  var count: Int { records.count }
+
+  /// Whether it holds no item.
+  var isEmpty: Bool { records.isEmpty }
+
+  /// The records `isIncluded` takes, by identity.
+  func filter(_ isIncluded: (String, SyncedRecord) throws -> Bool) rethrows -> [String:
+    SyncedRecord]
+  {
+    try records.filter { try isIncluded($0.key, $0.value) }
+  }
+
+  /// Whether it holds `id`.
+  func contains(_ id: String) -> Bool { records[id] != nil }
+}
+
+/// One item of a ``SyncedTree``: what every loop over the tree reads (identity, path, kind,
+/// revision, whether it is a placeholder, its size) stored as such, and its members inline when
+/// it is a flat file of one chunk, the common case.
+final class SyncedRecord: Sendable {
+  let id: String
+  let path: String
+  let kind: ItemKind
+  let revision: Int64
+  /// Whether it is only a placeholder on this device.
+  let isPlaceholder: Bool
+  private let storage: Members
+
+  private enum Members: Sendable {
+    /// One member at "", whose only chunk is all its bytes (the chunk's hash is the member's).
+    case file(local: LocalItem.Member, hash: ContentHash, size: Int, racy: Bool)
+    /// Anything else, as ``SyncedItem`` has them.
+    case any([String: SyncedItem.Member])
+  }
+
+  init(_ item: SyncedItem) {
+    id = item.id
+    path = item.path
+    kind = item.kind
+    revision = item.revision
+    isPlaceholder = item.isPlaceholder
+    if item.members.count == 1, let member = item.members[""], member.chunks.count == 1,
+      member.chunks[0].hash == member.hash
+    {
+      storage = .file(
+        local: member.local, hash: member.hash, size: member.chunks[0].size, racy: member.racy)
+    } else {
+      storage = .any(item.members)
+    }
+  }
+
+  /// The item as a value.
+  var item: SyncedItem {
+    SyncedItem(
+      id: id, path: path, kind: kind, revision: revision, members: memberValues,
+      isPlaceholder: isPlaceholder)
+  }
+
+  /// Its members, by path in the package ("" for a flat file).
+  var memberValues: [String: SyncedItem.Member] {
+    switch storage {
+    case .file(let local, let hash, let size, let racy):
+      var member = SyncedItem.Member(
+        local: local, hash: hash, chunks: [ChunkReference(hash: hash, size: size)])
+      member.racy = racy
+      return ["": member]
+    case .any(let members): return members
+    }
+  }
+
+  /// Its size in bytes, every member counted.
+  var size: Int {
+    switch storage {
+    case .file(_, _, let size, _): size
+    case .any(let members): members.values.reduce(0) { $0 + $1.size }
+    }
+  }
+
+  /// The stat of its only member, at "" (a flat file's), or nil if it has others.
+  var soleMemberStat: LocalItem.Member? {
+    switch storage {
+    case .file(let local, _, _, _): local
+    case .any(let members): members.count == 1 ? members[""]?.local : nil
+    }
+  }
+
+  /// Whether any of its members is in the cloud only.
+  var hasMembersInCloud: Bool {
+    switch storage {
+    case .file(let local, _, _, _): local == .inCloud
+    case .any(let members): members.values.contains { $0.local == .inCloud }
+    }
+  }
+}

@@ -65,7 +65,10 @@ extension SyncAgent {
             prefetched: prefetched)
           try state.advance(past: [entry])
         }
-        if pending.isFull || !page.more { try pending.flush(to: state) { synced[$0] } }
+        if pending.isFull || !page.more {
+          try pending.flush(to: state) { synced[$0] }
+          ServiceHeap.trim()  // the pages' decoded entries and manifests, freed: see there
+        }
         announceConflicts(page.entries)
         if !page.more { break }
         if let next = ahead {

@@ -139,10 +139,6 @@ void cquire_limit_arenas(int count) {
   mallopt(M_ARENA_MAX, count);
 }
 
-void cquire_trim_heap(void) {
-  malloc_trim(0);
-}
-
 int cquire_link_open_file(int fd, const char *path) {
   char proc[64];
   snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);

@@ -15,8 +15,6 @@ ssize_t cquire_copy_file_range(int fd_in, int fd_out, size_t len);
 
 /// mallopt(M_ARENA_MAX, count): glibc's allocator makes at most `count` arenas from now on.
 void cquire_limit_arenas(int count);
-/// malloc_trim(0): glibc's allocator gives back to the system the free pages of every arena.
-void cquire_trim_heap(void);
 
 /// Gives the open file `fd` (made with O_TMPFILE) the name `path`: linkat(2) of
 /// /proc/self/fd/FD with AT_SYMLINK_FOLLOW, which needs no privilege.

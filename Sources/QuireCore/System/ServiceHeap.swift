@@ -20,14 +20,4 @@ package enum ServiceHeap {
     guard getenv("MALLOC_ARENA_MAX") == nil else { return }
     cquire_limit_arenas(2)
   }
-
-  /// Gives the system back the whole pages the allocator holds free, in every arena.
-  ///
-  /// A device joining a drive of a hundred thousand files decodes a page of the journal and
-  /// its manifests (a few MiB, freed once recorded) between the records it keeps: glibc keeps
-  /// the freed pages among the kept records, so without a trim the device's memory grew by
-  /// what every page left behind. `malloc_trim` returns those pages, whatever their place.
-  package static func trim() {
-    cquire_trim_heap()
-  }
 }

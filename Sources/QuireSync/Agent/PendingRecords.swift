@@ -10,31 +10,32 @@ import QuireSyncProtocol
 /// crash before that leaves hidden placeholders the next pull writes again, from the cursor
 /// before them.
 struct PendingRecords {
-  /// The entries after which a pull records what it holds: about two pages. Each held entry
-  /// and placeholder record takes about a kilobyte until it is recorded, so ten pages held a
-  /// joining device's memory 10 MB above what it keeps; two are still a transaction per
-  /// couple of thousand items.
-  static let limit = 2_000
+  /// The entries after which a pull records what it holds: about ten pages. (Two pages a
+  /// transaction made a joining device's hundred thousand placeholders 1.3 s slower: random
+  /// identities dirty a B-tree page per record, which a larger transaction shares.)
+  static let limit = 10_000
 
-  private(set) var placeholders: [SyncedItem] = []
+  /// The placeholders' records, the very ones the agent's ``SyncedTree`` holds (a reference
+  /// each, not a copy: ten pages of copies held 6 MB more).
+  private(set) var placeholders: [SyncedRecord] = []
   private(set) var passed: [ChangeEntry] = []
 
   /// Whether the pull should record what it holds before going on.
   var isFull: Bool { passed.count >= Self.limit }
 
-  mutating func add(placeholders records: [SyncedItem]) { placeholders += records }
+  mutating func add(placeholders records: [SyncedRecord]) { placeholders += records }
 
   mutating func pass(_ entry: ChangeEntry) { passed.append(entry) }
 
   /// Records what is held in one transaction and forgets it; on a failure, holds it still.
   ///
   /// A placeholder whose record in the agent is no longer the one placed is left out:
-  /// `current` gives the agent's record of each item, and whatever changed it recorded itself,
-  /// which this must not overwrite. (The pull flushes before it applies any entry itself, and
+  /// `current` gives the agent's record of each item (the same object while it is unchanged),
+  /// and whatever changed it recorded itself, which this must not overwrite. (The pull flushes before it applies any entry itself, and
   /// the agent's other work waits for the pull, so this is a guard, not a path taken today.)
-  mutating func flush(to state: SyncState, current: (String) -> SyncedItem?) throws {
+  mutating func flush(to state: SyncState, current: (String) -> SyncedRecord?) throws {
     try state.record(
-      placeholders: placeholders.filter { current($0.id) == $0 }, advancingPast: passed)
+      placeholders: placeholders.filter { current($0.id) === $0 }, advancingPast: passed)
     placeholders = []
     passed = []
   }

@@ -47,14 +47,14 @@ extension SyncAgent {
         let placeholders = try placeNewPlaceholders(
           page.entries, unsynced: unsynced, prefetched: prefetched)
         for record in placeholders.records { synced[record.id] = record }
-        pending.add(placeholders: placeholders.records)
+        pending.add(placeholders: placeholders.records.compactMap { synced.record($0.id) })
         let placed = files.union(placeholders.sequences)
         for entry in page.entries {
           if placed.contains(entry.sequence) {
             pending.pass(entry)
             continue
           }
-          try pending.flush(to: state) { synced[$0] }
+          try pending.flush(to: state) { synced.record($0) }
           if let move = entry.folderMove {
             try applyFolderMove(move, revisionsBefore: entry.revision)
             try state.advance(past: [entry])
@@ -65,10 +65,7 @@ extension SyncAgent {
             prefetched: prefetched)
           try state.advance(past: [entry])
         }
-        if pending.isFull || !page.more {
-          try pending.flush(to: state) { synced[$0] }
-          ServiceHeap.trim()  // the pages' decoded entries and manifests, freed: see there
-        }
+        if pending.isFull || !page.more { try pending.flush(to: state) { synced.record($0) } }
         announceConflicts(page.entries)
         if !page.more { break }
         if let next = ahead {
@@ -79,7 +76,7 @@ extension SyncAgent {
             next.cancel()
           }
         } else {
-          try pending.flush(to: state) { synced[$0] }
+          try pending.flush(to: state) { synced.record($0) }
           page = Self.untilFolderMove(try await client.changes(since: state.cursor))
         }
       }
@@ -87,8 +84,8 @@ extension SyncAgent {
       // A pull stopped part-way (cancelled, or a failure) records what it placed: the
       // placeholders are in the folder. If even that fails, they are not the agent's either,
       // and the next pull writes them again.
-      if (try? pending.flush(to: state, current: { synced[$0] })) == nil {
-        for record in pending.placeholders where synced[record.id] == record {
+      if (try? pending.flush(to: state, current: { synced.record($0) })) == nil {
+        for record in pending.placeholders where synced.record(record.id) === record {
           synced[record.id] = nil
         }
       }

@@ -226,7 +226,8 @@ final class SyncState: Sendable {
   }
 
   private static func record(
-    _ db: Database, _ items: [(item: SyncedItem, changed: [String], removed: [String])],
+    _ db: Database,
+    _ items: some Sequence<(item: SyncedItem, changed: [String], removed: [String])>,
     clearingStatus: Bool
   ) throws {
     let encoder = JSONEncoder()
@@ -275,11 +276,16 @@ final class SyncState: Sendable {
   /// items' identities are random, so each transaction dirties about one B-tree page per
   /// record in each table whatever its size; one transaction for several pages shares those
   /// pages (a hundred thousand placeholders in pages of 1 000 wrote 2.2 GB to the state's log).
-  func record(placeholders: [SyncedItem], advancingPast entries: [ChangeEntry]) throws {
+  /// Each record is made a ``SyncedItem`` only as its rows are written.
+  func record(placeholders: [SyncedRecord], advancingPast entries: [ChangeEntry]) throws {
     guard !placeholders.isEmpty || !entries.isEmpty else { return }
     try write { db in
       try Self.record(
-        db, placeholders.map { ($0, Array($0.members.keys), []) }, clearingStatus: true)
+        db,
+        placeholders.lazy.map { record in
+          let item = record.item
+          return (item, Array(item.members.keys), [])
+        }, clearingStatus: true)
       if !entries.isEmpty { try Self.advance(db, past: entries) }
     }
   }

@@ -114,14 +114,15 @@ struct PlaceholderPagesTests {
         committed: 0)
     }
     var pending = PendingRecords()
-    pending.add(placeholders: ["a", "b", "c"].map { item($0, placeholder: true) })
+    let placed = ["a", "b", "c"].map { SyncedRecord(item($0, placeholder: true)) }
+    pending.add(placeholders: placed)
     for (sequence, id) in [(1, "a"), (2, "b"), (3, "c")] {
       pending.pass(entry(Int64(sequence), id))
     }
     // While the pull fetched its next page, b was downloaded (and recorded so) and c removed.
     let downloaded = item("b", placeholder: false)
     try state.record(downloaded, changed: [], removed: [])
-    let current = ["a": item("a", placeholder: true), "b": downloaded]
+    let current = ["a": placed[0], "b": SyncedRecord(downloaded)]
     try pending.flush(to: state) { current[$0] }
     let records = try state.syncedItems()
     #expect(records["a"]?.isPlaceholder == true)

@@ -108,6 +108,7 @@ WORKLOADS = [
     ]),
     ("sync-initial", ["--files", "100000", "--download", "on-demand"], [
         at_most("placeholders_ms", lambda r: 10000, "≤ 10 s"),
+        at_most("agent_rss_mib", lambda r: 100, "≤ 100 MiB"),
     ]),
     ("sync-rename", ["--files", "10000"], [
         at_most("quire_ms", lambda r: 1000, "≤ 1 s"),

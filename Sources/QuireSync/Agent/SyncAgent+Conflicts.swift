@@ -15,7 +15,7 @@ extension SyncAgent {
       let before = knownConflicts[item] ?? []
       guard now != before else { continue }
       knownConflicts[item] = now.isEmpty ? nil : now
-      guard let path = synced[item]?.path else { continue }
+      guard let path = synced.record(item)?.path else { continue }
       let coordinator = FileCoordinator()
       for gained in Set(now).subtracting(before).sorted() {
         coordinator.item(at: url(path), didGainVersion: String(gained))

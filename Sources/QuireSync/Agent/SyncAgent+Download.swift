@@ -142,7 +142,7 @@ extension SyncAgent {
   ) async throws {
     let total = held + wanted.values.reduce(0, +)
     var batches: [(hashes: [ContentHash], bytes: Int)] = []
-    for hash in wanted.keys.sorted(by: { $0.hex < $1.hex }) {
+    for hash in wanted.keys.sorted() {
       if batches.isEmpty || batches[batches.count - 1].bytes >= 8 << 20 {
         batches.append(([], 0))
       }

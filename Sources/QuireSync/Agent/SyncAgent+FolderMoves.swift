@@ -41,8 +41,11 @@ extension SyncAgent {
       state.setValue(nil, for: Self.folderMoveKey)
       if !refused { try recordMoved(move) }
     }
-    try await commitPlaceholderMoves(placeholders.filter { synced[$0.known.id]?.path != $0.path })
-    return (moved.filter { synced[$0.id]?.path != $0.path }, Set(placeholders.map(\.known.id)))
+    try await commitPlaceholderMoves(
+      placeholders.filter { synced.record($0.known.id)?.path != $0.path })
+    return (
+      moved.filter { synced.record($0.id)?.path != $0.path }, Set(placeholders.map(\.known.id))
+    )
   }
 
   /// The state's key for the folder move being committed: its identifier, kept until the

@@ -64,12 +64,12 @@ extension SyncAgent {
   /// A share's agent: its document's (or folder's) path relative to the drive, where it is now.
   func itemLocation() -> String? {
     guard let share else { return nil }
-    let path = share.isFolder ? share.name : synced[share.item]?.path ?? share.name
+    let path = share.isFolder ? share.name : synced.record(share.item)?.path ?? share.name
     return Self.relative(root.appendingPathComponent(path), to: drive)
   }
 
   /// A folder share's agent: whether it syncs the item `id`.
-  func syncs(_ id: String) -> Bool { synced[id] != nil }
+  func syncs(_ id: String) -> Bool { synced.contains(id) }
 
   /// A folder share's agent whose folder is gone from its root: asks the drive's agent where
   /// one of its documents is now and, if the folder went elsewhere in the drive, follows it
@@ -104,7 +104,7 @@ extension SyncAgent {
   /// drive it is now and, if it is anywhere, follows it there (its root becomes that folder,
   /// recorded in its state). Returns the document as found, or nil if it is nowhere (deleted).
   func followMovedItem() async -> LocalItem? {
-    guard let share, !share.isFolder, synced[share.item] != nil, let parent,
+    guard let share, !share.isFolder, synced.contains(share.item), let parent,
       let found = await parent.sharedDocumentPath(share.item)
     else { return nil }
     let url = drive.appendingPathComponent(found)

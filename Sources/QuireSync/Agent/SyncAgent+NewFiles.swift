@@ -16,7 +16,7 @@ extension SyncAgent {
     var paths = Set<String>()
     for entry in entries
     where !entry.conflict && !entry.deleted && entry.isInDocumentsScope
-      && synced[entry.item] == nil && unsynced[entry.item] == nil
+      && !synced.contains(entry.item) && unsynced[entry.item] == nil
     {
       guard let manifest = prefetched.manifests[entry.item], manifest.revision == entry.revision,
         manifest.since == nil, manifest.kind == .file, manifest.change.upserted.count == 1,

@@ -44,7 +44,7 @@ extension SyncAgent {
     for entry in entries { named[entry.path, default: []].insert(entry.item) }
     for entry in entries
     where !entry.conflict && !entry.deleted && entry.isInDocumentsScope
-      && synced[entry.item] == nil && unsynced[entry.item] == nil
+      && !synced.contains(entry.item) && unsynced[entry.item] == nil
     {
       guard let manifest = prefetched.manifests[entry.item], manifest.revision == entry.revision,
         keepsInCloud(manifest), manifest.path.hasPrefix("Documents/")

@@ -28,7 +28,7 @@ extension SyncAgent {
     do {
       while true {
         if unsyncedHere == nil
-          && page.entries.contains(where: { $0.folderMove == nil && synced[$0.item] == nil })
+          && page.entries.contains(where: { $0.folderMove == nil && !synced.contains($0.item) })
         {
           unsyncedHere = unsyncedItems()
         }
@@ -111,10 +111,10 @@ extension SyncAgent {
   /// document), which no folder event says.
   func unsyncedItems() -> [String: LocalItem] {
     if share == nil, let last = scannedUnsynced, last.generation == localGeneration {
-      return last.items.filter { synced[$0.key] == nil }
+      return last.items.filter { !synced.contains($0.key) }
     }
     let generation = localGeneration
-    let found = Dictionary(scan().filter { synced[$0.id] == nil }.map { ($0.id, $0) }) {
+    let found = Dictionary(scan().filter { !synced.contains($0.id) }.map { ($0.id, $0) }) {
       first, _ in first
     }
     if share == nil { scannedUnsynced = (generation, found) }
@@ -206,7 +206,7 @@ extension SyncAgent {
     byteLimit: Int = 64 << 20
   ) async throws -> Prefetched {
     let wanted = entries.filter {
-      !$0.conflict && !$0.deleted && $0.isInDocumentsScope && synced[$0.item] == nil
+      !$0.conflict && !$0.deleted && $0.isInDocumentsScope && !synced.contains($0.item)
         && unsynced[$0.item] == nil
     }
     guard wanted.count > 1 else { return Prefetched() }

@@ -27,13 +27,13 @@ extension SyncAgent {
     var scannedNow: [LocalItem] = []
     for var item in items {
       defer { scannedNow.append(item) }
-      if share == nil, synced[item.id] == nil, shareLocations[item.id] != nil,
+      if share == nil, !synced.contains(item.id), shareLocations[item.id] != nil,
         await isSharedDocument(item)
       {
         continue  // a shared document, wherever the participant moved it: its share's agent's
       }
       var copied = false
-      if share == nil, synced[item.id] == nil, !shareLocations.isEmpty,
+      if share == nil, !synced.contains(item.id), !shareLocations.isEmpty,
         let moved = await isMovedWithSharedFolder(item.id, at: item.path)
       {
         if moved { continue }  // in a shared folder the participant moved: its share's agent's
@@ -44,7 +44,7 @@ extension SyncAgent {
         // a shared document: a new document of this account's.
         try ItemIdentity.assign(nil, to: url(item.path))
         item.id = try ItemIdentity.of(url(item.path))
-      } else if synced[item.id] == nil, let replaced = syncedByPath[item.path],
+      } else if !synced.contains(item.id), let replaced = syncedByPath[item.path],
         !scanned.contains(replaced.id)
       {
         // Another program's safe-save: a new file renamed over the synced one, without its
@@ -53,7 +53,7 @@ extension SyncAgent {
         item.id = replaced.id
       }
       seen.insert(item.id)
-      if let known = synced[item.id], known.matches(item) { continue }
+      if let known = synced.record(item.id), known.matches(item) { continue }
       changed.append(item)
     }
     if share?.role == .read {
@@ -73,7 +73,9 @@ extension SyncAgent {
     // does not list, move with it rather than being taken for deleted).
     // (An item edited as well as moved counts: its edit is committed next, on its old base,
     // and the server rebases it past the move.)
-    let relocated = changed.filter { item in synced[item.id].map { $0.path != item.path } ?? false }
+    let relocated = changed.filter { item in
+      synced.record(item.id).map { $0.path != item.path } ?? false
+    }
     // An item in the cloud only is there while its placeholder is (deleting that deletes the
     // item): one `stat` each, and again after the moves only for those not found.
     let missing = synced.values.filter { $0.isPlaceholder && !placeholderExists($0) }.map(\.item)
@@ -102,7 +104,7 @@ extension SyncAgent {
     // Other moves open no file: they go in batches as large as the server takes (a shared
     // folder's share follows a rename only when one batch empties it).
     let edited = changed.filter { item in
-      !movedIDs.contains(item.id) && synced[item.id].map { !$0.matches(item) } ?? true
+      !movedIDs.contains(item.id) && synced.record(item.id).map { !$0.matches(item) } ?? true
     }
     for start in stride(from: 0, to: moved.count, by: CommitBatch.maximumCount) {
       try await uploadBatch(
@@ -116,7 +118,7 @@ extension SyncAgent {
     if share == nil {
       scannedUnsynced = (
         generation,
-        Dictionary(scannedNow.filter { synced[$0.id] == nil }.map { ($0.id, $0) }) {
+        Dictionary(scannedNow.filter { !synced.contains($0.id) }.map { ($0.id, $0) }) {
           first, _ in first
         }
       )

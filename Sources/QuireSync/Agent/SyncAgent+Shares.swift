@@ -31,7 +31,7 @@ extension SyncAgent {
   func scan() -> [LocalItem] {
     let known = syncedByPath
     if let share, !share.isFolder {
-      let path = synced[share.item]?.path ?? share.name
+      let path = synced.record(share.item)?.path ?? share.name
       return LocalScanner.item(at: path, root: root).map { [$0] } ?? []
     }
     if let share {
@@ -57,7 +57,7 @@ extension SyncAgent {
     }
     let moved = shareLocations.values.filter { !$0.hasPrefix(Self.sharedFolderName + "/") }
     return LocalScanner.scan(root: folder, known: known).filter { item in
-      guard synced[item.id] == nil else { return true }
+      guard !synced.contains(item.id) else { return true }
       return !item.path.hasPrefix(Self.sharedFolderName + "/")
         && !moved.contains { item.path.hasPrefix($0 + "/") }
     }

@@ -141,6 +141,17 @@ final class SyncedRecord: Sendable {
     }
   }
 
+  /// Whether `item` on disk is still exactly this (``SyncedItem/matches(_:)``), read without
+  /// building the item for a flat file: a push asks it of every file it scans.
+  func matches(_ item: LocalItem) -> Bool {
+    switch storage {
+    case .file(let local, _, _, let racy):
+      item.path == path && item.kind == kind && item.members.count == 1
+        && item.members[""] == local && !racy
+    case .any: self.item.matches(item)
+    }
+  }
+
   /// Whether any of its members is in the cloud only.
   var hasMembersInCloud: Bool {
     switch storage {

@@ -68,6 +68,14 @@ struct SyncedTreeTests {
       #expect(record.size == item.size)
       #expect(record.hasMembersInCloud == !item.membersInCloud.isEmpty)
       #expect(record.soleMemberStat == (item.members.count == 1 ? item.members[""]?.local : nil))
+      // The same stats, one changed, another path: matched as the item matches them.
+      let same = LocalItem(
+        id: id, path: item.path, kind: item.kind, members: item.members.mapValues(\.local))
+      var changed = same
+      if let first = changed.members.keys.first { changed.members[first]?.size += 1 }
+      var moved = same
+      moved.path += " 3"
+      for local in [same, changed, moved] { #expect(record.matches(local) == item.matches(local)) }
     }
   }
 

@@ -9,19 +9,8 @@ import Testing
 struct ContentHashTests {
   /// Deterministic bytes for `seed`.
   static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
-    var generator = SplitMix(state: seed)
+    var generator = SplitMix(seed: seed)
     return (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-  }
-
-  struct SplitMix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 
   @Test("digits, bytes and JSON round-trip, and order as the digits do, on many inputs")

@@ -12,7 +12,7 @@ struct SyncedTreeTests {
   /// A generated item: flat or package, downloaded or a placeholder, of none, one or several
   /// chunks, racily clean or not, with members in the cloud or not.
   static func item(_ seed: Int) -> SyncedItem {
-    var generator = ContentHashTests.SplitMix(state: UInt64(seed))
+    var generator = SplitMix(seed: UInt64(seed))
     func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
     func hash() -> ContentHash { ContentHash(of: Array("\(generator.next())".utf8)) }
     func member() -> SyncedItem.Member {

@@ -119,7 +119,8 @@ let package = Package(
     .executableTarget(
       name: "quire-bench",
       dependencies: [
-        "Quire", "QuireApp", "QuireSync", "QuireServer", "QuireSyncProtocol", "CQuireShims",
+        "Quire", "QuireApp", "QuireCore", "QuireSync", "QuireServer", "QuireSyncProtocol",
+        "CQuireShims",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -65,8 +65,8 @@ int cquire_has_writers(int fd) {
   return errno == EAGAIN ? 1 : -1;
 }
 
-int cquire_open_tmpfile(const char *directory) {
-  return open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+int cquire_open_tmpfile(const char *directory, unsigned int mode) {
+  return open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, (mode_t)mode);
 }
 
 ssize_t cquire_getxattr(const char *path, const char *name, void *value, size_t size) {

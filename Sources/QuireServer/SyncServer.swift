@@ -5,6 +5,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
+import QuireCore
 import QuireSyncProtocol
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
+import QuireCore
 import QuireServer
 
 /// How well a server keeps serving its devices while it is attacked, on loopback: `--idle`

@@ -101,6 +101,7 @@ struct SyncRun: QuireDocumentSubcommand {
       try signedIn.save()
     }
     ServiceHeap.limitArenas()
+    FileLimit.raiseToHard()  // a first sync holds a page of placeholders open
     StopSignals.unblock()
     let settings = signedIn
     let agent = try SyncAgent(

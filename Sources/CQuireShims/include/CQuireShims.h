@@ -60,9 +60,9 @@ int cquire_syncfs(int fd);
 int cquire_has_writers(int fd);
 
 /// An unnamed regular file in `directory`'s file system (open(2) with O_TMPFILE), open for
-/// reading and writing;
+/// reading and writing, with `mode` (less the umask) once it is linked;
 /// -1 with errno set where the file system has no such files.
-int cquire_open_tmpfile(const char *directory);
+int cquire_open_tmpfile(const char *directory, unsigned int mode);
 
 /// An open-file-description byte-range lock (fcntl F_OFD_SETLK / F_OFD_SETLKW). `type` is 0 to
 /// unlock, 1 for a shared lock, 2 for an exclusive one. The lock belongs to the open file

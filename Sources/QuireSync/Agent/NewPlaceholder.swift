@@ -20,22 +20,51 @@ struct NewPlaceholder: Sendable {
   var target: String
   var placeholder: CloudPlaceholder
 
-  /// Writes the placeholders of `files` in `range`, each under a hidden temporary name beside
-  /// its target (`.quire-sync-…`), and returns those written by index in `files`, and the
-  /// first write that failed (its target and error), after which the run stops. One run of
-  /// ``ParallelRuns``: it encodes with its own encoder.
-  static func stage(_ files: [NewPlaceholder], _ range: Range<Int>) -> (
-    staged: [(index: Int, temporary: String)], failure: (target: String, error: any Error)?
+  /// A placeholder written and not yet in place.
+  enum Staged: Sendable {
+    /// An unnamed file (`O_TMPFILE`) in its folder, open until it is linked into place: no
+    /// name to make and rename, and nothing left behind if the agent is killed.
+    case unnamed(Int32)
+    /// A file under a hidden temporary name beside its target (`.quire-sync-…`, which the
+    /// agent removes at start if a crash left it), where the file system has no unnamed files
+    /// or the page would hold too many open.
+    case named(String)
+
+    /// Forgets the file: closes it, or removes its temporary name.
+    func discard() {
+      switch self {
+      case .unnamed(let fd): Sys.close(fd)
+      case .named(let temporary): try? Sys.unlink(temporary)
+      }
+    }
+  }
+
+  /// Writes the placeholders of `files` in `range`, at most `unnamedLimit` of them as unnamed
+  /// files and the rest under temporary names, and returns those written by index in `files`,
+  /// and the first write that failed (its target and error), after which the run stops. One
+  /// run of ``ParallelRuns``: it encodes with its own encoder.
+  static func stage(_ files: [NewPlaceholder], _ range: Range<Int>, unnamedLimit: Int) -> (
+    staged: [(index: Int, file: Staged)], failure: (target: String, error: any Error)?
   ) {
     let encoder = JSONEncoder()
-    var staged: [(index: Int, temporary: String)] = []
+    var staged: [(index: Int, file: Staged)] = []
+    var unnamedLeft = unnamedLimit
     for index in range {
       let file = files[index]
       guard let bytes = try? encoder.encode(file.placeholder) else { continue }
-      let temporary = file.folder + "/.quire-sync-" + UUID().uuidString
       do {
+        if unnamedLeft > 0 {
+          if let fd = try Sys.openUnnamedIfSupported(in: file.folder, mode: 0o644) {
+            unnamedLeft -= 1
+            staged.append((index, .unnamed(fd)))
+            try Sys.write(fd, bytes)
+            continue
+          }
+          unnamedLeft = 0  // the file system has none
+        }
+        let temporary = file.folder + "/.quire-sync-" + UUID().uuidString
         let fd = try Sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
-        staged.append((index, temporary))
+        staged.append((index, .named(temporary)))
         defer { Sys.close(fd) }
         try Sys.write(fd, bytes)
       } catch {
@@ -45,17 +74,27 @@ struct NewPlaceholder: Sendable {
     return (staged, nil)
   }
 
-  /// Renames the staged `temporary` into place as `file`, never over another name. A
-  /// placeholder of this very item and revision already there (placed by a pull that a crash
-  /// stopped before its record) counts as placed, and the temporary goes; anything else there
-  /// is left to the one-by-one path.
-  static func place(_ temporary: String, as file: NewPlaceholder) -> Bool {
-    if (try? Sys.renameNoReplace(temporary, file.target)) != nil { return true }
-    guard
-      let existing = try? CloudPlaceholder.read(at: URL(fileURLWithPath: file.target)),
-      existing.identity == file.record.id, existing.revision == file.record.revision,
-      (try? Sys.unlink(temporary)) != nil
+  /// Puts the `staged` file into place as `file`, never over another name, and says whether it
+  /// is there; either way the staged file is used up. A placeholder of this very item and
+  /// revision already there (placed by a pull that a crash stopped before its record) counts
+  /// as placed; anything else there is left to the one-by-one path.
+  static func place(_ staged: Staged, as file: NewPlaceholder) -> Bool {
+    switch staged {
+    case .unnamed(let fd):
+      defer { Sys.close(fd) }
+      if (try? Sys.link(openFile: fd, to: file.target)) != nil { return true }
+      return isPlaced(file)
+    case .named(let temporary):
+      if (try? Sys.renameNoReplace(temporary, file.target)) != nil { return true }
+      defer { try? Sys.unlink(temporary) }
+      return isPlaced(file)
+    }
+  }
+
+  /// Whether the placeholder of `file`'s item and revision is at its target already.
+  private static func isPlaced(_ file: NewPlaceholder) -> Bool {
+    guard let existing = try? CloudPlaceholder.read(at: URL(fileURLWithPath: file.target))
     else { return false }
-    return true
+    return existing.identity == file.record.id && existing.revision == file.record.revision
   }
 }

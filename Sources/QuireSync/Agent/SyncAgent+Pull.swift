@@ -54,6 +54,7 @@ extension SyncAgent {
             pending.pass(entry)
             continue
           }
+          try await pending.settle()
           try pending.flush(to: state) { synced.record($0) }
           if let move = entry.folderMove {
             try applyFolderMove(move, revisionsBefore: entry.revision)
@@ -65,7 +66,13 @@ extension SyncAgent {
             prefetched: prefetched)
           try state.advance(past: [entry])
         }
-        if pending.isFull || !page.more { try pending.flush(to: state) { synced.record($0) } }
+        if !page.more {
+          try await pending.settle()
+          try pending.flush(to: state) { synced.record($0) }
+        } else if pending.isFull {
+          try await pending.settle()
+          pending.queue(to: state) { synced.record($0) }
+        }
         announceConflicts(page.entries)
         if !page.more { break }
         if let next = ahead {
@@ -76,6 +83,7 @@ extension SyncAgent {
             next.cancel()
           }
         } else {
+          try await pending.settle()
           try pending.flush(to: state) { synced.record($0) }
           page = Self.untilFolderMove(try await client.changes(since: state.cursor))
         }
@@ -83,7 +91,9 @@ extension SyncAgent {
     } catch {
       // A pull stopped part-way (cancelled, or a failure) records what it placed: the
       // placeholders are in the folder. If even that fails, they are not the agent's either,
-      // and the next pull writes them again.
+      // and the next pull writes them again. A queued flush that failed is held again, and
+      // tried once more with the rest.
+      try? await pending.settle()
       if (try? pending.flush(to: state, current: { synced.record($0) })) == nil {
         for record in pending.placeholders where synced.record(record.id) === record {
           synced[record.id] = nil

@@ -279,15 +279,40 @@ final class SyncState: Sendable {
   /// Each record is made a ``SyncedItem`` only as its rows are written.
   func record(placeholders: [SyncedRecord], advancingPast entries: [ChangeEntry]) throws {
     guard !placeholders.isEmpty || !entries.isEmpty else { return }
-    try write { db in
-      try Self.record(
-        db,
-        placeholders.lazy.map { record in
-          let item = record.item
-          return (item, Array(item.members.keys), [])
-        }, clearingStatus: true)
-      if !entries.isEmpty { try Self.advance(db, past: entries) }
+    try write { db in try Self.record(db, placeholders: placeholders, advancingPast: entries) }
+  }
+
+  /// ``record(placeholders:advancingPast:)`` queued on the state's writer: it returns at once,
+  /// and the write runs before any write asked for after it. A first sync records ten pages
+  /// this way while it places the next ones.
+  func queueRecord(placeholders: [SyncedRecord], advancingPast entries: [ChangeEntry])
+    -> QueuedWrite
+  {
+    let queued = QueuedWrite()
+    guard !placeholders.isEmpty || !entries.isEmpty else {
+      queued.finish(.success(()))
+      return queued
     }
+    let path = path
+    database.asyncWrite { db in
+      try Self.record(db, placeholders: placeholders, advancingPast: entries)
+    } completion: { _, result in
+      if case .success = result { try? Sys.touch(path) }
+      queued.finish(result)
+    }
+    return queued
+  }
+
+  private static func record(
+    _ db: Database, placeholders: [SyncedRecord], advancingPast entries: [ChangeEntry]
+  ) throws {
+    try record(
+      db,
+      placeholders.lazy.map { record in
+        let item = record.item
+        return (item, Array(item.members.keys), [])
+      }, clearingStatus: true)
+    if !entries.isEmpty { try advance(db, past: entries) }
   }
 
   private static func advance(_ db: Database, past entries: [ChangeEntry]) throws {

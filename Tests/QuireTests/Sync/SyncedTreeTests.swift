@@ -22,7 +22,8 @@ struct SyncedTreeTests {
         next(3) == 0
         ? LocalItem.Member.inCloud
         : LocalItem.Member(
-          size: chunks.reduce(0) { $0 + $1.size }, mode: 0o644,
+          size: chunks.reduce(0) { $0 + $1.size } + (next(8) == 0 ? 1 : 0),
+          mode: [0o644, 0o600, 0o755, Int(UInt32.max) + 1][next(4)],
           modifiedNanoseconds: Int64(next(1 << 30)))
       var member = SyncedItem.Member(local: local, hash: whole, chunks: chunks)
       member.racy = next(2) == 0
@@ -35,8 +36,11 @@ struct SyncedTreeTests {
     } else {
       members[""] = member()
     }
+    // At the top, in a folder, or deeper; short names (held inline) and long ones.
+    let folder = ["", "Folder \(next(10))/", "a/b c/Folder \(next(3))/"][next(3)]
+    let name = next(2) == 0 ? "D\(seed)" : "A document of some length \(seed)"
     return SyncedItem(
-      id: "item-\(seed)", path: "Folder \(next(10))/Doc \(seed)" + (package ? ".mydoc" : ".txt"),
+      id: "item-\(seed)", path: folder + name + (package ? ".mydoc" : ".txt"),
       kind: package ? .package : .file, revision: Int64(next(1000)), members: members,
       isPlaceholder: next(3) == 0)
   }
@@ -76,7 +80,44 @@ struct SyncedTreeTests {
       var moved = same
       moved.path += " 3"
       for local in [same, changed, moved] { #expect(record.matches(local) == item.matches(local)) }
+      // Paths told apart without building the record's, however they are cut.
+      for path in Self.neighbours(of: item.path) {
+        #expect(record.hasPath(path) == (path == item.path), "\(path) against \(item.path)")
+      }
     }
+  }
+
+  /// `path` and paths that differ from it by a byte, a slash moved, or a part cut.
+  static func neighbours(of path: String) -> [String] {
+    var paths = [path, path + "x", String(path.dropLast()), "/" + path, path + "/"]
+    if let slash = path.lastIndex(of: "/") {
+      var moved = path
+      moved.remove(at: slash)
+      moved.insert("/", at: moved.index(before: moved.endIndex))
+      paths += [moved, String(path[path.index(after: slash)...]), String(path[..<slash])]
+    } else {
+      paths += ["a/" + path, String(path.prefix(1)) + "/" + path.dropFirst()]
+    }
+    return paths
+  }
+
+  @Test("records of one folder share its path, and folders left behind do not pile up")
+  func sharedFolders() {
+    var tree = SyncedTree()
+    for index in 0..<500 {
+      tree["f\(index)"] = SyncedItem(
+        id: "f\(index)", path: "One folder with a long name/n\(index).txt", kind: .file,
+        revision: 1, members: [:], isPlaceholder: true)
+    }
+    #expect(tree.folderCount == 1)
+    // A small tree whose one item is moved through ten thousand folders: the table is started
+    // again from the records, not kept growing.
+    for index in 0..<10_000 {
+      tree["f0"]?.path = "Moved \(index)/n0.txt"
+    }
+    #expect(tree.folderCount <= 2 * tree.count + 1_025, "\(tree.folderCount) folders held")
+    #expect(tree.record("f0")?.path == "Moved 9999/n0.txt")
+    #expect(tree.record("f1")?.folder == "One folder with a long name")
   }
 
   @Test("the state file's items load into the tree as they were recorded")

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -53,14 +54,14 @@ struct NewPlaceholder: Sendable {
       let file = files[index]
       guard let bytes = try? encoder.encode(file.placeholder) else { continue }
       do {
-        if unnamedLeft > 0 {
-          if let fd = try Sys.openUnnamedIfSupported(in: file.folder, mode: 0o644) {
+        if unnamedLeft > 0, linking.load(ordering: .relaxed) {
+          if let fd = try openUnnamed(in: file.folder) {
             unnamedLeft -= 1
             staged.append((index, .unnamed(fd)))
             try Sys.write(fd, bytes)
             continue
           }
-          unnamedLeft = 0  // the file system has none
+          unnamedLeft = 0  // the file system has none, or the process holds all it may open
         }
         let temporary = file.folder + "/.quire-sync-" + UUID().uuidString
         let fd = try Sys.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: 0o644)
@@ -74,6 +75,22 @@ struct NewPlaceholder: Sendable {
     return (staged, nil)
   }
 
+  /// Whether unnamed files can be linked into place in this process: linking goes through
+  /// `/proc/self/fd`, which a container may not mount. The first failure other than a name
+  /// already taken turns them off, and the pages after it use temporary names.
+  private static let linking = Atomic<Bool>(true)
+
+  /// An unnamed file in `folder` for a placeholder, or nil where the file system has none or
+  /// the process has as many files open as it may (other agents of shares may be placing too):
+  /// the placeholder then takes a temporary name, which is closed at once.
+  private static func openUnnamed(in folder: String) throws -> Int32? {
+    do {
+      return try Sys.openUnnamedIfSupported(in: folder, mode: 0o644)
+    } catch where [EMFILE, ENFILE].contains(error.errno) {
+      return nil
+    }
+  }
+
   /// Puts the `staged` file into place as `file`, never over another name, and says whether it
   /// is there; either way the staged file is used up. A placeholder of this very item and
   /// revision already there (placed by a pull that a crash stopped before its record) counts
@@ -82,8 +99,15 @@ struct NewPlaceholder: Sendable {
     switch staged {
     case .unnamed(let fd):
       defer { Sys.close(fd) }
-      if (try? Sys.link(openFile: fd, to: file.target)) != nil { return true }
-      return isPlaced(file)
+      do {
+        try Sys.link(openFile: fd, to: file.target)
+        return true
+      } catch where error.errno == EEXIST {
+        return isPlaced(file)
+      } catch {
+        linking.store(false, ordering: .relaxed)
+        return false
+      }
     case .named(let temporary):
       if (try? Sys.renameNoReplace(temporary, file.target)) != nil { return true }
       defer { try? Sys.unlink(temporary) }

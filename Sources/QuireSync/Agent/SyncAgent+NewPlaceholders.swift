@@ -67,8 +67,10 @@ extension SyncAgent {
         paths.insert(relative).inserted,
         (try? Sys.status(rootPath + "/" + relative)) == nil
       else { continue }
-      let slash = relative.lastIndex(of: "/")
-      let name = slash.map { String(relative[relative.index(after: $0)...]) } ?? relative
+      // The last slash's byte: a `Character` search misses a slash that a combining accent
+      // after it joins to.
+      let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/"))
+      let name = slash.map { String(relative[relative.utf8.index(after: $0)...]) } ?? relative
       let folder = slash.map { rootPath + "/" + relative[..<$0] } ?? rootPath
       let record = SyncedItem(
         id: entry.item, path: relative, kind: manifest.kind, revision: manifest.revision,

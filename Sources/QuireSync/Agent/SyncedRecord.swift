@@ -33,9 +33,13 @@ final class SyncedRecord: Sendable {
   /// The record of `item`, its folder's string taken from `folders`.
   init(_ item: SyncedItem, folders: inout FolderNames) {
     id = item.id
-    let slash = item.path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    // Cut at the last slash's byte: a name may begin with a character that joins onto the one
+    // before it (a combining accent), which `String`'s steps would take for part of the slash.
+    // A slash at the start (not a valid path, kept as it is) cuts nothing.
+    let bytes = item.path.utf8
+    let slash = bytes.lastIndex(of: UInt8(ascii: "/")).flatMap { $0 == bytes.startIndex ? nil : $0 }
     folder = slash.map { folders.shared(item.path[..<$0]) } ?? ""
-    name = slash.map { String(item.path[item.path.index(after: $0)...]) } ?? item.path
+    name = slash.map { String(item.path[bytes.index(after: $0)...]) } ?? item.path
     kind = item.kind
     revision = item.revision
     isPlaceholder = item.isPlaceholder
@@ -61,9 +65,10 @@ final class SyncedRecord: Sendable {
   /// Its path in the folder synced.
   var path: String { folder.isEmpty ? name : folder + "/" + name }
 
-  /// Whether its path is `path`, told without building its own.
+  /// Whether its path is `path`, byte for byte (as the file system tells names apart), told
+  /// without building its own.
   func hasPath(_ path: String) -> Bool {
-    if folder.isEmpty { return path == name }
+    if folder.isEmpty { return path.utf8.elementsEqual(name.utf8) }
     let bytes = path.utf8
     guard bytes.count == folder.utf8.count + 1 + name.utf8.count else { return false }
     return bytes.starts(with: folder.utf8)

@@ -38,7 +38,8 @@ struct SyncedTreeTests {
     }
     // At the top, in a folder, or deeper; short names (held inline) and long ones.
     let folder = ["", "Folder \(next(10))/", "a/b c/Folder \(next(3))/"][next(3)]
-    let name = next(2) == 0 ? "D\(seed)" : "A document of some length \(seed)"
+    // A name may begin with a character that joins onto the slash before it.
+    let name = ["D\(seed)", "A document of some length \(seed)", "\u{301}e\(seed)"][next(3)]
     return SyncedItem(
       id: "item-\(seed)", path: folder + name + (package ? ".mydoc" : ".txt"),
       kind: package ? .package : .file, revision: Int64(next(1000)), members: members,
@@ -82,7 +83,8 @@ struct SyncedTreeTests {
       for local in [same, changed, moved] { #expect(record.matches(local) == item.matches(local)) }
       // Paths told apart without building the record's, however they are cut.
       for path in Self.neighbours(of: item.path) {
-        #expect(record.hasPath(path) == (path == item.path), "\(path) against \(item.path)")
+        let same = path.utf8.elementsEqual(item.path.utf8)
+        #expect(record.hasPath(path) == same, "\(path) against \(item.path)")
       }
     }
   }
@@ -90,6 +92,8 @@ struct SyncedTreeTests {
   /// `path` and paths that differ from it by a byte, a slash moved, or a part cut.
   static func neighbours(of path: String) -> [String] {
     var paths = [path, path + "x", String(path.dropLast()), "/" + path, path + "/"]
+    // The same text in the other Unicode form: equal as `String`s, not as names on disk.
+    paths += [path.precomposedStringWithCanonicalMapping, path.decomposedStringWithCanonicalMapping]
     if let slash = path.lastIndex(of: "/") {
       var moved = path
       moved.remove(at: slash)
@@ -99,6 +103,17 @@ struct SyncedTreeTests {
       paths += ["a/" + path, String(path.prefix(1)) + "/" + path.dropFirst()]
     }
     return paths
+  }
+
+  @Test("paths cut anywhere read back as they were")
+  func oddPaths() {
+    for path in ["x", "/x", "a/\u{301}x", "\u{301}x", "a/b/", "a//b", "é/e\u{301}", ""] {
+      let record = SyncedRecord(
+        SyncedItem(
+          id: "i", path: path, kind: .file, revision: 1, members: [:], isPlaceholder: false))
+      #expect(Array(record.path.utf8) == Array(path.utf8), "\(path)")
+      #expect(record.hasPath(path))
+    }
   }
 
   @Test("records of one folder share its path, and folders left behind do not pile up")

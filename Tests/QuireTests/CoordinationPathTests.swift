@@ -41,4 +41,20 @@ import Testing
     #expect(CoordinationRuntime.canonicalPath(linkedFolder).hasSuffix("/linked"))
     #expect(CoordinationRuntime.canonicalPath(URL(fileURLWithPath: "/")) == "/")
   }
+
+  @Test("one access writing many files of a folder locks each ancestor once, and one byte a file")
+  func locksPerFile() {
+    func locks(_ count: Int) -> Int {
+      let innerByte = Int64.random(in: 0..<CoordinationLock.innerLength)
+      let requests = (0..<count).flatMap {
+        CoordinationLock.requests(
+          for: "/home/user/Documents/Files/d1/f\($0).txt", exclusive: true, innerByte: innerByte)
+      }
+      return Set(requests.map { [$0.offset, $0.length] }).count
+    }
+    // Six ancestors, an item byte and an inner byte each, then each file's own item byte. (With a
+    // byte of each ancestor for every file, a thousand files held six thousand more locks.)
+    #expect(locks(1) == 13)
+    #expect(locks(1_000) - locks(100) == 900, "one lock more a file")
+  }
 }

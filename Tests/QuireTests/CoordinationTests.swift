@@ -191,6 +191,13 @@ struct CoordinationTests {
       #expect(!wouldWait(.readingIntent(with: member)), "readers share")
       #expect(wouldWait(.writingIntent(with: member)))
     }
+    // One access writing both members (a batch, sharing one byte of the package's inner range):
+    // the package is still held off, for reading and writing.
+    try FileCoordinator().coordinate(writingItemAt: member, writingItemAt: sibling) { _, _ in
+      #expect(wouldWait(.readingIntent(with: package)))
+      #expect(wouldWait(.writingIntent(with: package)))
+      #expect(wouldWait(.readingIntent(with: sibling)))
+    }
   }
 
   @Test("a writer waiting behind readers is not starved by new readers")

@@ -93,7 +93,11 @@ final class CoordinatedAccess {
 
   /// The lock requests of every item, for ``CoordinationLock``.
   private func lockRequests() -> [CoordinationLock.Request] {
-    items.flatMap { CoordinationLock.requests(for: $0.path, exclusive: $0.intent.isWriting) }
+    // One inner byte for the whole access: its writers inside one folder share it.
+    let innerByte = Int64.random(in: 0..<CoordinationLock.innerLength)
+    return items.flatMap {
+      CoordinationLock.requests(for: $0.path, exclusive: $0.intent.isWriting, innerByte: innerByte)
+    }
   }
 
   /// The URLs the accessor uses, one per item; ends the access if one cannot be made.

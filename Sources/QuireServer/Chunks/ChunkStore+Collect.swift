@@ -39,7 +39,7 @@ extension ChunkStore {
       for row in try db.rows("SELECT account, hash, pack FROM chunks") {
         let user: Int64 = try row["account"]
         let hash: String = try row["hash"]
-        if needed[user]?.contains(hash) == true { continue }
+        if let parsed = ContentHash(hex: hash), needed[user]?.contains(parsed) == true { continue }
         let pack: String? = try row["pack"]
         let blob = pack.map { stored[$0] } ?? blobs.looseChunk(hash)
         guard let blob, blob.modified <= oldest else { continue }
@@ -92,14 +92,14 @@ extension ChunkStore {
 
   /// The chunks some version needs, by account: every member row's (the chains, removed
   /// revisions included) and every conflict revision's that is not removed.
-  private static func neededChunks(_ db: any SQLSession) throws -> [Int64: Set<String>] {
-    var needed: [Int64: Set<String>] = [:]
+  private static func neededChunks(_ db: any SQLSession) throws -> [Int64: Set<ContentHash>] {
+    var needed: [Int64: Set<ContentHash>] = [:]
     try db.forEach(
       "SELECT c.account, m.chunks FROM members m JOIN containers c ON c.id = m.container", []
     ) { row in
       let user: Int64 = try row["account"]
       for chunk in MemberRow.decode([UInt8]((try row["chunks"] as Data?) ?? Data())) {
-        needed[user, default: []].insert(chunk.hash.hex)
+        needed[user, default: []].insert(chunk.hash)
       }
     }
     let decoder = JSONDecoder()
@@ -112,7 +112,7 @@ extension ChunkStore {
       let user: Int64 = try row["account"]
       let change = try decoder.decode(ManifestChange.self, from: try row["change"] as Data)
       for member in change.upserted {
-        needed[user, default: []].formUnion(member.chunks.map(\.hash.hex))
+        needed[user, default: []].formUnion(member.chunks.map(\.hash))
       }
     }
     return needed

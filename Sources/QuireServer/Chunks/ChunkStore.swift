@@ -113,8 +113,9 @@ extension ChunkStore {
       let known = Set(
         try db.values(
           String.self, "SELECT hash FROM chunks WHERE account = ? AND hash IN (\(marks))",
-          [user] + batch.map { $0.hex }))
-      for hash in batch where !known.contains(hash.hex) { missing.insert(hash) }
+          [user] + batch.map { $0.hex }
+        ).compactMap(ContentHash.init(hex:)))
+      for hash in batch where !known.contains(hash) { missing.insert(hash) }
     }
     return missing
   }

@@ -65,6 +65,16 @@ struct PendingRecords: Sendable {
     passed = []
   }
 
+  /// Waits for the queued transaction (``settle()``), then records what is held in one
+  /// (``flush(to:current:)``): what a pull does before anything that must find the placed items
+  /// recorded.
+  nonisolated(nonsending) mutating func settleAndFlush(
+    to state: SyncState, current: (String) -> SyncedRecord?
+  ) async throws {
+    try await settle()
+    try flush(to: state, current: current)
+  }
+
   /// Queues what is held as one transaction on the state's writer and returns at once; the
   /// caller has settled the previous one first (``settle()``). `current` as for
   /// ``flush(to:current:)``.

@@ -54,8 +54,7 @@ extension SyncAgent {
             pending.pass(entry)
             continue
           }
-          try await pending.settle()
-          try pending.flush(to: state) { synced.record($0) }
+          try await pending.settleAndFlush(to: state) { synced.record($0) }
           if let move = entry.folderMove {
             try applyFolderMove(move, revisionsBefore: entry.revision)
             try state.advance(past: [entry])
@@ -67,8 +66,7 @@ extension SyncAgent {
           try state.advance(past: [entry])
         }
         if !page.more {
-          try await pending.settle()
-          try pending.flush(to: state) { synced.record($0) }
+          try await pending.settleAndFlush(to: state) { synced.record($0) }
         } else if pending.isFull {
           try await pending.settle()
           pending.queue(to: state) { synced.record($0) }
@@ -83,8 +81,7 @@ extension SyncAgent {
             next.cancel()
           }
         } else {
-          try await pending.settle()
-          try pending.flush(to: state) { synced.record($0) }
+          try await pending.settleAndFlush(to: state) { synced.record($0) }
           page = Self.untilFolderMove(try await client.changes(since: state.cursor))
         }
       }

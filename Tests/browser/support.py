@@ -174,8 +174,11 @@ class SyncServer:
         for user in users:
             subprocess.run([QUIRE, "server", "add-user", user, "--data", self.data],
                            input=f"{user}-password\n", text=True, check=True, capture_output=True)
-        self.process = subprocess.Popen([QUIRE, "server", "--data", self.data, "--port", "0"],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        # Its own log, beside the data folder, so a failure can quote what the server said.
+        self.log_path = self.data + ".log"
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen([QUIRE, "server", "--data", self.data, "--port", "0"],
+                                            stdout=subprocess.PIPE, stderr=log, text=True)
         self.url = None
         for line in self.process.stdout:
             if line.startswith("Quire server listening on "):
@@ -183,6 +186,14 @@ class SyncServer:
                 break
         if not self.url:
             raise AssertionError("quire server did not print its address")
+
+    def logged(self):
+        """The end of what the server wrote on its standard error."""
+        try:
+            with open(self.log_path, errors="replace") as log:
+                return log.read()[-3000:]
+        except FileNotFoundError:
+            return ""
 
     def sign_in(self):
         """A device token of alice's."""
@@ -201,6 +212,8 @@ class SyncServer:
         self.process.wait(timeout=30)
         self.process.stdout.close()
         shutil.rmtree(self.data, ignore_errors=True)
+        if os.path.exists(self.log_path):
+            os.remove(self.log_path)
 
 
 def chromium():
@@ -217,6 +230,24 @@ def chromium():
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     return webdriver.Chrome(options=options, service=service)
+
+
+def page_state(driver):
+    """What a failed wait needs to know of the page: its address, how far it loaded, the message
+    it shows, and what its console said (script errors and failed loads included)."""
+    try:
+        state = driver.execute_script(
+            "const m = document.getElementById('message');"
+            "return {url: location.href, ready: document.readyState,"
+            " message: m && !m.hidden ? m.innerText : null,"
+            " scripts: [...document.scripts].map((s) => s.src)}")
+    except Exception as error:  # noqa: BLE001 - the description is best effort
+        state = f"(the page did not answer: {error})"
+    try:
+        console = [f"{entry['level']} {entry['message']}" for entry in driver.get_log("browser")]
+    except Exception as error:  # noqa: BLE001
+        console = [f"(no console: {error})"]
+    return f"page {state}; console {console}"
 
 
 def axe_violations(driver):

@@ -23,7 +23,7 @@ import zipfile
 
 from selenium.webdriver.common.by import By
 
-from support import QUIRE, SyncServer, axe_violations, chromium, png, wait_for
+from support import QUIRE, SyncServer, axe_violations, chromium, page_state, png, wait_for
 from test_webdav import CONTAINER, app_password, basic, quire_server, request
 
 
@@ -118,7 +118,8 @@ class WebDriveTests(unittest.TestCase):
     def sign_in(self, password="alice-password"):
         self.driver.get(self.server.url + "/")
         wait_for(lambda: self.css("#sign-in") and self.css("#sign-in")[0].is_displayed(),
-                 message="the sign-in form")
+                 message=lambda: f"the sign-in form: {page_state(self.driver)}; "
+                                 f"server: {self.server.logged()}")
         self.css("#user")[0].send_keys("alice")
         self.css("#password")[0].send_keys(password)
         self.css("#sign-in button[type=submit]")[0].click()
@@ -126,7 +127,8 @@ class WebDriveTests(unittest.TestCase):
     def signed_in(self):
         self.sign_in()
         wait_for(lambda: self.css("#browser") and self.css("#browser")[0].is_displayed(),
-                 message="the drive after signing in")
+                 message=lambda: f"the drive after signing in: {page_state(self.driver)}; "
+                                 f"server: {self.server.logged()}")
 
     def write(self, name, content):
         path = os.path.join(self.files, name)

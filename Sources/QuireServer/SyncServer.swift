@@ -154,7 +154,10 @@ public final class SyncServer: Sendable {
       perAddress: max(1, configuration.maximumConnectionsPerAddress))
     let pace = BodyPace(grace: configuration.bodyGrace, minimumRate: configuration.minimumBodyRate)
     let http1 = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [connections.handler(), BodyPaceHandler(pace: pace)],
+      additionalChannelHandlers: [
+        connections.handler(), BodyPaceHandler(pace: pace),
+        StoppingResponses(grace: .seconds(2)),
+      ],
       idleTimeout: timeout)
     guard let certificate = configuration.tlsCertificate, let key = configuration.tlsKey else {
       if configuration.tlsCertificate != nil || configuration.tlsKey != nil {

@@ -1,8 +1,10 @@
 """Servers stop when asked: `quire server` on SIGTERM and `quire app` on SIGTERM or Ctrl+C exit
-within seconds, also while a client holds an event stream open (and after it has gone), the app
-saving open documents on the way out. Real processes, real sockets."""
+within seconds, also while a client holds an event stream open (and after it has gone) or reads
+nothing of a large download, the app saving open documents on the way out. Real processes, real
+sockets."""
 
 import http.client
+import random
 import signal
 import socket
 import subprocess
@@ -10,6 +12,7 @@ import unittest
 import urllib.parse
 
 from support import App, SyncServer
+from test_webdav import app_password, basic, request
 
 STOP_SECONDS = 10
 EVENTS = "/v1/containers/iCloud.net.gacha.mydoc/events"
@@ -63,6 +66,25 @@ class ShutdownTests(unittest.TestCase):
             connection.sock.shutdown(socket.SHUT_RDWR)
             connection.close()
         self.server_with_streams([EVENTS], then=hang_up)
+
+    def test_server_stops_on_sigterm_while_a_client_reads_nothing_of_a_large_download(self):
+        """The answer fills the socket's buffers and waits for a reader that never comes; the
+        stopping server cuts it rather than wait for good."""
+        server = SyncServer()
+        try:
+            port = urllib.parse.urlparse(server.url).port
+            alice = basic("alice", app_password(server, "shutdown"))
+            content = random.Random(7).randbytes(32 << 20)
+            self.assertEqual(request(server, "PUT", "/dav/Big.bin", alice, content)[0], 201)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", "/dav/Big.bin", headers={"Authorization": alice})
+            self.assertEqual(connection.getresponse().status, 200)  # its body stays unread
+            self.assert_stops(server.process, signal.SIGTERM, "quire server")
+            connection.close()
+        finally:
+            if server.process.poll() is None:
+                server.process.kill()
+            server.close()
 
     def app_stops_and_saves(self, number, page_open):
         app = App("--autosave-delay", "600")  # only the stop can save this edit

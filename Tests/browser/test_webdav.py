@@ -518,7 +518,7 @@ class WebDAVAccessTests(unittest.TestCase):
                 response = connection.getresponse()  # the headers; the body stays unread
                 statuses.append((response.status, response.headers.get("Retry-After")))
             self.assertEqual(sorted(status for status, _ in statuses), [200] * 8 + [429] * 4,
-                             statuses)
+                             f"{statuses}; server: {self.server.logged()}")
             self.assertTrue(all(wait for status, wait in statuses if status == 429), statuses)
             destination = {"Destination": "/dav/Pile2/"}
             self.assertEqual(

@@ -117,8 +117,10 @@ class WebDriveTests(unittest.TestCase):
 
     def sign_in(self, password="alice-password"):
         self.driver.get(self.server.url + "/")
+        # 30 s, as for the devices: the page asks the server whether a session holds, and in CI
+        # that answer once took longer than 10 s while two devices started beside it.
         wait_for(lambda: self.css("#sign-in") and self.css("#sign-in")[0].is_displayed(),
-                 message=lambda: f"the sign-in form: {page_state(self.driver)}; "
+                 seconds=30, message=lambda: f"the sign-in form: {page_state(self.driver)}; "
                                  f"server: {self.server.logged()}")
         self.css("#user")[0].send_keys("alice")
         self.css("#password")[0].send_keys(password)

@@ -48,23 +48,21 @@ final class MemberSnapshot: Sendable {
         "“\(file)” is open for writing in another program; it is uploaded once that program closes it."
       )
     }
-    var hasher = ContentHasher()
-    var chunks: [ChunkReference] = []
-    var offsets: [Int64] = []
-    var size = 0
+    let read: ChunkedRead
     let local: LocalItem.Member
     do {
       let before = LocalScanner.member(try Sys.status(of: fd))
-      try ContentChunker.standard.forEachChunk(ofFileDescriptor: fd, path: file) { offset, chunk in
-        hasher.update(chunk)
-        chunks.append(ChunkReference(hash: ContentHash(of: chunk), size: chunk.count))
-        offsets.append(offset)
-        size += chunk.count
+      do {
+        read = try ChunkedRead(fd: fd, file: file)
+      } catch {
+        throw SyncError(
+          .unavailable, "“\(file)” could not be read to sync it: \(error.description).",
+          cause: error)
       }
       // Written into while it was read (a writer that opened it after the check): the bytes
       // may be of no one version.
       local = LocalScanner.member(try Sys.status(of: fd))
-      guard local == before, local.size == size else { throw Self.changedWhileRead(file) }
+      guard local == before, local.size == read.size else { throw Self.changedWhileRead(file) }
     } catch {
       Sys.close(fd)
       throw error
@@ -73,10 +71,10 @@ final class MemberSnapshot: Sendable {
     self.path = path
     self.file = file
     self.fd = fd
-    self.hash = hasher.finalize()
-    self.size = size
-    self.chunks = chunks
-    self.offsets = offsets
+    self.hash = read.hash
+    self.size = read.size
+    self.chunks = read.chunks
+    self.offsets = read.offsets
   }
 
   deinit { Sys.close(fd) }
@@ -101,10 +99,26 @@ final class MemberSnapshot: Sendable {
 
   /// The bytes of chunk `index`, read back and checked against its hash.
   func bytes(ofChunk index: Int) throws(SyncError) -> [UInt8] {
-    let chunk = chunks[index]
-    let bytes = try Self.read(fd, at: offsets[index], count: chunk.size, file: file)
-    guard ContentHash(of: bytes) == chunk.hash else { throw Self.changedWhileRead(file) }
+    let bytes = try uncheckedBytes(ofChunk: index)
+    guard ContentHash(of: bytes) == chunks[index].hash else { throw Self.changedWhileRead(file) }
     return bytes
+  }
+
+  /// The bytes of chunk `index`, read back and not hashed again: for an upload, which the
+  /// server checks against the chunk's hash before it stores anything. Bytes written in place
+  /// since the first read are refused there (``SyncAgent`` then reads the item again), so the
+  /// second hash here would only repeat the server's, a third pass over every byte sent.
+  func uncheckedBytes(ofChunk index: Int) throws(SyncError) -> [UInt8] {
+    try Self.read(fd, at: offsets[index], count: chunks[index].size, file: file)
+  }
+
+  /// What an upload that the server refused for a chunk that does not hash to its name means
+  /// here: the member was written in place after it was read.
+  func changedWhileSent(_ error: SyncError) -> SyncError {
+    guard error.code == .badChunk else { return error }
+    return SyncError(
+      .changedWhileSyncing, "“\(file)” changed while it was being sent; it is synced again.",
+      cause: error)
   }
 
   /// Reads `count` bytes at `offset` of the open file `fd` (`file` names it in errors).

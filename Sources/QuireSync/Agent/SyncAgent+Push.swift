@@ -278,12 +278,19 @@ extension SyncAgent {
       let stored = await sendDeltas(missing, items: items)
       missing.removeAll { stored.contains($0) }
     }
-    let sent = try await client.upload(missing) { hash throws(SyncError) in
-      guard let source = sources[hash] else {
-        throw SyncError(
-          .internalError, "The server asked for chunk \(hash), which was not offered.")
+    let sent: Int
+    do {
+      sent = try await client.upload(missing) { hash throws(SyncError) in
+        guard let source = sources[hash] else {
+          throw SyncError(
+            .internalError, "The server asked for chunk \(hash), which was not offered.")
+        }
+        return try source.snapshot.uncheckedBytes(ofChunk: source.index)
       }
-      return try source.snapshot.bytes(ofChunk: source.index)
+    } catch {
+      // The server refused bytes that no longer hash to what was read: a member was written
+      // in place meanwhile (which one, the answer does not say; any of them is the item's).
+      throw sources.values.first.map { $0.snapshot.changedWhileSent(error) } ?? error
     }
     state.count(sent, in: "uploadedBytes")
   }

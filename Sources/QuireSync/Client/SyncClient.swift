@@ -75,28 +75,30 @@ public struct SyncClient: Sendable {
   /// Uploads the chunks `hashes`, asking `read` for each one's bytes only as its body is built,
   /// so a large member is never held whole; returns the bytes sent.
   ///
-  /// One body is on its way while the next is read and framed, so reading here and storing on
-  /// the server overlap; at most two bodies are in memory.
+  /// Up to `inFlight` bodies are on their way while the next is read and framed, so reading
+  /// here, the wire and the server's storing (its `fsync`s) overlap; at most `inFlight + 1`
+  /// bodies are in memory.
   @discardableResult
   public func upload(
-    _ hashes: [ContentHash], bodyLimit: Int = 8 << 20,
+    _ hashes: [ContentHash], bodyLimit: Int = 4 << 20, inFlight limit: Int = 3,
     read: @Sendable (ContentHash) throws(SyncError) -> [UInt8]
   ) async throws(SyncError) -> Int {
     var body: [UInt8] = []
     var sent = 0
-    var inFlight: Task<Result<Void, SyncError>, Never>?
-    defer { inFlight?.cancel() }
+    var inFlight: [Task<Result<Void, SyncError>, Never>] = []
+    defer { for task in inFlight { task.cancel() } }
     func send(_ body: [UInt8]) async throws(SyncError) {
-      if let previous = inFlight { try await previous.value.get() }
+      if inFlight.count >= max(1, limit) { try await inFlight.removeFirst().value.get() }
       sent += body.count
-      inFlight = Task { () async -> Result<Void, SyncError> in
-        do throws(SyncError) {
-          try await sendFrames(body)
-          return .success(())
-        } catch {
-          return .failure(error)
-        }
-      }
+      inFlight.append(
+        Task { () async -> Result<Void, SyncError> in
+          do throws(SyncError) {
+            try await sendFrames(body)
+            return .success(())
+          } catch {
+            return .failure(error)
+          }
+        })
     }
     for hash in hashes {
       let bytes = try read(hash)
@@ -107,8 +109,7 @@ public struct SyncClient: Sendable {
       ChunkFrames.append(hash: hash, bytes: bytes, to: &body)
     }
     if !body.isEmpty { try await send(body) }
-    if let last = inFlight { try await last.value.get() }
-    inFlight = nil
+    while !inFlight.isEmpty { try await inFlight.removeFirst().value.get() }
     return sent
   }
 

@@ -108,6 +108,47 @@ struct TornUploadTests {
     }
   }
 
+  /// The upload reads a chunk's bytes back from the open file without hashing them again: the
+  /// server hashes what it stores. A writer that changed the file in place after it was read
+  /// must still never have other bytes stored, or committed, under the hashes that were read.
+  @Test(
+    "a member written in place after it was read is refused by the server and read again, never sent as the hashes read"
+  )
+  func writtenInPlaceAfterTheRead() async throws {
+    let server = try await SyncServerProcess.started()
+    let home = try TemporaryDirectory()
+    let (agent, folder, _) = try await inProcessAgent("writer", server: server, home: home)
+    let file = folder.appendingPathComponent("Big.bin")
+    let before = (0..<(300 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+    try Data(before).write(to: file)
+    let scanned = try #require(LocalScanner.item(at: "Big.bin", root: folder))
+    let prepared = try await agent.prepare(scanned, base: nil)
+    #expect(prepared.sources.count > 1, "a member of several chunks")
+    // Another program writes into the open file, same size, new bytes.
+    let writer = try FileHandle(forWritingTo: file)
+    try writer.write(contentsOf: Data(repeating: 0x5A, count: before.count))
+    try writer.close()
+
+    do {
+      try await agent.send(Array(prepared.sources.keys), from: prepared.sources)
+      Issue.record("bytes written in place were sent under the hashes read before them")
+    } catch let error as SyncError {
+      #expect(error.code == .changedWhileSyncing)
+      #expect(error.message.contains(file.path))
+    }
+    let client = try await server.client("alice", container: "iCloud.net.gacha.quire")
+    #expect(
+      try await client.missingChunks(Array(prepared.sources.keys)).count
+        == prepared.sources.count, "the server stored none of the refused body's chunks")
+    // Read again, the item syncs as it is now.
+    let now = try #require(LocalScanner.item(at: "Big.bin", root: folder))
+    try await agent.upload(now, base: nil)
+    let other = try await inProcessAgent("reader", server: server, home: home)
+    try await other.agent.pull()
+    let arrived = try Data(contentsOf: other.folder.appendingPathComponent("Big.bin"))
+    #expect(arrived.count == before.count && arrived.allSatisfy { $0 == 0x5A })
+  }
+
   /// An agent of `folder` whose server is never reached: these tests only prepare uploads.
   static func agent(of folder: URL, in home: TemporaryDirectory) throws -> SyncAgent {
     try SyncAgent(

@@ -1,4 +1,3 @@
-import CQuireShims
 import Foundation
 import QuireCore
 import QuireSyncProtocol
@@ -13,8 +12,8 @@ import QuireSyncProtocol
 ///
 /// A pack, not a file per chunk: a first sync of 10 000 small documents is 10 000 chunks, and
 /// creating an inode each took the server's file system more time than everything else it did.
-/// A pack is written whole under its own new name and never changed; durability comes from one
-/// `syncfs` per upload, before the database names the pack. A crash leaves at worst a pack no
+/// A pack is written whole under its own new name and never changed; durability comes from its
+/// own `fsync` and one of the packs' folder per upload, before the database names the pack. A crash leaves at worst a pack no
 /// row names, and the chunks in it are asked for again.
 struct FolderBlobStore: BlobStore {
   let folder: URL
@@ -44,15 +43,32 @@ struct FolderBlobStore: BlobStore {
       }
       offset += piece.count
     }
+    do {
+      try Sys.fsync(fd)
+    } catch {
+      unlink(path)
+      throw SyncError(
+        .unavailable,
+        "The server could not fsync “\(path)”: \(error.description). Check its disk.",
+        cause: error)
+    }
     return (name, offsets)
   }
 
-  /// One `syncfs` of the blob folder's file system, not an fsync per pack.
+  /// Each pack's bytes are made durable as it is written (its own `fsync`); what is left is
+  /// the packs' names, one `fsync` of their folder. Not a `syncfs`: that flushes everything
+  /// dirty on the file system, and a server beside a device's synced folder, or beside a
+  /// copy in progress, then waited for gigabytes that were none of its business.
   func sync() throws(SyncError) {
-    let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { throw failure("open", folder.path) }
-    defer { close(fd) }
-    guard cquire_syncfs(fd) == 0 else { throw failure("sync", folder.path) }
+    let packs = folder.path + "/packs"
+    do {
+      try Sys.fsyncDirectory(packs)
+    } catch {
+      throw SyncError(
+        .unavailable,
+        "The server could not fsync “\(packs)”: \(error.description). Check its disk.",
+        cause: error)
+    }
   }
 
   /// Opens each pack once.

@@ -1,3 +1,4 @@
+import NIOCore
 import QuireSyncProtocol
 
 /// The chunks of one answer, located, and read a slice at a time as the answer is written: a
@@ -71,20 +72,28 @@ struct ChunkDownload: Sendable {
   func body(of slice: ArraySlice<(hash: ContentHash, location: BlobLocation)>) throws(SyncError)
     -> [UInt8]
   {
-    var body: [UInt8] = []
-    body.reserveCapacity(
-      slice.reduce(0) { $0 + (framed ? ChunkFrames.headerSize : 0) + $1.location.size })
+    Array(try buffer(of: slice).readableBytesView)
+  }
+
+  /// The bytes of `slice` as sent, framed straight into the buffer an answer writes: one copy
+  /// of each chunk, not two. A range's first and last slices leave out what lies before and
+  /// after it.
+  func buffer(of slice: ArraySlice<(hash: ContentHash, location: BlobLocation)>) throws(SyncError)
+    -> ByteBuffer
+  {
+    var buffer = ByteBufferAllocator().buffer(
+      capacity: slice.reduce(0) { $0 + (framed ? ChunkFrames.headerSize : 0) + $1.location.size })
     for (piece, bytes) in zip(slice, try blobs.read(Array(slice))) {
       if framed {
-        ChunkFrames.append(hash: piece.hash, bytes: bytes, to: &body)
-      } else {
-        body += bytes
+        buffer.writeBytes(piece.hash.bytes)
+        buffer.writeInteger(UInt32(bytes.count), endianness: .big)
       }
+      buffer.writeBytes(bytes)
     }
-    // A range's first and last slices leave out what lies before and after it.
     let head = slice.startIndex == pieces.startIndex ? trimmed.head : 0
     let tail = slice.endIndex == pieces.endIndex ? trimmed.tail : 0
-    guard head > 0 || tail > 0 else { return body }
-    return Array(body[head..<(body.count - tail)])
+    buffer.moveReaderIndex(forwardBy: head)
+    buffer.moveWriterIndex(to: buffer.writerIndex - tail)
+    return buffer
   }
 }

@@ -55,6 +55,27 @@ struct RequestReading: Sendable {
     }
   }
 
+  /// The body of `request` as bytes, at most `limit` of them (`tooLarge` past it). Read into
+  /// one array the size its `Content-Length` gives, fragment by fragment as they arrive, not
+  /// collected into a buffer that doubles as it grows and then copied: an 8 MiB upload of
+  /// chunks is 8 MiB of the server's memory, not up to 24.
+  func bytes(of request: Request, limit: Int) async throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    if let length = request.headers[.contentLength].flatMap({ Int($0) }), length >= 0 {
+      guard length <= limit else {
+        throw SyncError(.tooLarge, "The request body is larger than the server accepts.")
+      }
+      bytes.reserveCapacity(length)
+    }
+    for try await fragment in request.body {
+      guard fragment.readableBytes <= limit - bytes.count else {
+        throw SyncError(.tooLarge, "The request body is larger than the server accepts.")
+      }
+      bytes.append(contentsOf: fragment.readableBytesView)
+    }
+    return bytes
+  }
+
   /// The cursor in `since`, or in `Last-Event-ID` (an event stream resuming), or 0.
   func cursor(_ request: Request) throws(SyncError) -> Int64 {
     let text =

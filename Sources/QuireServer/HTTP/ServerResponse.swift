@@ -31,7 +31,7 @@ enum ServerResponse {
       body: ResponseBody(contentLength: download.contentLength) { writer in
         try await withTaskExecutorPreference(BlockingExecutor.shared) {
           for slice in download.slices {
-            try await writer.write(ByteBuffer(bytes: try download.body(of: slice)))
+            try await writer.write(try download.buffer(of: slice))
           }
         }
         try await writer.finish(nil)

@@ -78,9 +78,9 @@ struct ShareRoutes: Sendable {
     }
     router.post(RouterPath(share + "/chunks")) { request, context in
       let device = try reading.device(request)
-      let body = try await request.body.collect(upTo: configuration.maximumChunkBodyBytes)
+      let body = try await reading.bytes(of: request, limit: configuration.maximumChunkBodyBytes)
       let count = try store.shares.storeSharedChunks(
-        try context.parameters.require("share"), user: device.user, body: Array(buffer: body),
+        try context.parameters.require("share"), user: device.user, body: body,
         maximumChunk: ContentChunker.standard.maximumSize)
       return ServerResponse.json(["stored": count])
     }

@@ -27,9 +27,9 @@ struct SyncRoutes: Sendable {
     }
     router.post("/v1/chunks") { request, _ in
       let device = try reading.device(request)
-      let body = try await request.body.collect(upTo: configuration.maximumChunkBodyBytes)
+      let body = try await reading.bytes(of: request, limit: configuration.maximumChunkBodyBytes)
       let count = try store.chunks.storeChunks(
-        user: device.user, body: Array(buffer: body),
+        user: device.user, body: body,
         maximumChunk: ContentChunker.standard.maximumSize)
       return ServerResponse.json(["stored": count])
     }

@@ -143,6 +143,11 @@ struct SyncServerSafetyTests {
         .POST, commits, token: signIn.token, body: [UInt8](repeating: 0x20, count: 33 << 20)) == (
           413, "tooLarge"
         ))
+    // A body of chunks past the server's limit (16 MiB), read without collecting it first.
+    #expect(
+      try await S.raw(
+        .POST, base + "/v1/chunks", token: signIn.token,
+        body: [UInt8](repeating: 0, count: (16 << 20) + 1)) == (413, "tooLarge"))
     #expect(
       try await S.raw(
         .POST, base + "/v1/containers/bad%20name/commits", token: signIn.token,

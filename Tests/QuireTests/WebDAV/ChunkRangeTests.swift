@@ -41,6 +41,14 @@ struct ChunkRangeTests {
       let all = whole.range(from: 0, through: contents.count - 1)
       let sent = try all.slices.flatMap { try all.body(of: $0) }
       #expect(ContentHash(of: sent) == ContentHash(of: contents))
+      // A fetch: every chunk in its frame, in order.
+      var fetch = whole
+      fetch.framed = true
+      let framed = try fetch.slices.flatMap { try fetch.body(of: $0) }
+      #expect(framed.count == fetch.contentLength)
+      let frames = try ChunkFrames.parse(framed, maximumChunk: .max)
+      #expect(frames.map(\.hash) == chunks.map { ContentHash(of: $0) })
+      #expect(frames.map { Array(framed[$0.range]) } == chunks)
     }
   }
 

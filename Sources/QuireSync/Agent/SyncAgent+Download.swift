@@ -129,13 +129,15 @@ extension SyncAgent {
     state.setStatus(id, path: placed, state: nil)
   }
 
-  /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per 8 MiB, and
-  /// reports the bytes so far to `progress` and, for `quire sync status` and the query's
-  /// `percentDownloaded`, to the state; `held` bytes were in the spool before (a try after a
-  /// cut), and count as done.
+  /// Fetches the chunks `wanted` (with their sizes) into `spool`, a request per
+  /// ``fetchBytes``, and reports the bytes so far to `progress` and, for `quire sync status`
+  /// and the query's `percentDownloaded`, to the state; `held` bytes were in the spool before
+  /// (a try after a cut), and count as done.
   ///
-  /// The next request is on its way while one's chunks are written to the spool, so the
-  /// network and the disk work at once; at most two requests' chunks are in memory.
+  /// The next ``fetchesAhead`` requests are on their way, their chunks checked against their
+  /// hashes on other threads, while one's chunks are written to the spool, so the network,
+  /// the hashing and the disk work at once; at most `fetchesAhead + 1` requests' chunks are in
+  /// memory.
   func fetch(
     _ wanted: [ContentHash: Int], into spool: ChunkSpool, for id: String, path: String,
     progress: DownloadProgress?, held: Int = 0
@@ -143,7 +145,7 @@ extension SyncAgent {
     let total = held + wanted.values.reduce(0, +)
     var batches: [(hashes: [ContentHash], bytes: Int)] = []
     for hash in wanted.keys.sorted() {
-      if batches.isEmpty || batches[batches.count - 1].bytes >= 8 << 20 {
+      if batches.isEmpty || batches[batches.count - 1].bytes >= Self.fetchBytes {
         batches.append(([], 0))
       }
       batches[batches.count - 1].hashes.append(hash)
@@ -154,14 +156,15 @@ extension SyncAgent {
     func request(_ index: Int) -> Task<[ContentHash: [UInt8]], any Error> {
       Task.detached { try await client.fetchChunks(lists[index]) }
     }
-    var next = batches.isEmpty ? nil : request(0)
-    defer { next?.cancel() }
+    // The next requests are on their way (and their chunks hashed) while one is written.
+    var ahead = (0..<min(Self.fetchesAhead, batches.count)).map(request)
+    defer { for task in ahead { task.cancel() } }
     var done = held
     if total > 8 << 20 { state.setProgress(id, path: path, done: held, total: total) }
     for index in batches.indices {
-      guard let pending = next else { break }
-      let fetched = try await pending.value
-      next = index + 1 < batches.count ? request(index + 1) : nil
+      guard !ahead.isEmpty else { break }
+      let fetched = try await ahead.removeFirst().value
+      if index + ahead.count + 1 < batches.count { ahead.append(request(index + ahead.count + 1)) }
       for (hash, bytes) in fetched { try spool.put(hash, bytes) }
       spool.written()
       state.count(batches[index].bytes, in: "downloadedBytes")
@@ -170,4 +173,9 @@ extension SyncAgent {
       if total > 8 << 20 { state.setProgress(id, path: path, done: done, total: total) }
     }
   }
+
+  /// The bytes of chunks one fetch asks for.
+  static var fetchBytes: Int { 4 << 20 }
+  /// How many fetches are on their way while one is written.
+  static var fetchesAhead: Int { 2 }
 }

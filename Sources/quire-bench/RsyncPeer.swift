@@ -29,10 +29,15 @@ enum RsyncPeer {
     }
   }
 
-  /// Milliseconds for rsync to copy the one file `file` into the folder `folder` whole (`-a -W`).
-  static func milliseconds(copying file: URL, into folder: URL) throws -> Double {
+  /// Milliseconds for rsync to copy the one file `file` into the folder `folder` whole (`-a -W`),
+  /// with `--fsync` if `durable` (rsync's copy is then on the disk when it ends, as a synced
+  /// file is; without it, the copy may still be only in the page cache).
+  static func milliseconds(copying file: URL, into folder: URL, durable: Bool = false) throws
+    -> Double
+  {
     try Measurement.milliseconds {
-      try run("/usr/bin/rsync", ["-a", "-W", file.path, folder.path + "/"])
+      let flags = ["-a", "-W"] + (durable ? ["--fsync"] : [])
+      try run("/usr/bin/rsync", flags + [file.path, folder.path + "/"])
     }
   }
 

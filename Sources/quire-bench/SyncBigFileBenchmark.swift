@@ -30,6 +30,11 @@ struct SyncBigFileBenchmark: ParsableCommand {
     try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
     let rsync = try RsyncPeer.milliseconds(copying: file, into: copy)
     try FileManager.default.removeItem(at: copy)
+    // The same copy made durable, for reference (no target): a synced file is fsynced on the
+    // server and on the receiving device before it counts as synced.
+    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+    let rsyncDurable = try RsyncPeer.milliseconds(copying: file, into: copy, durable: true)
+    try FileManager.default.removeItem(at: copy)
 
     let rig = try SyncRig(scratch: scratch.appendingPathComponent("rig"))
     defer { rig.stop() }
@@ -57,11 +62,13 @@ struct SyncBigFileBenchmark: ParsableCommand {
           "  server", "", "\(Measurement.format(peak.server)) (\(Measurement.format(idle.server)))",
         ],
         ["rsync -a -W", Measurement.format(rsync), ""],
+        ["rsync -a -W --fsync", Measurement.format(rsyncDurable), ""],
       ])
     print(
       "RESULT sync-big-file mib=\(mib) quire_ms=\(Measurement.format(quire))"
         + " rsync_ms=\(Measurement.format(rsync)) agent_rss_mib=\(Measurement.format(agents))"
-        + " server_rss_mib=\(Measurement.format(peak.server))")
+        + " server_rss_mib=\(Measurement.format(peak.server))"
+        + " rsync_fsync_ms=\(Measurement.format(rsyncDurable))")
   }
 
   /// Writes `size` pseudo-random bytes (no chunk repeats) to `url`, 1 MiB at a time.

@@ -13,9 +13,10 @@ extension CommitStore {
   /// Refused, so that the device moves the items one by one as before:
   /// - `notFound` when the folder holds no live item;
   /// - `alreadyExists` when an item is at the new path or inside it (the folders would merge);
-  /// - `forbidden` when the move enters, leaves or stays inside a shared folder (each
-  ///   participant must see its items come and go);
   /// - `locked` when a WebDAV client holds a lock on an item in either folder.
+  ///
+  /// A move into, out of or inside a shared folder is one commit too; its participants read the
+  /// items' revisions at their new paths (see ``ShareStore``'s folder feeds).
   ///
   /// The same commit identifier sent again returns the first answer.
   func moveFolder(

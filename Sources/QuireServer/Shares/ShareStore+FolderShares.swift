@@ -172,8 +172,12 @@ extension ShareStore {
   }
 
   /// Follows `move` with the folder shares of its folder and of the folders inside it; returns
-  /// their participants. `forbidden` if the move enters, leaves or stays inside a shared
-  /// folder: each participant must see its items come and go, so those move one by one.
+  /// their participants.
+  ///
+  /// A move into, out of or inside a shared folder that stays where it is needs nothing here:
+  /// the move gives each item a revision at its new path, journaled for the shares' feeds, so
+  /// each participant sees the items that came in, went out or moved inside, all from one
+  /// commit, as if each had been committed alone (``folderChanges(_:_:since:limit:)``).
   static func followMovedFolder(_ db: any SQLSession, container: Int64, _ move: FolderMove)
     throws -> [Int64]
   {
@@ -183,15 +187,6 @@ extension ShareStore {
       [container])
     {
       let folder: String = try share["folder"]
-      let shared = FolderMove(from: folder, to: folder)
-      if shared.relative(move.from) != nil || shared.relative(move.to) != nil
-        || folder == move.to
-      {
-        throw SyncError(
-          .forbidden,
-          "“\(move.from)” moves into, out of or inside the shared folder “\(folder)”: its items move one by one."
-        )
-      }
       guard folder == move.from || move.relative(folder) != nil else { continue }
       let place = folder == move.from ? move.to : move.moved(folder)
       try db.execute(

@@ -297,6 +297,9 @@ extension SyncAgent {
     if let known, known.revision >= entry.revision { return }
     if let known, known.isPlaceholder {
       try await updatePlaceholder(known, to: entry.revision)
+      if let now = synced[entry.item]?.path, now != known.path {
+        removeFoldersEmptied(from: known.path, now: now)
+      }
       return
     }
     if known == nil, found == nil, !entry.deleted, downloadPolicy != .all {
@@ -327,6 +330,7 @@ extension SyncAgent {
         }
         // A coordinated deletion of its own; a save that raced it keeps the item here.
         guard try trashForDeletion(local) else { return }
+        removeFoldersEmptied(from: local.path, now: nil)
       }
       try state.forget(entry.item)
       synced[entry.item] = nil
@@ -340,6 +344,9 @@ extension SyncAgent {
       chunks: prefetched.chunks)
     if known == nil, let placed = synced[entry.item], !placed.isPlaceholder {
       removeStalePlaceholder(of: entry.item, at: placed.path)
+    }
+    if let old = local?.path ?? known?.path, let now = synced[entry.item]?.path, now != old {
+      removeFoldersEmptied(from: old, now: now)
     }
   }
 

@@ -71,7 +71,7 @@ struct FolderMoveServerTests {
   }
 
   @Test(
-    "a move onto a folder with documents, of an empty folder, into itself, or into a shared folder is refused; a shared folder's rename takes its share along",
+    "a move onto a folder with documents, of an empty folder, or into itself is refused; a shared folder's rename takes its share along; a move into, out of or inside it is one commit its participant sees item by item",
     arguments: ServerBackend.allCases)
   func refusalsAndShares(backend: ServerBackend) async throws {
     let (server, alice, bob, _) = try await ShareTests.threeAccounts(backend)
@@ -88,20 +88,46 @@ struct FolderMoveServerTests {
     await ShareTests.expect(.malformed) { _ = try await move("A", "A/In") }
     await ShareTests.expect(.malformed) { _ = try await move("A", "A") }
     let share = try await alice.share(folder: "P", with: "bob", role: .write)
-    await ShareTests.expect(.forbidden) { _ = try await move("A", "P/A") }
-    await ShareTests.expect(.forbidden) { _ = try await move("P/Q", "Q") }
+    let shared = SyncClient(server: server.url, token: bob.token, share: share.id)
+    /// What the participant's journal says of each item after `cursor`, by item: its path and
+    /// whether it left the share.
+    func participantSees(since cursor: Int64) async throws -> [String: (String, Bool)] {
+      Dictionary(
+        try await shared.changes(since: cursor).entries.map { ($0.item, ($0.path, $0.deleted)) }
+      ) { $1 }
+    }
+    // Into the shared folder, inside it, out of it: one commit and one entry for Alice's
+    // devices each; Bob sees the items come in, move, and go.
+    var cursor = try await shared.changes(since: 0).cursor
+    var mine = try await alice.changes(since: 0).cursor
+    for (from, to) in [("A", "P/A"), ("P/Q", "P/R"), ("P/A", "A")] {
+      #expect(try await move(from, to).items == 1)
+      let entries = try await alice.changes(since: mine).entries
+      #expect(entries.count == 1 && entries.first?.folderMove != nil, "\(from) → \(to)")
+      mine = entries.last?.sequence ?? mine
+      let seen = try await participantSees(since: cursor)
+      switch to {
+      case "P/A":
+        #expect(seen[Self.item("A/x.txt")].map { $0.0 == "Documents/P/A/x.txt" && !$0.1 } == true)
+      case "P/R":
+        #expect(seen[Self.item("P/Q/p.txt")].map { $0.0 == "Documents/P/R/p.txt" && !$0.1 } == true)
+      default:
+        #expect(seen[Self.item("A/x.txt")].map { $0.1 } == true, "x.txt left the share")
+      }
+      #expect(seen.count == 1, "\(seen)")
+      cursor = try await shared.changes(since: cursor).cursor
+    }
     _ = try await move("P", "Work/P 2026")
     let moved = try await alice.sharesInContainer().first { $0.id == share.id }
     #expect(moved?.folder == "Work/P 2026")
     #expect(try await bob.sharedWithMe().first { $0.id == share.id }?.name == "P 2026")
     // The participant's journal, read again from the start, shows each item under the new
-    // name.
-    let shared = SyncClient(server: server.url, token: bob.token, share: share.id)
+    // name (and nothing of x.txt, which is no longer in the share).
     let latest = Dictionary(
       try await shared.changes(since: 0).entries.map { ($0.item, $0.path) }
     ) { $1 }
     #expect(
-      Set(latest.values) == ["Documents/P 2026/Q/p.txt", "Documents/P 2026/r.txt"], "\(latest)")
+      Set(latest.values) == ["Documents/P 2026/R/p.txt", "Documents/P 2026/r.txt"], "\(latest)")
   }
 
   @Test(

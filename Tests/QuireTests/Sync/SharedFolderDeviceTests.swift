@@ -76,6 +76,30 @@ struct SharedFolderDeviceTests {
     try FileManager.default.moveItem(at: a.url("Private.txt"), to: a.url("Projects/Private.txt"))
     #expect(await eventually { b.text(Self.shared + "/Private.txt") == "alice's own\n" })
 
+    // Alice renames a folder inside the shared one, and moves a folder of hers into it: each
+    // is one commit now, and bob's copy follows, nothing of it sent to his trash on the way.
+    try a.write("a draft\n", to: "Drafts/One.txt")
+    #expect(
+      await eventuallyAsync {
+        let owner = try? await server.client(
+          "alice", device: "drafts", container: "iCloud.net.gacha.quire")
+        return (try? await owner?.changes(since: 0))?.entries
+          .contains { $0.path == "Documents/Drafts/One.txt" } == true
+      }, "the draft was synced")
+    let bobsTrash = b.home.url.appendingPathComponent("data/Trash/files")
+    let inTrash = { Set((try? FileManager.default.contentsOfDirectory(atPath: bobsTrash.path)) ?? []) }
+    let trashedBefore = inTrash()
+    try FileManager.default.moveItem(at: a.url("Projects/Notes"), to: a.url("Projects/Ideas"))
+    try FileManager.default.moveItem(at: a.url("Drafts"), to: a.url("Projects/Drafts"))
+    #expect(
+      await eventually {
+        b.text(Self.shared + "/Ideas/Idea.txt") == "an idea\n"
+          && b.text(Self.shared + "/Drafts/One.txt") == "a draft\n"
+          && !b.exists(Self.shared + "/Notes")
+      },
+      "bob's copy: \(FileManager.default.subpaths(atPath: b.url(Self.shared).path) ?? [])")
+    #expect(inTrash() == trashedBefore, "documents that left bob's device on the way")
+
     // Bob deletes a document in the folder: it is deleted for alice too.
     try FileManager.default.removeItem(at: b.url(Self.shared + "/From Bob.txt"))
     #expect(await eventually { !a.exists("Projects/From Bob.txt") }, "bob's deletion reached alice")
@@ -87,7 +111,7 @@ struct SharedFolderDeviceTests {
     #expect(
       await eventually {
         b.text(renamed + "/Plan.txt") == "the plan\nrevised by bob\n"
-          && b.text(renamed + "/Notes/Idea.txt") == "an idea\n"
+          && b.text(renamed + "/Ideas/Idea.txt") == "an idea\n"
           && !b.exists(Self.shared)
       },
       "the renamed folder on bob's device: \(FileManager.default.subpaths(atPath: b.url(SyncAgent.sharedFolderName).path) ?? [])"

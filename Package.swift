@@ -95,7 +95,8 @@ let package = Package(
     .target(
       name: "QuireApp",
       dependencies: [
-        "Quire", "QuireSync", "QuireWeb", .product(name: "Hummingbird", package: "hummingbird"),
+        "Quire", "QuireCore", "QuireSync", "QuireWeb",
+        .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

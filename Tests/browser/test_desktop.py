@@ -134,3 +134,47 @@ class LifecycleTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ExportTests(unittest.TestCase):
+    def test_a_large_document_downloads_whole_in_bounded_memory(self):
+        """The library's download of a 160 MiB document sends every byte, read a piece at a
+        time: the app's peak memory grows by far less than the document (it used to read the
+        whole of it into memory, then copy it into the answer)."""
+        import hashlib
+        import random
+
+        from test_webdav import peak_rss_mib
+
+        app = App()
+        try:
+            size, piece = 160 << 20, 1 << 20
+            seed = random.Random(11)
+            pieces = [seed.randbytes(piece) for _ in range(8)]
+            digest = hashlib.sha256()
+            with open(app.path("Film.bin"), "wb") as handle:
+                for index in range(size // piece):
+                    handle.write(pieces[index % len(pieces)])
+                    digest.update(pieces[index % len(pieces)])
+            before = peak_rss_mib(app.process.pid)
+            connection = http.client.HTTPConnection("127.0.0.1", app.port, timeout=120)
+            try:
+                connection.request("GET", "/api/export?" + urllib.parse.urlencode({"path": "Film.bin"}),
+                                   headers={"Host": f"127.0.0.1:{app.port}",
+                                            "X-Quire-Token": app.token})
+                response = connection.getresponse()
+                self.assertEqual(response.status, 200)
+                self.assertEqual(int(response.getheader("Content-Length")), size)
+                received = hashlib.sha256()
+                total = 0
+                while chunk := response.read(1 << 20):
+                    received.update(chunk)
+                    total += len(chunk)
+            finally:
+                connection.close()
+            self.assertEqual(total, size)
+            self.assertEqual(received.hexdigest(), digest.hexdigest())
+            grown = peak_rss_mib(app.process.pid) - before
+            self.assertLess(grown, 64, f"the app's peak memory grew by {grown:.0f} MiB for 160 MiB")
+        finally:
+            app.stop()

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Quire
+import QuireCore
 import ServiceLifecycle
 
 /// The browser's API: listing, recents, creating, renaming, moving, duplicating, tagging,
@@ -229,34 +230,35 @@ struct LibraryRoutes: Sendable {
       body: .init(byteBuffer: ByteBuffer(bytes: thumbnail.data)))
   }
 
+  /// `GET api/export?path=`: the document as a download, a package as its zip, read a piece at
+  /// a time (``StreamedFile``), whatever its size.
   private func export(_ request: Request) async throws -> Response {
     let url = try library.url(String(request.uri.queryParameters["path"] ?? ""))
-    let scratch = FileManager.default.temporaryDirectory
-      .appendingPathComponent("quire-export-\(UUID().uuidString).zip")
-    defer { try? FileManager.default.removeItem(at: scratch) }
     var isFolder: ObjCBool = false
-    let data: Data
+    let fd: Int32
     if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue
     {
+      let scratch = FileManager.default.temporaryDirectory
+        .appendingPathComponent("quire-export-\(UUID().uuidString).zip")
+      // Gone as soon as it is open: the descriptor keeps its bytes until the answer is sent.
+      defer { try? FileManager.default.removeItem(at: scratch) }
       try FileCoordinator().coordinate(readingItemAt: url) { url in
         try PackageArchive.export(url, to: scratch)
       }
-      data = try Data(contentsOf: scratch)
+      fd = try Sys.open(scratch.path, O_RDONLY | O_CLOEXEC)
     } else {
-      var read = Data()
-      try FileCoordinator().coordinate(readingItemAt: url) { url in read = try Data(contentsOf: url)
+      var opened: Int32 = -1
+      try FileCoordinator().coordinate(readingItemAt: url) { url in
+        opened = try Sys.open(url.path, O_RDONLY | O_CLOEXEC)
       }
-      data = read
+      fd = opened
     }
     let name = url.lastPathComponent + (isFolder.boolValue ? ".zip" : "")
     let quoted = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "document"
-    return Response(
-      status: .ok,
-      headers: [
-        .contentType: "application/octet-stream",
-        .contentDisposition: "attachment; filename*=UTF-8''\(quoted)",
-      ],
-      body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    return try StreamedFile(fd: fd).response(headers: [
+      .contentType: "application/octet-stream",
+      .contentDisposition: "attachment; filename*=UTF-8''\(quoted)",
+    ])
   }
 
   private func importUpload(_ request: Request) async throws -> Response {

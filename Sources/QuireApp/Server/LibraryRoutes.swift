@@ -261,23 +261,34 @@ struct LibraryRoutes: Sendable {
     ])
   }
 
+  /// Writes the body of `request` to the new file `url` as it arrives, a fragment at a time
+  /// (an upload of any size holds one fragment of memory); past ``maxUploadBytes``,
+  /// `limitReached`.
+  private func receive(_ request: Request, into url: URL) async throws {
+    let fd = try Sys.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o666)
+    defer { Sys.close(fd) }
+    var received = 0
+    for try await fragment in request.body {
+      received += fragment.readableBytes
+      guard received <= maxUploadBytes else {
+        throw QuireError(
+          .limitReached,
+          "The file is larger than the \(maxUploadBytes >> 20) MiB the app accepts.")
+      }
+      try fragment.withUnsafeReadableBytes { try Sys.write(fd, $0) }
+    }
+  }
+
   private func importUpload(_ request: Request) async throws -> Response {
     let parameters = request.uri.queryParameters
     let folder = try library.url(String(parameters["folder"] ?? ""))
     let name = try library.name(String(parameters["name"] ?? ""))
-    let body: ByteBuffer
-    do {
-      body = try await request.body.collect(upTo: maxUploadBytes)
-    } catch {
-      throw QuireError(
-        .limitReached, "The file is larger than the \(maxUploadBytes >> 20) MiB the app accepts.")
-    }
     let scratch = FileManager.default.temporaryDirectory
       .appendingPathComponent("quire-import-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
     let upload = scratch.appendingPathComponent(name)
-    try Data(buffer: body).write(to: upload)
+    try await receive(request, into: upload)
     let imported: URL
     if name.lowercased().hasSuffix(".zip") {
       // Archives go through the hardened importer: no escapes, no bombs, nothing half-written.

@@ -63,7 +63,9 @@ extension CommitStore {
       {
         throw DAVLock.lockedError(lock.path)
       }
-      let followed = try ShareStore.followMovedFolder(db, container: container, move)
+      let followed = try ShareStore.followMovedFolder(db, container: container, move) {
+        try Self.changed(db, container: container, under: from, after: request.seen)
+      }
       let committed = Date().timeIntervalSince1970
       let before = try db.value(Int64.self, "SELECT COALESCE(MAX(id), 0) FROM revisions") ?? 0
       // A statement for the whole folder, not one per item: each item's revision at its new
@@ -119,6 +121,29 @@ extension CommitStore {
         to: DAVPath(stored: move.to), remove: true, deep: true)
       return (FolderMoveResponse(sequence: sequence, items: Int(count)), followed)
     }
+  }
+
+  /// Whether a live item under `folder` (a path ending in "/") changed after journal position
+  /// `seen`, or `seen` is nil. Revision identities grow in commit order, so the revision of
+  /// the last entry the device had applied bounds what it saw: one check of the folder's items,
+  /// as the move itself reads them.
+  static func changed(
+    _ db: any SQLSession, container: Int64, under folder: String, after seen: Int64?
+  ) throws -> Bool {
+    guard let seen else { return true }
+    let last =
+      try db.value(
+        Int64.self,
+        """
+        SELECT revision FROM journal WHERE container = ? AND sequence <= ? AND revision != 0
+        ORDER BY sequence DESC LIMIT 1
+        """, [container, seen]) ?? 0
+    return try db.value(
+      Bool.self,
+      """
+      SELECT 1 FROM items WHERE container = ? AND deleted = 0 AND current > ?
+        AND \(db.startsWith("path")) LIMIT 1
+      """, [container, last] + db.startsWithArguments(folder)) == true
   }
 
   /// `move` with both paths checked: folders of the drive, different, neither inside the other.

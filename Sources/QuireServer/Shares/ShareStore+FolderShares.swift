@@ -178,15 +178,34 @@ extension ShareStore {
   /// the move gives each item a revision at its new path, journaled for the shares' feeds, so
   /// each participant sees the items that came in, went out or moved inside, all from one
   /// commit, as if each had been committed alone (``folderChanges(_:_:since:limit:)``).
-  static func followMovedFolder(_ db: any SQLSession, container: Int64, _ move: FolderMove)
-    throws -> [Int64]
-  {
+  ///
+  /// Into or out of one, the move must take only what the moving device saw: `forbidden` (its
+  /// items then move one by one, each as that device knows it) when `unseen` says an item in
+  /// the folder changed after the journal position the device had applied, or the device did
+  /// not say. A device that was offline must not share a document another device added to the
+  /// folder meanwhile, nor take one a participant added out of the share.
+  static func followMovedFolder(
+    _ db: any SQLSession, container: Int64, _ move: FolderMove, unseen: () throws -> Bool
+  ) throws -> [Int64] {
     var followed: [Int64] = []
+    var checked = false
     for share in try db.rows(
       "SELECT id, folder, grantee FROM shares WHERE container = ? AND folder IS NOT NULL AND revoked = 0",
       [container])
     {
       let folder: String = try share["folder"]
+      let shared = FolderMove(from: folder, to: folder)
+      let leaves = shared.relative(move.from) != nil
+      let enters = shared.relative(move.to) != nil || folder == move.to
+      if leaves != enters, !checked {
+        guard try !unseen() else {
+          throw SyncError(
+            .forbidden,
+            "“\(move.from)” holds documents this device has not synced yet, and its move crosses the shared folder “\(folder)”: its items move one by one."
+          )
+        }
+        checked = true
+      }
       guard folder == move.from || move.relative(folder) != nil else { continue }
       let place = folder == move.from ? move.to : move.moved(folder)
       try db.execute(

@@ -25,9 +25,10 @@ extension SyncAgent {
       moved: paths, synced: synced.values.map(\.path),
       folderExists: { [self] path in (try? Sys.status(url(path).path)) != nil })
     for move in found {
-      let request = FolderMoveRequest(
+      var request = FolderMoveRequest(
         commit: commitIdentifier(for: move),
         move: FolderMove(from: "Documents/" + move.from, to: "Documents/" + move.to))
+      request.seen = state.cursor
       let refused: Bool
       do {
         _ = try await client.moveFolder(request)

@@ -5,6 +5,10 @@ public struct FolderMoveRequest: Codable, Sendable {
   public var commit: String
   /// The folder and where it goes.
   public var move: FolderMove
+  /// The journal position up to which the device has applied the journal, if it says. A move
+  /// into or out of a shared folder is refused when an item in the folder changed after it:
+  /// the device would take into the share, or out of it, a document it has not seen there.
+  public var seen: Int64?
 
   /// A request to commit `move` as `commit`.
   public init(commit: String, move: FolderMove) {

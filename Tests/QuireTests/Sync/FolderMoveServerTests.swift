@@ -77,11 +77,19 @@ struct FolderMoveServerTests {
     let (server, alice, bob, _) = try await ShareTests.threeAccounts(backend)
     defer { withExtendedLifetime(server) {} }
     _ = try await Self.commit(["A/x.txt", "B/z.txt", "P/Q/p.txt", "P/r.txt"], with: alice)
-    func move(_ from: String, _ to: String) async throws -> FolderMoveResponse {
-      try await alice.moveFolder(
-        FolderMoveRequest(
-          commit: UUID().uuidString,
-          move: FolderMove(from: "Documents/" + from, to: "Documents/" + to)))
+    /// Alice's move, saying she has seen the journal up to `seen` (its end if not given).
+    func move(_ from: String, _ to: String, seen: Int64?? = nil) async throws
+      -> FolderMoveResponse
+    {
+      var request = FolderMoveRequest(
+        commit: UUID().uuidString,
+        move: FolderMove(from: "Documents/" + from, to: "Documents/" + to))
+      if let seen {
+        request.seen = seen
+      } else {
+        request.seen = try await alice.changes(since: 0, limit: 1000).cursor
+      }
+      return try await alice.moveFolder(request)
     }
     await ShareTests.expect(.alreadyExists) { _ = try await move("A", "B") }
     await ShareTests.expect(.notFound) { _ = try await move("Empty", "Full") }
@@ -100,6 +108,22 @@ struct FolderMoveServerTests {
     // devices each; Bob sees the items come in, move, and go.
     var cursor = try await shared.changes(since: 0).cursor
     var mine = try await alice.changes(since: 0).cursor
+    // Into or out of it, from a device that does not say what it has seen, or that has not
+    // seen a document added to the folder since: refused (its items then move one by one, as
+    // that device knows them), so nothing it never saw is shared or unshared.
+    await ShareTests.expect(.forbidden) { _ = try await move("A", "P/A", seen: .some(nil)) }
+    let before = try await alice.changes(since: 0, limit: 1000).cursor
+    let added = try await Self.commit(["A/added.txt", "P/Q/added.txt"], with: alice)
+    await ShareTests.expect(.forbidden) { _ = try await move("A", "P/A", seen: before) }
+    await ShareTests.expect(.forbidden) { _ = try await move("P/Q", "Q", seen: before) }
+    for path in ["A/added.txt", "P/Q/added.txt"] {  // gone again, so each folder holds one
+      _ = try await alice.commit(
+        S.commit(
+          Self.item(path), path: "Documents/" + path, base: added[path], kind: .file,
+          deleted: true))
+    }
+    cursor = try await shared.changes(since: 0).cursor
+    mine = try await alice.changes(since: 0).cursor
     for (from, to) in [("A", "P/A"), ("P/Q", "P/R"), ("P/A", "A")] {
       #expect(try await move(from, to).items == 1)
       let entries = try await alice.changes(since: mine).entries

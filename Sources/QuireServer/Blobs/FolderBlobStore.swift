@@ -20,8 +20,12 @@ struct FolderBlobStore: BlobStore {
 
   init(folder: URL) throws {
     self.folder = folder
-    try FileManager.default.createDirectory(
-      at: folder.appendingPathComponent("packs"), withIntermediateDirectories: true)
+    let packs = folder.appendingPathComponent("packs")
+    if (try? Sys.status(packs.path)) == nil {
+      try FileManager.default.createDirectory(at: packs, withIntermediateDirectories: true)
+      // Its name made durable once, as each pack's is in it (``sync()``).
+      try Sys.fsyncDirectory(folder.path)
+    }
   }
 
   func writePack(_ pieces: [ArraySlice<UInt8>]) throws(SyncError) -> (

@@ -33,7 +33,10 @@ final class StoppingResponses: ChannelDuplexHandler, RemovableChannelHandler {
     switch unwrapOutboundIn(data) {
     case .head(let head) where head.status.kind != .informational:
       responding += 1
-      if stopping, cut == nil { scheduleCut(context: context) }
+      if stopping {  // an answer begun after the stop has its own grace
+        cancelCut()
+        scheduleCut(context: context)
+      }
       context.write(data, promise: promise)
     case .end:
       let written = promise ?? context.eventLoop.makePromise()

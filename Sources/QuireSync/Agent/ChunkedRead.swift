@@ -27,10 +27,14 @@ struct ChunkedRead {
   /// The least a window's chunks add up to for its two hashes to run side by side.
   static let parallelBytes = 1 << 20
 
-  /// Reads the open file `fd` to its end (`file` names it in errors).
-  init(fd: Int32, file: String) throws(SystemCallError) {
+  /// Reads the open file `fd` to its end (`file` names it in errors). `expectedSize`, its size
+  /// as last seen, sizes the buffer: a small member does not take a window's memory. (Any size
+  /// is read whole; a file that grew meanwhile takes more reads.)
+  init(fd: Int32, file: String, expectedSize: Int = .max) throws(SystemCallError) {
     let chunker = ContentChunker.standard
-    let capacity = Self.window + chunker.maximumSize
+    let wanted = expectedSize < Self.window ? max(expectedSize, 0) + 1 : Self.window
+    let window = max(chunker.maximumSize, wanted)
+    let capacity = window + chunker.maximumSize
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 64)
     defer { buffer.deallocate() }
     var hasher = ContentHasher()

@@ -26,7 +26,8 @@ final class MemberSnapshot: Sendable {
   let local: LocalItem.Member
   private let offsets: [Int64]
   private let fd: Int32
-  private let file: String
+  /// The member's file, as errors name it.
+  let file: String
 
   /// Opens and chunks the member at `file` (`path` within its item).
   init(path: String, file: String) throws {
@@ -53,7 +54,7 @@ final class MemberSnapshot: Sendable {
     do {
       let before = LocalScanner.member(try Sys.status(of: fd))
       do {
-        read = try ChunkedRead(fd: fd, file: file)
+        read = try ChunkedRead(fd: fd, file: file, expectedSize: Int(before.size))
       } catch {
         throw SyncError(
           .unavailable, "“\(file)” could not be read to sync it: \(error.description).",
@@ -112,13 +113,27 @@ final class MemberSnapshot: Sendable {
     try Self.read(fd, at: offsets[index], count: chunks[index].size, file: file)
   }
 
-  /// What an upload that the server refused for a chunk that does not hash to its name means
-  /// here: the member was written in place after it was read.
-  func changedWhileSent(_ error: SyncError) -> SyncError {
+  /// What an upload of `sources` that failed with `error` means here. The server refuses a
+  /// body with a chunk that does not hash to its name (`badChunk`): if a member's chunk no
+  /// longer does here either, that member was written in place after it was read, and it is
+  /// synced again (`changedWhileSyncing`, naming it). Any other refusal is the server's, as it
+  /// said. The chunks are hashed again only on that failure.
+  static func changedWhileSent(
+    _ error: SyncError, sources: some Collection<(snapshot: MemberSnapshot, index: Int)>
+  ) -> SyncError {
     guard error.code == .badChunk else { return error }
-    return SyncError(
-      .changedWhileSyncing, "“\(file)” changed while it was being sent; it is synced again.",
-      cause: error)
+    for source in sources {
+      do {
+        _ = try source.snapshot.bytes(ofChunk: source.index)
+      } catch {
+        guard error.code == .changedWhileSyncing else { continue }
+        return SyncError(
+          .changedWhileSyncing,
+          "“\(source.snapshot.file)” changed while it was being sent; it is synced again.",
+          cause: error)
+      }
+    }
+    return error
   }
 
   /// Reads `count` bytes at `offset` of the open file `fd` (`file` names it in errors).

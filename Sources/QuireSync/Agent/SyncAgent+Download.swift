@@ -162,6 +162,7 @@ extension SyncAgent {
     var done = held
     if total > 8 << 20 { state.setProgress(id, path: path, done: held, total: total) }
     for index in batches.indices {
+      try Task.checkCancellation()  // the requests ahead are cancelled as it returns
       guard !ahead.isEmpty else { break }
       let fetched = try await ahead.removeFirst().value
       if index + ahead.count + 1 < batches.count { ahead.append(request(index + ahead.count + 1)) }

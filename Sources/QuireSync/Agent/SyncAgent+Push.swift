@@ -288,9 +288,10 @@ extension SyncAgent {
         return try source.snapshot.uncheckedBytes(ofChunk: source.index)
       }
     } catch {
-      // The server refused bytes that no longer hash to what was read: a member was written
-      // in place meanwhile (which one, the answer does not say; any of them is the item's).
-      throw sources.values.first.map { $0.snapshot.changedWhileSent(error) } ?? error
+      // Refused for bytes that no longer hash to what was read: which member changed in place
+      // meanwhile, if one did.
+      throw MemberSnapshot.changedWhileSent(
+        error, sources: missing.compactMap { sources[$0] }.map { ($0.snapshot, $0.index) })
     }
     state.count(sent, in: "uploadedBytes")
   }

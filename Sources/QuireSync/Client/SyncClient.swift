@@ -88,6 +88,9 @@ public struct SyncClient: Sendable {
     var inFlight: [Task<Result<Void, SyncError>, Never>] = []
     defer { for task in inFlight { task.cancel() } }
     func send(_ body: [UInt8]) async throws(SyncError) {
+      // A cancelled upload (the agent stopping, a share revoked) sends no further body; those
+      // on their way are cancelled as it returns.
+      if Task.isCancelled { throw SyncError(.unavailable, "The upload was cancelled.") }
       if inFlight.count >= max(1, limit) { try await inFlight.removeFirst().value.get() }
       sent += body.count
       inFlight.append(

@@ -44,19 +44,22 @@ struct ChunkedReadTests {
       }
       let file = folder.file("member-\(index)")
       try Data(bytes).write(to: file)
-      let fd = open(file.path, O_RDONLY | O_CLOEXEC)
-      #expect(fd >= 0)
-      defer { close(fd) }
-      let read = try ChunkedRead(fd: fd, file: file.path)
-
       let ranges = ContentChunker.standard.chunkRanges(of: bytes)
-      #expect(read.size == size, "size \(size)")
-      #expect(read.hash == ContentHash(of: bytes), "size \(size)")
-      #expect(read.offsets == ranges.map { Int64($0.lowerBound) }, "size \(size)")
-      #expect(
-        read.chunks
-          == ranges.map { ChunkReference(hash: ContentHash(of: bytes[$0]), size: $0.count) },
-        "size \(size)")
+      // Sized for the file, for a file that grew since it was seen, and for any size.
+      for expected in [size, size / 3, Int.max] {
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let read = try ChunkedRead(fd: fd, file: file.path, expectedSize: expected)
+        let what = "size \(size), expected \(expected)"
+        #expect(read.size == size, "\(what)")
+        #expect(read.hash == ContentHash(of: bytes), "\(what)")
+        #expect(read.offsets == ranges.map { Int64($0.lowerBound) }, "\(what)")
+        #expect(
+          read.chunks
+            == ranges.map { ChunkReference(hash: ContentHash(of: bytes[$0]), size: $0.count) },
+          "\(what)")
+      }
     }
   }
 

@@ -63,4 +63,29 @@ struct MemberReadFaultTests {
       #expect(error.code == .changedWhileSyncing)
     }
   }
+
+  @Test(
+    "a chunk the server refuses is the member's change only if its bytes changed here; other refusals stay the server's"
+  )
+  func refusedChunk() throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("Note.txt")
+    try Disk.write(String(repeating: "a line of text\n", count: 100), to: file)
+    let reader = open(file.path, O_RDONLY | O_CLOEXEC)
+    #expect(Sys.waitForWriters(of: reader, bound: .seconds(60)), "a writer kept the file open")
+    close(reader)
+    let snapshot = try MemberSnapshot(path: "", file: file.path)
+    let refused = SyncError(.badChunk, "A chunk frame is cut short at byte 0.")
+    #expect(MemberSnapshot.changedWhileSent(refused, sources: [(snapshot, 0)]).code == .badChunk)
+    let other = SyncError(.forbidden, "Not yours.")
+    #expect(MemberSnapshot.changedWhileSent(other, sources: [(snapshot, 0)]).code == .forbidden)
+
+    // Written in place, same size: now the refusal is that change, naming the file.
+    let writer = try FileHandle(forWritingTo: file)
+    try writer.write(contentsOf: Data(repeating: 0x2E, count: snapshot.size))
+    try writer.close()
+    let changed = MemberSnapshot.changedWhileSent(refused, sources: [(snapshot, 0)])
+    #expect(changed.code == .changedWhileSyncing)
+    #expect(changed.message.contains(file.path))
+  }
 }

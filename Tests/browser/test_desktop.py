@@ -1,9 +1,11 @@
 """Open in place from the desktop: `quire install-desktop`, `quire open` and
 `quire uninstall-desktop`, as real processes."""
 
+import hashlib
 import http.client
 import json
 import os
+import random
 import signal
 import subprocess
 import tempfile
@@ -136,26 +138,35 @@ if __name__ == "__main__":
     unittest.main()
 
 
+def large_file(seed):
+    """A 160 MiB file of eight random MiB repeated: its size, a function giving its pieces in
+    order (a generator each time, so it is never held whole), and its SHA-256."""
+    generator = random.Random(seed)
+    distinct = [generator.randbytes(1 << 20) for _ in range(8)]
+    size = 160 << 20
+
+    def pieces():
+        return (distinct[index % len(distinct)] for index in range(size >> 20))
+
+    digest = hashlib.sha256()
+    for piece in pieces():
+        digest.update(piece)
+    return size, pieces, digest.hexdigest()
+
+
 class ExportTests(unittest.TestCase):
     def test_a_large_document_downloads_whole_in_bounded_memory(self):
         """The library's download of a 160 MiB document sends every byte, read a piece at a
         time: the app's peak memory grows by far less than the document (it used to read the
         whole of it into memory, then copy it into the answer)."""
-        import hashlib
-        import random
-
         from test_webdav import peak_rss_mib
 
         app = App()
         try:
-            size, piece = 160 << 20, 1 << 20
-            seed = random.Random(11)
-            pieces = [seed.randbytes(piece) for _ in range(8)]
-            digest = hashlib.sha256()
+            size, pieces, digest = large_file(11)
             with open(app.path("Film.bin"), "wb") as handle:
-                for index in range(size // piece):
-                    handle.write(pieces[index % len(pieces)])
-                    digest.update(pieces[index % len(pieces)])
+                for piece in pieces():
+                    handle.write(piece)
             before = peak_rss_mib(app.process.pid)
             connection = http.client.HTTPConnection("127.0.0.1", app.port, timeout=120)
             try:
@@ -173,7 +184,7 @@ class ExportTests(unittest.TestCase):
             finally:
                 connection.close()
             self.assertEqual(total, size)
-            self.assertEqual(received.hexdigest(), digest.hexdigest())
+            self.assertEqual(received.hexdigest(), digest)
             grown = peak_rss_mib(app.process.pid) - before
             self.assertLess(grown, 64, f"the app's peak memory grew by {grown:.0f} MiB for 160 MiB")
         finally:
@@ -184,26 +195,19 @@ class ExportTests(unittest.TestCase):
         the library byte for byte, readable like any file the user makes, and the app's peak
         memory grows by far less than the document (the body used to be collected whole, then
         copied)."""
-        import hashlib
-        import random
         import stat
 
         from test_webdav import peak_rss_mib
 
         app = App()
         try:
-            size, piece = 160 << 20, 1 << 20
-            seed = random.Random(13)
-            pieces = [seed.randbytes(piece) for _ in range(8)]
-            digest = hashlib.sha256()
-            for index in range(size // piece):
-                digest.update(pieces[index % len(pieces)])
+            size, pieces, digest = large_file(13)
             before = peak_rss_mib(app.process.pid)
             connection = http.client.HTTPConnection("127.0.0.1", app.port, timeout=120)
             try:
                 connection.request(
                     "POST", "/api/import?" + urllib.parse.urlencode({"name": "Film.txt"}),
-                    body=(pieces[index % len(pieces)] for index in range(size // piece)),
+                    body=pieces(),
                     headers={"Host": f"127.0.0.1:{app.port}", "X-Quire-Token": app.token,
                              "Content-Length": str(size)})
                 response = connection.getresponse()
@@ -217,7 +221,7 @@ class ExportTests(unittest.TestCase):
             with open(app.path("Film.txt"), "rb") as handle:
                 while chunk := handle.read(1 << 20):
                     received.update(chunk)
-            self.assertEqual(received.hexdigest(), digest.hexdigest())
+            self.assertEqual(received.hexdigest(), digest)
             mode = stat.S_IMODE(os.stat(app.path("Film.txt")).st_mode)
             self.assertEqual(mode & 0o044, 0o044 & ~os.umask(os.umask(0)) & 0o044,
                              "readable as a file the user made")

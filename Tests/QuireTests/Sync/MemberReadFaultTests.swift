@@ -33,15 +33,7 @@ struct MemberReadFaultTests {
   @Test("a chunk read that fails is an error naming the file; one cut short is a change")
   func readFailsOrShort() throws {
     let folder = try TemporaryDirectory()
-    let file = folder.file("Note.txt")
-    try Disk.write(String(repeating: "a line of text\n", count: 100), to: file)
-    // A process another test spawns at that moment holds a copy of every descriptor of this
-    // one until it execs, the file's writing one too; under load that copy outlived the write,
-    // and the snapshot rightly took the file for one still being written (CI failed so once).
-    // The kernel says when the last writer has closed it.
-    let reader = open(file.path, O_RDONLY | O_CLOEXEC)
-    #expect(Sys.waitForWriters(of: reader, bound: .seconds(60)), "a writer kept the file open")
-    close(reader)
+    let file = try Self.writtenAndClosed(folder.file("Note.txt"))
     let snapshot = try MemberSnapshot(path: "", file: file.path)
     #expect(try snapshot.bytes(ofChunk: 0).count == snapshot.size)
 
@@ -69,11 +61,7 @@ struct MemberReadFaultTests {
   )
   func refusedChunk() throws {
     let folder = try TemporaryDirectory()
-    let file = folder.file("Note.txt")
-    try Disk.write(String(repeating: "a line of text\n", count: 100), to: file)
-    let reader = open(file.path, O_RDONLY | O_CLOEXEC)
-    #expect(Sys.waitForWriters(of: reader, bound: .seconds(60)), "a writer kept the file open")
-    close(reader)
+    let file = try Self.writtenAndClosed(folder.file("Note.txt"))
     let snapshot = try MemberSnapshot(path: "", file: file.path)
     let refused = SyncError(.badChunk, "A chunk frame is cut short at byte 0.")
     #expect(MemberSnapshot.changedWhileSent(refused, sources: [(snapshot, 0)]).code == .badChunk)
@@ -87,5 +75,19 @@ struct MemberReadFaultTests {
     let changed = MemberSnapshot.changedWhileSent(refused, sources: [(snapshot, 0)])
     #expect(changed.code == .changedWhileSyncing)
     #expect(changed.message.contains(file.path))
+  }
+
+  /// `file` with 100 lines of text, once no process holds it open for writing.
+  ///
+  /// A process another test spawns at that moment holds a copy of every descriptor of this one
+  /// until it execs, the file's writing one too; under load that copy outlived the write, and
+  /// the snapshot rightly took the file for one still being written (CI failed so once). The
+  /// kernel says when the last writer has closed it.
+  static func writtenAndClosed(_ file: URL) throws -> URL {
+    try Disk.write(String(repeating: "a line of text\n", count: 100), to: file)
+    let reader = open(file.path, O_RDONLY | O_CLOEXEC)
+    #expect(Sys.waitForWriters(of: reader, bound: .seconds(60)), "a writer kept the file open")
+    close(reader)
+    return file
   }
 }

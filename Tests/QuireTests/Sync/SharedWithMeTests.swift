@@ -67,9 +67,13 @@ struct SharedWithMeTests {
     #expect(
       mode & 0o222 == 0,
       "a read share's file has no write permission (mode \(String(mode, radix: 8)))")
+    // The file is placed, then recorded: its status follows a moment later (a single look
+    // right after the file appeared failed once under load).
     #expect(
-      await Self.sharing(of: Self.shared, on: b)
-        == UbiquitySharing(role: .participant, permissions: .readOnly, owner: "alice"))
+      await eventuallyAsync {
+        await Self.sharing(of: Self.shared, on: b)
+          == UbiquitySharing(role: .participant, permissions: .readOnly, owner: "alice")
+      })
     #expect(
       await eventuallyAsync {
         await Self.sharing(of: "Trip.txt", on: a)

@@ -165,11 +165,11 @@ struct FileWrapperSaveShapeTests {
   @Test("leftovers of whole writes and imports by processes that died are removed; live ones stay")
   func staleTemporaries() throws {
     let folder = try TemporaryDirectory()
-    let finished = Process()
-    finished.executableURL = URL(fileURLWithPath: "/bin/true")
-    try finished.run()
-    finished.waitForExit()
-    let dead = finished.processIdentifier
+    // A process that cannot exist: one past the kernel's largest process ID. (The ID of a
+    // process that had just exited was reused by another one before the cleanup looked, in a CI
+    // run on a machine whose IDs wrap at 32 768; the leftover then rightly stayed.)
+    let maximum = try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)
+    let dead = try #require(pid_t(maximum.trimmingCharacters(in: .whitespacesAndNewlines))) + 1
     let leftovers = [
       ".Doc.mydoc.quire-new-\(dead)-abc", ".Doc.mydoc.quire-new-1-live",
       ".Doc.mydoc.quire-new-\(getpid())-mine",

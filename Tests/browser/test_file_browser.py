@@ -510,6 +510,37 @@ class FileBrowserConventionTests(BrowserTestCase):
         wait_for(lambda: field() is None and self.item("Draft.txt").find_element(By.CSS_SELECTOR, ".name").text == "Draft",
                  message="Escape kept the name")
         self.assertTrue(os.path.exists(os.path.join(folder, "Draft.txt")))
+        # A change that arrives while the field is open never takes it away, even when the list
+        # was asked for before the field opened and answers after: the page's listings are held
+        # here until the field is open, then let through.
+        self.driver.execute_script(
+            "window.heldLists = []; window.realFetch = window.fetch;"
+            "window.fetch = (input, init) => String(input).includes('api/list?')"
+            "  ? new Promise((resolve) => heldLists.push(() => resolve(realFetch(input, init))))"
+            "  : realFetch(input, init);")
+        with open(os.path.join(folder, "Draft.txt"), "a") as handle:
+            handle.write(", changed elsewhere")  # its item is made again when the list is drawn
+        with open(os.path.join(folder, "Other.txt"), "w") as handle:
+            handle.write("other")
+        wait_for(lambda: self.driver.execute_script("return heldLists.length") > 0,
+                 message="the live update asked for the list")
+        ActionChains(self.driver).send_keys(Keys.F2, Keys.END, " v2").perform()
+        wait_for(lambda: field() == "Draft v2", message="the field, typed in")
+        self.driver.execute_script("window.fetch = realFetch; heldLists.splice(0).forEach((go) => go())")
+        wait_for(lambda: self.driver.execute_script("return state.reloading") is False,
+                 message="the held listing answered and handled")
+        self.assertEqual(field(), "Draft v2", "the field still open, with what was typed")
+        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+        wait_for(lambda: sorted(self.items()) == ["Draft v2.txt", "Other.txt"],
+                 message="renamed, and the change held back listed after")
+        with open(os.path.join(folder, "Draft v2.txt")) as handle:
+            self.assertEqual(handle.read(), "draft, changed elsewhere")
+        os.remove(os.path.join(folder, "Other.txt"))
+        os.rename(os.path.join(folder, "Draft v2.txt"), os.path.join(folder, "Draft.txt"))
+        with open(os.path.join(folder, "Draft.txt"), "w") as handle:
+            handle.write("draft")
+        wait_for(lambda: self.items() == ["Draft.txt"], message="the folder as it was")
+        self.item("Draft.txt").click()
         # Leaving the folder with the field open cancels the rename, and the next folder lists
         # (live reloads are not left waiting for a field that is gone).
         ActionChains(self.driver).send_keys(Keys.F2).perform()

@@ -131,6 +131,9 @@ async function reload() {
   state.reloading = true;
   try {
     const listing = await get(listAt(0, Math.min(1000, Math.max(200, state.offset))));
+    // A rename began while the list was asked for: drawing it would take the field away (its
+    // item made again, or the focus put back on the list). The rename reloads when it is done.
+    if (state.renaming) return;
     const generation = ++state.generation;  // a page still being drawn belongs to the list this replaces
     state.listedVersion = listing.version;
     state.total = listing.total;
@@ -165,6 +168,7 @@ async function loadMore() {
     const ahead = next?.generation === generation && next.offset === state.offset;
     const listing = await (ahead ? next.answer : get(listAt(state.offset)));
     if (generation !== state.generation) return;  // a reload answered first, and holds this page
+    if (state.renaming) return;  // the reload after the rename draws this page again
     state.offset += listing.items.length;
     state.total = listing.total;
     // The page after is asked for before this one is drawn, so a view scrolled on fast finds it
@@ -185,7 +189,7 @@ async function loadMore() {
 async function drawInSlices(items, append, generation) {
   for (let at = 0; at === 0 || at < items.length; at += pageSlice) {
     if (at > 0) await new Promise((resolve) => requestAnimationFrame(resolve));
-    if (generation !== state.generation) return false;
+    if (generation !== state.generation || state.renaming) return false;
     render(items.slice(at, at + pageSlice), append || at > 0);
   }
   return true;

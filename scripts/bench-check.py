@@ -92,6 +92,11 @@ WORKLOADS = [
         at_most("quire_p50_ms", lambda r: r["syncthing_fast_p50_ms"] / 5,
                 "≤ syncthing_fast_p50_ms / 5"),
     ]),
+    # An edit in a drive of 100 000 files costs what it changed (issue 27).
+    ("sync-latency", ["--edits", "200", "--drive-files", "100000"], [
+        at_most("quire_p50_ms", lambda r: 50, "≤ 50 ms"),
+        at_most("quire_p99_ms", lambda r: 200, "≤ 200 ms"),
+    ]),
     ("sync-bytes", ["--members", "10000"], [
         at_most("quire_bytes", lambda r: 16384, "≤ 16 KiB"),
         at_most("quire_bytes", lambda r: r["rsync_bytes"], "≤ rsync_bytes"),

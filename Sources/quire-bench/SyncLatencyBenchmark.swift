@@ -13,6 +13,11 @@ struct SyncLatencyBenchmark: ParsableCommand {
 
   @Option(help: "Edits to time through Quire Sync.") var edits = 200
   @Option(help: "Edits to time through each peer (they take seconds each).") var peerEdits = 10
+  @Option(
+    help:
+      "Files of 4 KiB each engine's drive holds, synced before the edits (an edit's cost must not grow with them)."
+  )
+  var driveFiles = 0
   @Option(help: "Folder for the server's and devices' files (default: the temporary folder).")
   var directory: String?
 
@@ -20,6 +25,7 @@ struct SyncLatencyBenchmark: ParsableCommand {
     let scratch = try Measurement.scratch(directory, "sync-latency")
     defer { try? FileManager.default.removeItem(at: scratch) }
     let rig = try SyncRig(scratch: scratch.appendingPathComponent("quire"))
+    try fillDrive(rig.a, until: rig.b, scratch: scratch)
     let quire = try Self.latencies(from: rig.a, to: rig.b, edits: edits, timeout: 10)
     rig.stop()
     var rows = [Self.row("Quire Sync", quire)]
@@ -33,6 +39,7 @@ struct SyncLatencyBenchmark: ParsableCommand {
         let peer = try SyncthingPeer(
           scratch: scratch.appendingPathComponent(key), watcherDelay: delay)
         defer { peer.stop() }
+        try fillDrive(peer.a, until: peer.b, scratch: scratch)
         let times = try Self.latencies(from: peer.a, to: peer.b, edits: peerEdits, timeout: 60)
         rows.append(Self.row(name, times))
         result += " \(key)_p50_ms=\(Measurement.format(Measurement.percentile(times, 0.5)))"
@@ -41,12 +48,25 @@ struct SyncLatencyBenchmark: ParsableCommand {
     if UnisonPeer.isInstalled {
       let peer = try UnisonPeer(scratch: scratch.appendingPathComponent("unison"))
       defer { peer.stop() }
+      try fillDrive(peer.a, until: peer.b, scratch: scratch)
       let times = try Self.latencies(from: peer.a, to: peer.b, edits: peerEdits, timeout: 60)
       rows.append(Self.row("Unison (-repeat 1)", times))
       result += " unison_p50_ms=\(Measurement.format(Measurement.percentile(times, 0.5)))"
     }
     Measurement.table(["engine", "edits", "p50 ms", "p99 ms"], rows)
-    print(result + " peer_edits=\(peerEdits)")
+    print(result + " peer_edits=\(peerEdits) drive_files=\(driveFiles)")
+  }
+
+  /// Puts ``driveFiles`` files in `source`'s drive (made beside it, then moved in) and waits
+  /// until `target` holds them all.
+  private func fillDrive(_ source: URL, until target: URL, scratch: URL) throws {
+    guard driveFiles > 0 else { return }
+    let staging = scratch.appendingPathComponent("staging-\(UUID().uuidString)")
+    try SyncInitialBenchmark.makeFiles(driveFiles, in: staging)
+    let seconds = try SyncInitialBenchmark.time(until: target, files: driveFiles) {
+      try FileManager.default.moveItem(at: staging, to: source.appendingPathComponent("Files"))
+    }
+    print("\(driveFiles) files reached device B in \(Measurement.format(seconds / 1000)) s")
   }
 
   /// Each edit's milliseconds from the save in `source` to `target` holding it.

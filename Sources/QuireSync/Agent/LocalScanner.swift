@@ -23,6 +23,19 @@ enum LocalScanner {
     return items
   }
 
+  /// The documents in `scopes` under `root`: each scope's document, or what a plain folder
+  /// holds, as ``scan(root:known:)`` would find them there.
+  static func scan(root: URL, scopes: ChangedScopes, known: [String: SyncedRecord]) -> [LocalItem]
+  {
+    if scopes.isEverything { return scan(root: root, known: known) }
+    var items: [LocalItem] = []
+    for scope in scopes.paths.sorted() {
+      guard let info = status(root.path + "/" + scope) else { continue }
+      visit(root, scope, info, known: known, into: &items)
+    }
+    return items
+  }
+
   /// The item at `relative` under `root`, or nil if there is none (or it is not a document).
   static func item(at relative: String, root: URL) -> LocalItem? {
     let path = root.path + "/" + relative
@@ -50,16 +63,24 @@ enum LocalScanner {
     for name in entries(folder) where !name.hasPrefix(".") {
       let child = relative.isEmpty ? name : relative + "/" + name
       guard let info = status(folder + "/" + name) else { continue }
-      if isDirectory(info) && !isPackageName(child) {
-        walk(root, relative: child, known: known, into: &items)
-      } else if isRegular(info), let synced = known[child], synced.kind == .file,
-        synced.soleMemberStat == member(info)
-      {
-        items.append(
-          LocalItem(id: synced.id, path: child, kind: .file, members: ["": member(info)]))
-      } else if let item = item(at: child, root: root) {
-        items.append(item)
-      }
+      visit(root, child, info, known: known, into: &items)
+    }
+  }
+
+  /// Adds what is at `child`, of stat `info`: what a plain folder holds, or the document.
+  private static func visit(
+    _ root: URL, _ child: String, _ info: stat, known: [String: SyncedRecord],
+    into items: inout [LocalItem]
+  ) {
+    if isDirectory(info) && !isPackageName(child) {
+      walk(root, relative: child, known: known, into: &items)
+    } else if isRegular(info), let synced = known[child], synced.kind == .file,
+      synced.soleMemberStat == member(info)
+    {
+      items.append(
+        LocalItem(id: synced.id, path: child, kind: .file, members: ["": member(info)]))
+    } else if let item = item(at: child, root: root) {
+      items.append(item)
     }
   }
 

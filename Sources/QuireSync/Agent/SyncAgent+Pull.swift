@@ -355,6 +355,15 @@ extension SyncAgent {
     Dictionary(synced.values.map { ($0.path, $0) }) { first, _ in first }
   }
 
+  /// The synced items in `scopes`, by path.
+  func syncedRecords(in scopes: ChangedScopes) -> [String: SyncedRecord] {
+    var found: [String: SyncedRecord] = [:]
+    for record in synced.values where scopes.contains(record) {
+      found[record.path] = found[record.path] ?? record
+    }
+    return found
+  }
+
   /// Where the item `id` is in the folder now (by identity, so a local move is followed).
   func locate(_ id: String, known: SyncedItem?) -> LocalItem? {
     if known?.isPlaceholder == true { return nil }

@@ -3,13 +3,29 @@ import Quire
 import QuireSyncProtocol
 
 extension SyncAgent {
-  /// Scans the folder and uploads every item that differs from the synced tree: new items,
-  /// changed members, renames and moves (metadata only), and deletions. Changed items go in
-  /// batches: one question about chunks, one upload and one commit request per batch.
-  func pushLocalChanges() async throws {
-    let syncedByPath = syncedByPath
+  /// The push the worker makes when asked: it scans the folder and uploads every item that
+  /// differs from the synced tree: new items, changed members, renames and moves (metadata
+  /// only), and deletions. Changed items go in batches: one question about chunks, one upload
+  /// and one commit request per batch.
+  ///
+  /// The drive's agent looks only where its monitor said the folder changed
+  /// (``changedScopes``), and at what the last push could not sync; its cost then follows the
+  /// change, not the size of the drive. Without those places (at start, after an overflow, a
+  /// failed step), and always for a share's agent, it scans the whole folder.
+  func pushRequested() async throws {
+    var scopes = share == nil ? changedScopes : nil
+    changedScopes = ChangedScopes()
+    if scopes != nil { for path in failedPaths { scopes?.insert(path) } }
+    try await pushLocalChanges(in: scopes)
+  }
+
+  /// Scans `scopes` of the folder (all of it when nil) and uploads every item there that
+  /// differs from the synced tree (see ``pushRequested()``).
+  func pushLocalChanges(in scopes: ChangedScopes? = nil) async throws {
+    failedPaths = []
+    let syncedByPath = scopes.map { syncedRecords(in: $0) } ?? syncedByPath
     let generation = localGeneration
-    var items = scan()
+    var items = scopes.map { scan(in: $0, known: syncedByPath) } ?? scan()
     if let share, !share.isFolder, !items.contains(where: { $0.id == share.item }),
       let moved = await followMovedItem()
     {
@@ -78,7 +94,9 @@ extension SyncAgent {
     }
     // An item in the cloud only is there while its placeholder is (deleting that deletes the
     // item): one `stat` each, and again after the moves only for those not found.
-    let missing = synced.values.filter { $0.isPlaceholder && !placeholderExists($0) }.map(\.item)
+    let missing = synced.values.filter {
+      $0.isPlaceholder && scopes?.contains($0) != false && !placeholderExists($0)
+    }.map(\.item)
     let (left, found) = try await commitFolderMoves(relocated, missingPlaceholders: missing)
     let moved = left.filter(isOnlyMoved)
     let movedIDs = Set(moved.map(\.id))
@@ -88,9 +106,10 @@ extension SyncAgent {
     // Deletions next: a new document at a deleted one's path (a copy made over it, a file
     // that lost its identity) then takes that name, not "Name 2".
     let unseen = synced.filter { id, known in
-      !seen.contains(id) && (!known.isPlaceholder || gone.contains(id))
+      !seen.contains(id) && scopes?.contains(known) != false
+        && (!known.isPlaceholder || gone.contains(id))
     }
-    let movedMeanwhile = stillHere(Array(unseen.keys))
+    let movedMeanwhile = stillHere(Array(unseen.keys), in: scopes)
     for (id, known) in unseen where !movedMeanwhile.contains(id) {
       if let share, !(share.isFolder && share.role == .write) {
         // A participant does not delete the owner's item: it comes back (unsharing is the
@@ -114,14 +133,21 @@ extension SyncAgent {
       try await uploadBatch(Array(edited[start..<min(start + Self.batchSize, edited.count)]))
     }
     // What the scan found and this push did not sync stands for the folder until it changes.
-    // (A share's agent may have looked in one place only: it scans again.)
+    // (A share's agent may have looked in one place only: it scans again.) A push that looked
+    // in some places only keeps what the last scan found elsewhere: every change since that
+    // scan is in the places this push or one before it looked.
     if share == nil {
-      scannedUnsynced = (
-        generation,
-        Dictionary(scannedNow.filter { !synced.contains($0.id) }.map { ($0.id, $0) }) {
-          first, _ in first
+      let found = Dictionary(
+        scannedNow.filter { !synced.contains($0.id) }.map { ($0.id, $0) }
+      ) { first, _ in first }
+      if let scopes {
+        if let last = scannedUnsynced {
+          let kept = last.items.filter { !scopes.contains($0.value.path) }
+          scannedUnsynced = (generation, kept.merging(found) { _, new in new })
         }
-      )
+      } else {
+        scannedUnsynced = (generation, found)
+      }
     }
   }
 
@@ -130,9 +156,12 @@ extension SyncAgent {
   /// listed is in neither listing: it is not deleted, and the next push uploads its move. (The
   /// second scan narrows that window; a deletion uploaded all the same is undone by ``pull()``,
   /// which keeps a file whose deletion this device has no record of.)
-  func stillHere(_ unseen: [String]) -> Set<String> {
+  /// (A push that looked only in `scopes` looks there again: a move out of them has an event
+  /// of its own, and the next push.)
+  func stillHere(_ unseen: [String], in scopes: ChangedScopes? = nil) -> Set<String> {
     guard !unseen.isEmpty else { return [] }
-    let found = Set(scan().map(\.id)).intersection(unseen)
+    let again = scopes.map { scan(in: $0, known: syncedRecords(in: $0)) } ?? scan()
+    let found = Set(again.map(\.id)).intersection(unseen)
     if !found.isEmpty { needsPush = true }
     return found
   }
@@ -241,6 +270,7 @@ extension SyncAgent {
     guard let error = error as? SyncError,
       error.code != .unavailable && error.code != .rateLimited
     else { throw error }
+    failedPaths.append(item.path)  // the next push looks at it again
     if error.code == .changedWhileSyncing {
       state.setStatus(item.id, path: item.path, state: .waiting, error: nil)
     } else {

@@ -55,8 +55,19 @@ extension SyncAgent {
           return item
         }
     }
+    return ownItems(LocalScanner.scan(root: folder, known: known))
+  }
+
+  /// The drive's documents in `scopes` only (``ChangedScopes``), as ``scan()`` finds them
+  /// there; `known` holds at least the synced items in them, by path.
+  func scan(in scopes: ChangedScopes, known: [String: SyncedRecord]) -> [LocalItem] {
+    ownItems(LocalScanner.scan(root: folder, scopes: scopes, known: known))
+  }
+
+  /// What the drive's scan keeps of `items`: not the shares, wherever they are.
+  private func ownItems(_ items: [LocalItem]) -> [LocalItem] {
     let moved = shareLocations.values.filter { !$0.hasPrefix(Self.sharedFolderName + "/") }
-    return LocalScanner.scan(root: folder, known: known).filter { item in
+    return items.filter { item in
       guard !synced.contains(item.id) else { return true }
       return !item.path.hasPrefix(Self.sharedFolderName + "/")
         && !moved.contains { item.path.hasPrefix($0 + "/") }

@@ -35,8 +35,21 @@ public actor SyncAgent {
   /// Whether the folder may hold changes no push has seen. Each time it becomes true, what the
   /// last scan found (``scannedUnsynced``) stops being trusted.
   var needsPush = false {
-    didSet { if needsPush { localGeneration &+= 1 } }
+    didSet {
+      if needsPush {
+        localGeneration &+= 1
+        changedScopes = nil  // asked for without saying where: a whole scan
+      }
+    }
   }
+  /// Where the folder changed since the last push began, as its monitor said
+  /// (``requestPush(changed:)``); nil when the next push must scan the whole folder: at start,
+  /// after an overflow or a re-armed watch, after a failed step, and when the agent asks for a
+  /// push itself. A push then costs what changed, not the size of the drive.
+  var changedScopes: ChangedScopes?
+  /// The paths of items the last push could not sync (a writer still at it, an error): the
+  /// next push looks at them again, whatever changed.
+  var failedPaths: [String] = []
   var needsPull = false
   /// Counts the times the folder was said to have changed (``needsPush``): a scan's result
   /// still describes the folder while this has not moved since it was taken.
@@ -261,7 +274,7 @@ public actor SyncAgent {
       do {
         if needsPush {
           needsPush = false
-          try await pushLocalChanges()
+          try await pushRequested()
         }
         if needsPull {
           needsPull = false
@@ -324,33 +337,6 @@ public actor SyncAgent {
       try? await Task.sleep(for: pause)  // back-off before reconnecting, not a wait for an event
       pause = min(pause * 2, .seconds(5))
       request(push: true, pull: true)
-    }
-  }
-
-  /// Follows the folder: any change outside the agent's own hidden files asks for a push.
-  private func listenToFolder() async {
-    while !Task.isCancelled {
-      do {
-        var events = FileMonitor(watching: folder).makeAsyncIterator()
-        // The watch holds from here; a change made after the last scan but before it has no
-        // event (a file saved just as the agent started): scan once more.
-        request(push: true)
-        while let event = try await events.next() {
-          let relative = event.url.standardizedFileURL.path.dropFirst(folder.path.count)
-          let parts = relative.split(separator: "/")
-          if !FolderEventFilter.asksForPush(event, parts: parts) { continue }
-          if share == nil, parts.count > 1, parts.first == Substring(Self.sharedFolderName) {
-            continue  // the shares' agents listen there
-          }
-          if share == nil { await tellMovedShares(about: parts.joined(separator: "/")) }
-          request(push: true)
-        }
-      } catch {
-        note(error)
-      }
-      if Task.isCancelled { return }
-      try? await Task.sleep(for: .seconds(1))  // the watch ended (folder gone?): re-arm shortly
-      request(push: true)
     }
   }
 

@@ -1,0 +1,81 @@
+import Foundation
+import Quire
+import QuireSyncProtocol
+import Testing
+
+@testable import QuireSync
+
+/// "Cost follows the change" in the agent: a push after the monitor said where the folder
+/// changed looks there only. Before, every push scanned the whole folder by `stat`, so one edit
+/// in a drive of 100 000 files cost 100 000 stats. Counted through `Sys`, at two sizes.
+@Suite("Cost follows the change: a push looks where the folder changed")
+struct PushCostTests {
+  /// The `Sys` calls of a push of one edit, one rename and one deletion in a drive of `files`
+  /// synced files, each said by the monitor; and the drive's synced paths after.
+  static func oneEdit(in files: Int) async throws -> (
+    edit: PullScanCostTests.Counter, moves: PullScanCostTests.Counter, synced: [String: Int64]
+  ) {
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let home = try TemporaryDirectory()
+    let (a, folder) = try await PullScanCostTests.agent("A", server: server, home: home)
+    for index in 0..<files {
+      let subfolder = folder.appendingPathComponent("Folder \(index / 500)")
+      if index % 500 == 0 {
+        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+      }
+      try Data("file \(index)\n".utf8).write(
+        to: subfolder.appendingPathComponent("Note \(index).txt"))
+    }
+    try await a.pushRequested()  // the first push, at start: the whole folder
+    // An edit, said by the monitor.
+    let edited = "Folder 0/Note 7.txt"
+    let handle = try FileHandle(forWritingTo: folder.appendingPathComponent(edited))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("an edit\n".utf8))
+    try handle.close()
+    await a.requestPush(changed: [edited])
+    let edit = PullScanCostTests.Counter()
+    try await Sys.$faults.withValue(edit.hook) { try await a.pushRequested() }
+    // A rename and a deletion, said by the monitor as it says them: where it went and where it
+    // was, and what went.
+    try FileManager.default.moveItem(
+      at: folder.appendingPathComponent("Folder 0/Note 8.txt"),
+      to: folder.appendingPathComponent("Folder 0/Renamed.txt"))
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("Folder 0/Note 9.txt"))
+    await a.requestPush(changed: ["Folder 0/Renamed.txt", "Folder 0/Note 8.txt"])
+    await a.requestPush(changed: ["Folder 0/Note 9.txt"])
+    let moves = PullScanCostTests.Counter()
+    try await Sys.$faults.withValue(moves.hook) { try await a.pushRequested() }
+    let synced = Dictionary(
+      await a.synced.values.map { ($0.path, $0.revision) }, uniquingKeysWith: max)
+    return (edit, moves, synced)
+  }
+
+  @Test("an edit, a rename and a deletion cost the same at 500 synced files and at 5 000")
+  func pushFollowsTheChange() async throws {
+    let small = try await Self.oneEdit(in: 500)
+    let large = try await Self.oneEdit(in: 5_000)
+    for run in [small, large] {
+      // What was said synced: the edit a new revision, the rename kept its item, the deletion
+      // went, and everything else is still there.
+      #expect(run.synced["Folder 0/Note 7.txt"].map { $0 > 1 } == true, "the edit was sent")
+      #expect(run.synced["Folder 0/Renamed.txt"] != nil && run.synced["Folder 0/Note 8.txt"] == nil)
+      #expect(run.synced["Folder 0/Note 9.txt"] == nil, "the deletion was sent")
+      #expect(run.synced["Folder 0/Note 10.txt"] != nil)
+    }
+    #expect(small.synced.count == 499 && large.synced.count == 4_999)
+    // A whole scan made a stat per file (500 against 5 000), and listed every folder.
+    for call in ["stat", "readdir"] {
+      #expect(
+        large.edit[call] == small.edit[call],
+        "\(call) calls of an edit's push: \(small.edit[call]) at 500 files, \(large.edit[call]) at 5 000"
+      )
+      #expect(
+        large.moves[call] == small.moves[call],
+        "\(call) calls of a rename's and deletion's push: \(small.moves[call]) at 500 files, \(large.moves[call]) at 5 000"
+      )
+    }
+    #expect(large.edit["stat"] < 20, "an edit's push: \(large.edit["stat"]) stat calls")
+  }
+}

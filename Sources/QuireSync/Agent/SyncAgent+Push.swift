@@ -55,6 +55,13 @@ extension SyncAgent {
         if moved { continue }  // in a shared folder the participant moved: its share's agent's
         copied = true
       }
+      if let scopes, let known = synced.record(item.id), !known.hasPath(item.path),
+        !scopes.contains(known), LocalScanner.item(at: known.path, root: root)?.id == item.id
+      {
+        // Its identity's item is still where it was synced, a place this push does not look
+        // (its move would have named it): this is a copy that kept the identity.
+        copied = true
+      }
       if copied || seen.contains(item.id) || (share == nil && sharedItems.contains(item.id)) {
         // A copy that kept the original's identity (cp -a, a file manager's duplicate), or of
         // a shared document: a new document of this account's.
@@ -106,7 +113,7 @@ extension SyncAgent {
     // Deletions next: a new document at a deleted one's path (a copy made over it, a file
     // that lost its identity) then takes that name, not "Name 2".
     let unseen = synced.filter { id, known in
-      !seen.contains(id) && scopes?.contains(known) != false
+      scopes?.contains(known) != false && !seen.contains(id)
         && (!known.isPlaceholder || gone.contains(id))
     }
     let movedMeanwhile = stillHere(Array(unseen.keys), in: scopes)

@@ -78,4 +78,29 @@ struct PushCostTests {
     }
     #expect(large.edit["stat"] < 20, "an edit's push: \(large.edit["stat"]) stat calls")
   }
+
+  @Test(
+    "a copy that kept its original's identity, heard alone, is a new document; the original stays")
+  func copyHeardAlone() async throws {
+    let server = try await SyncServerProcess.started(users: ["alice": "alice-password"])
+    defer { withExtendedLifetime(server) {} }  // the server stops when released
+    let home = try TemporaryDirectory()
+    let (a, folder) = try await PullScanCostTests.agent("A", server: server, home: home)
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("Notes"), withIntermediateDirectories: true)
+    try Data("original\n".utf8).write(to: folder.appendingPathComponent("Notes/Plan.txt"))
+    try await a.pushRequested()
+    let original = try ItemIdentity.of(folder.appendingPathComponent("Notes/Plan.txt"))
+    // `cp -a`, or a file manager's duplicate: the identity goes with the copy.
+    let copy = folder.appendingPathComponent("Plan copy.txt")
+    try FileManager.default.copyItem(at: folder.appendingPathComponent("Notes/Plan.txt"), to: copy)
+    try ItemIdentity.assign(original, to: copy)
+    await a.requestPush(changed: ["Plan copy.txt"])
+    try await a.pushRequested()
+    let synced = await a.synced.values.map { ($0.path, $0.id) }
+    let byPath = Dictionary(synced, uniquingKeysWith: { first, _ in first })
+    #expect(byPath["Notes/Plan.txt"] == original, "the original kept its identity and place")
+    #expect(byPath["Plan copy.txt"].map { $0 != original } == true, "the copy is a new document")
+    #expect(try ItemIdentity.of(copy) != original)
+  }
 }

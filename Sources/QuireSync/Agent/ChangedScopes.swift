@@ -14,9 +14,10 @@ import Quire
 /// is no scope: the scan lists no hidden names.
 ///
 /// A pure value: the mapping is tested alone (`ChangedScopesTests`).
-struct ChangedScopes: Sendable, Equatable {
-  /// The scopes, none under another (a scope under one already held adds nothing).
-  private(set) var paths: Set<String> = []
+struct ChangedScopes: Sendable {
+  /// The scopes as added, some perhaps under others: an insert looks only above the new one,
+  /// so a burst of thousands of events costs each its depth, not the scopes held.
+  private var held: Set<String> = []
 
   /// No scope: nothing changed.
   init() {}
@@ -26,33 +27,40 @@ struct ChangedScopes: Sendable, Equatable {
     for path in changed { insert(path) }
   }
 
-  /// How many scopes it holds.
-  var count: Int { paths.count }
+  /// The scopes, none under another: each place a scan looks at once.
+  var paths: Set<String> {
+    if held.contains("") { return [""] }
+    return held.filter { !Self.hasAncestor($0, in: held) }
+  }
+
+  /// How many scopes it holds (at most; some may lie under others).
+  var count: Int { held.count }
 
   /// Whether it holds the whole folder.
-  var isEverything: Bool { paths.contains("") }
+  var isEverything: Bool { held.contains("") }
 
   /// Adds the scope of `changed`, a path relative to the synced folder ("" for the folder).
   mutating func insert(_ changed: String) {
     guard let scope = Self.scope(of: changed), !contains(scope) else { return }
-    // What it covers goes: the scopes stay disjoint, and a scan looks at each place once.
-    paths = paths.filter { !Self.isWithin($0, scope) }
-    paths.insert(scope)
+    held.insert(scope)
   }
 
   /// Adds every scope of `other`.
   mutating func formUnion(_ other: ChangedScopes) {
-    for path in other.paths { insert(path) }
+    for path in other.held { insert(path) }
   }
 
   /// Whether `path` is a scope or under one.
   func contains(_ path: String) -> Bool {
-    if paths.isEmpty { return false }
-    if paths.contains("") || paths.contains(path) { return true }
-    // Each folder above it, from the nearest.
+    if held.isEmpty { return false }
+    return held.contains("") || held.contains(path) || Self.hasAncestor(path, in: held)
+  }
+
+  /// Whether a folder above `path` is in `set`.
+  private static func hasAncestor(_ path: String, in set: Set<String>) -> Bool {
     var end = path.utf8.endIndex
     while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")) {
-      if paths.contains(String(path[..<slash])) { return true }
+      if set.contains(String(path[..<slash])) { return true }
       end = slash
     }
     return false
@@ -61,9 +69,9 @@ struct ChangedScopes: Sendable, Equatable {
   /// Whether `record`'s path is a scope or under one, told without building its path (a push
   /// asks it of every synced item).
   func contains(_ record: SyncedRecord) -> Bool {
-    if paths.isEmpty { return false }
-    if paths.count > 8 { return contains(record.path) }
-    return paths.contains { scope in
+    if held.isEmpty { return false }
+    if held.count > 8 { return contains(record.path) }
+    return held.contains { scope in
       scope.isEmpty || record.hasPath(scope) || Self.isWithin(record.folder, scope)
         || record.folder.utf8.elementsEqual(scope.utf8)
     }

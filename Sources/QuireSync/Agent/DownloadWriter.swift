@@ -44,7 +44,7 @@ struct DownloadWriter {
     chunk: @escaping (ContentHash) throws -> [UInt8], incremental: Bool,
     expecting expected: [String: LocalItem.Member] = [:], replacing: Bool = false,
     isUnsynced: (String) -> Bool = { _ in false }, inCloud: Set<String> = [],
-    wholeFile: Int32? = nil
+    wholeFile: Int32? = nil, latePutBack: LatePutBack = LatePutBack()
   ) throws -> (path: String, members: [String: LocalItem.Member]) {
     // Whatever the server sent is checked before anything is made: a name outside the folder,
     // an empty or repeated member path, or sizes that do not add up is refused, and the disk is
@@ -119,7 +119,8 @@ struct DownloadWriter {
         // save at once, and that save must not be taken for what was downloaded.
         let info = try writeFile(member, at: url, adopting: wholeFile) { try stream(member, $0) }
         written[""] = try Self.checked(info, at: url, written: member)
-        try replaced.restoreOverwritten()
+        try replaced.restoreOverwritten(
+          waiting: latePutBack.waiting, restored: latePutBack.restored)
       }
     } else if incremental && exists {
       try FileCoordinator().coordinate(writingItemAt: target) { url in
@@ -135,7 +136,8 @@ struct DownloadWriter {
         for member in manifest.change.upserted {
           written[member.path] = try stat(url.appendingPathComponent(member.path), written: member)
         }
-        try replaced.restoreOverwritten()
+        try replaced.restoreOverwritten(
+          waiting: latePutBack.waiting, restored: latePutBack.restored)
       }
     } else {
       let staging = target.deletingLastPathComponent().appendingPathComponent(

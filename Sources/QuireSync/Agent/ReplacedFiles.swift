@@ -64,35 +64,43 @@ final class ReplacedFiles {
   deinit { close() }
 
   /// After the replacement: puts back every held file that another program wrote since the
-  /// check, as it wrote it. A file that program still has open is put back once it closes it,
-  /// by a thread of its own (the download does not wait): `waiting` is told its path then, and
-  /// `restored` once each file is back.
+  /// check, as it wrote it. A file a program still has open for writing (written yet or not:
+  /// it may write after this look) is put back, if it was written, once the program closes
+  /// it, by a thread of its own (the download does not wait): `waiting` is told its path then,
+  /// and `restored` once each such wait is over.
   ///
-  /// - Throws: ``SyncError`` `changedWhileSyncing` naming the files put back, if any were: the
-  ///   download is not recorded, and the agent uploads them next (the late put-back is itself a
-  ///   change the monitor reports).
+  /// - Throws: ``SyncError`` `changedWhileSyncing` naming the files put back or waited for, if
+  ///   any: the download is not recorded, and the agent uploads them next (the late put-back
+  ///   is itself a change the monitor reports).
   func restoreOverwritten(
     waiting: (String) -> Void = { _ in },
     restored: @escaping @Sendable (String) -> Void = { _ in }
   ) throws {
     defer { close() }
     var changed: [String] = []
-    for file in held where hasChanged(file) {
-      changed.append(file.file)
-      // Not a quiet moment: a writer that truncated the file may write much later. No name
-      // reaches the replaced file any more, so its writers are those that had it open; the
-      // kernel says when the last one closed it.
+    for file in held {
+      let written = hasChanged(file)
+      // Not a quiet moment: a writer that truncated the file may write much later, and one
+      // that opened it before the replacement may write after this look. No name reaches the
+      // replaced file any more, so its writers are those that had it open; the kernel says
+      // when the last one closed it.
       if Sys.hasWriters(file.fd) == true {
         let late = Held(path: file.path, file: file.file, fd: dup(file.fd), info: file.info)
         guard late.fd >= 0 else { continue }
+        changed.append(file.file)
         waiting(file.file)
         BackgroundThread.start("quire-sync-put-back") {
           defer { Glibc.close(late.fd) }
           _ = Sys.waitForWriters(of: late.fd, bound: Self.writerBound)
-          if (try? Self.putBack(late)) != nil { restored(late.file) }
+          // Told even if there was nothing to put back, or it could not be: nothing more can
+          // be done for it, and the agent holds the item only until then.
+          if Self.hasChanged(late) { _ = try? Self.putBack(late) }
+          restored(late.file)
         }
         continue
       }
+      guard written else { continue }
+      changed.append(file.file)
       try Self.putBack(file)
       restored(file.file)
     }
@@ -127,9 +135,12 @@ final class ReplacedFiles {
     held = []
   }
 
-  private func hasChanged(_ file: Held) -> Bool {
+  private func hasChanged(_ file: Held) -> Bool { Self.hasChanged(file) }
+
+  /// Whether `file` was written since it was checked.
+  private static func hasChanged(_ file: Held) -> Bool {
     guard let now = try? Sys.status(of: file.fd) else { return false }
-    return !Self.same(now, file.info)
+    return !same(now, file.info)
   }
 
   /// Size and modification time: a write changes them, while the replacement itself (a rename

@@ -98,7 +98,10 @@ extension SyncAgent {
     if let base, incremental, base.path != relative {
       try writer.move(from: base.path, to: relative)
     }
-    let syncedItems = Set(synced.keys)
+    if isPuttingBack(id) { throw puttingBack(relative) }
+    let syncedTree = synced  // the tree as it is, for the writer to ask (not a set of every key)
+    let late = LatePutBack { [weak self] in Task { await self?.putBackDone(id) } }
+    defer { holdForPutBack(id, count: late.count) }
     // Before the write: a stat not older than this may hide a write in the same tick.
     let now = fileSystemNow()
     let (placed, written) = try writer.write(
@@ -112,8 +115,8 @@ extension SyncAgent {
       // Only a document the pull found on disk (a `base`) is refused if it is gone by now: one
       // it did not find (moved aside as "my changes", deleted) is written anew, as before.
       replacing: base.map { !$0.isPlaceholder && (incremental || $0.path == relative) } ?? false,
-      isUnsynced: { share == nil && !syncedItems.contains($0) }, inCloud: inCloud,
-      wholeFile: chunks.wholeFile)
+      isUnsynced: { share == nil && !syncedTree.contains($0) }, inCloud: inCloud,
+      wholeFile: chunks.wholeFile, latePutBack: late)
     for path in manifest.change.removed { members[path] = nil }
     for member in manifest.change.upserted {
       guard let local = written[member.path] else { continue }

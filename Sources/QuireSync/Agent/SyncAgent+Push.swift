@@ -76,6 +76,12 @@ extension SyncAgent {
         item.id = replaced.id
       }
       seen.insert(item.id)
+      if isPuttingBack(item.id) {
+        // A program's write to it is being put back: sent once it is (see
+        // ``holdForPutBack(_:count:)``), not what the download left meanwhile.
+        state.setStatus(item.id, path: item.path, state: .waiting, error: nil)
+        continue
+      }
       if let known = synced.record(item.id), known.matches(item) { continue }
       changed.append(item)
     }

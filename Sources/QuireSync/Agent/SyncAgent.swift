@@ -47,6 +47,9 @@ public actor SyncAgent {
   /// after an overflow or a re-armed watch, after a failed step, and when the agent asks for a
   /// push itself. A push then costs what changed, not the size of the drive.
   var changedScopes: ChangedScopes?
+  /// Items held while a program's write to them is put back late, with the put-backs left
+  /// (``holdForPutBack(_:count:)``).
+  var putBacksPending: [String: Int] = [:]
   /// The paths of items the last push could not sync (a writer still at it, an error): the
   /// next push looks at them again, whatever changed.
   var failedPaths: [String] = []

@@ -40,6 +40,40 @@ struct ReplacedFilesTests {
     try #require(rename(staged.path, file.path) == 0)
   }
 
+  @Test(
+    "a writer that opened the file before the replacement and writes after the look keeps its write"
+  )
+  func openedThenWrittenAfterTheLook() async throws {
+    // Found by chance (`SyncUncoordinatedWriteTests` under load): the look after the rename
+    // found the replaced file unchanged and let it go, and the write that came after went to a
+    // file no name reaches.
+    let folder = try TemporaryDirectory()
+    let (file, held) = try Self.held(in: folder)
+    let replaced = Handover(held)
+    let writer = open(file.path, O_WRONLY | O_APPEND)
+    try #require(writer >= 0)
+    try Self.replace(file, in: folder)
+    let (back, restored) = AsyncStream<String>.makeStream()
+    var waitedFor: [String] = []
+    #expect(throws: SyncError.self, "not recorded as downloaded while a writer may still write") {
+      try replaced.value.restoreOverwritten {
+        waitedFor.append($0)
+      } restored: {
+        restored.yield($0)
+      }
+    }
+    #expect(waitedFor == [file.path])
+    let line = "written after the look\n"
+    try #require(write(writer, line, line.utf8.count) == line.utf8.count)
+    close(writer)
+    let putBack = try await withDeadline(seconds: 60) { () async -> String? in
+      for await path in back { return path }
+      return nil
+    }
+    #expect(putBack == file.path)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "synced\n" + line, "the write is kept")
+  }
+
   @Test("a writer that truncated the file and writes after the replacement keeps every byte")
   func truncatedThenWritten() async throws {
     let folder = try TemporaryDirectory()

@@ -61,7 +61,7 @@ extension SyncAgent {
             continue
           }
           try await applyOrNote(
-            entry, local: locateForPull(entry.item) ?? unsynced[entry.item],
+            entry, local: locateForPull(entry) ?? unsynced[entry.item],
             prefetched: prefetched)
           try state.advance(past: [entry])
         }
@@ -141,9 +141,14 @@ extension SyncAgent {
   }
 
   /// Where the item of a journal entry is on disk, if this device synced it and has it (not as
-  /// a placeholder).
-  private func locateForPull(_ id: String) -> LocalItem? {
-    synced[id].flatMap { $0.isPlaceholder ? nil : locate(id, known: $0) }
+  /// a placeholder). An entry already applied (this device's own commit, read back) needs no
+  /// look: when the file had just been saved over, the look at its path did not find the
+  /// item's identity there and scanned the whole drive for it, at every edit.
+  private func locateForPull(_ entry: ChangeEntry) -> LocalItem? {
+    guard !entry.conflict, entry.isInDocumentsScope, let known = synced.record(entry.item),
+      !known.isPlaceholder, known.revision < entry.revision
+    else { return nil }
+    return locate(entry.item, known: known.item)
   }
 
   /// Applies `entry`; an item that cannot be brought here (a path this device refuses, a
@@ -194,7 +199,7 @@ extension SyncAgent {
       }
       do {
         try await applyOrNote(
-          entry, local: locateForPull(entry.item), prefetched: Prefetched(), attempts: attempts)
+          entry, local: locateForPull(entry), prefetched: Prefetched(), attempts: attempts)
       } catch {
         changedEntries.append(contentsOf: entries)  // the server is away: they wait for it
         throw error

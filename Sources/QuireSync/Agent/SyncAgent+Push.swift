@@ -23,7 +23,10 @@ extension SyncAgent {
   /// differs from the synced tree (see ``pushRequested()``).
   func pushLocalChanges(in scopes: ChangedScopes? = nil) async throws {
     failedPaths = []
-    let syncedByPath = scopes.map { syncedRecords(in: $0) } ?? syncedByPath
+    // The synced records in the scopes, found in one pass over the tree: the push's only
+    // look at all of it.
+    let inScope = scopes.map { syncedRecords(in: $0) }
+    let syncedByPath = inScope ?? syncedByPath
     let generation = localGeneration
     var items = scopes.map { scan(in: $0, known: syncedByPath) } ?? scan()
     if let share, !share.isFolder, !items.contains(where: { $0.id == share.item }),
@@ -107,9 +110,9 @@ extension SyncAgent {
     }
     // An item in the cloud only is there while its placeholder is (deleting that deletes the
     // item): one `stat` each, and again after the moves only for those not found.
-    let missing = synced.values.filter {
-      $0.isPlaceholder && scopes?.contains($0) != false && !placeholderExists($0)
-    }.map(\.item)
+    let placeholders =
+      inScope.map { $0.values.filter(\.isPlaceholder) } ?? synced.values.filter(\.isPlaceholder)
+    let missing = placeholders.filter { !placeholderExists($0) }.map(\.item)
     let (left, found) = try await commitFolderMoves(relocated, missingPlaceholders: missing)
     let moved = left.filter(isOnlyMoved)
     let movedIDs = Set(moved.map(\.id))
@@ -118,9 +121,17 @@ extension SyncAgent {
     let gone = Set(missing.map(\.id)).subtracting(found)
     // Deletions next: a new document at a deleted one's path (a copy made over it, a file
     // that lost its identity) then takes that name, not "Name 2".
-    let unseen = synced.filter { id, known in
-      scopes?.contains(known) != false && !seen.contains(id)
-        && (!known.isPlaceholder || gone.contains(id))
+    let isUnseen = { (id: String, known: SyncedRecord) in
+      !seen.contains(id) && (!known.isPlaceholder || gone.contains(id))
+    }
+    // (Records as they are now: the folder moves above may have moved some.)
+    var unseen: [String: SyncedRecord] = [:]
+    if let inScope {
+      for id in inScope.values.map(\.id) {
+        if let known = synced.record(id), isUnseen(id, known) { unseen[id] = known }
+      }
+    } else {
+      unseen = synced.filter(isUnseen)
     }
     let movedMeanwhile = stillHere(Array(unseen.keys), in: scopes)
     for (id, known) in unseen where !movedMeanwhile.contains(id) {

@@ -133,7 +133,7 @@ extension SyncAgent {
     } else {
       unseen = synced.filter(isUnseen)
     }
-    let movedMeanwhile = stillHere(Array(unseen.keys), in: scopes)
+    let movedMeanwhile = stillHere(Array(unseen.keys))
     for (id, known) in unseen where !movedMeanwhile.contains(id) {
       if let share, !(share.isFolder && share.role == .write) {
         // A participant does not delete the owner's item: it comes back (unsharing is the
@@ -180,12 +180,14 @@ extension SyncAgent {
   /// listed is in neither listing: it is not deleted, and the next push uploads its move. (The
   /// second scan narrows that window; a deletion uploaded all the same is undone by ``pull()``,
   /// which keeps a file whose deletion this device has no record of.)
-  /// (A push that looked only in `scopes` looks there again: a move out of them has an event
-  /// of its own, and the next push.)
-  func stillHere(_ unseen: [String], in scopes: ChangedScopes? = nil) -> Set<String> {
+  /// This second look is at the whole folder, even after a push that looked only where the
+  /// monitor said: a document moved into a folder just made is heard leaving before it is
+  /// heard arriving (the new folder's watch lists it once it holds), so its destination may be
+  /// in no scope yet. A deletion then costs a whole scan; an edit, a rename or a move whose
+  /// two ends are heard together does not.
+  func stillHere(_ unseen: [String]) -> Set<String> {
     guard !unseen.isEmpty else { return [] }
-    let again = scopes.map { scan(in: $0, known: syncedRecords(in: $0)) } ?? scan()
-    let found = Set(again.map(\.id)).intersection(unseen)
+    let found = Set(scan().map(\.id)).intersection(unseen)
     if !found.isEmpty { needsPush = true }
     return found
   }

@@ -39,54 +39,31 @@ extension SyncAgent {
     {
       items = scan()  // the participant moved the shared folder: not a deletion of it all
     }
-    let scanned = Set(items.map(\.id))
-    var seen = Set<String>()
+    let facts = await pushFacts(items, scopes: scopes)
+    let decision = PushDecision(
+      items: items, record: { synced.record($0) }, byPath: syncedByPath, facts: facts)
     var changed: [LocalItem] = []
     // The scan's items with the identities this push gave them, for ``scannedUnsynced``.
     var scannedNow: [LocalItem] = []
-    for var item in items {
-      defer { scannedNow.append(item) }
-      if share == nil, !synced.contains(item.id), shareLocations[item.id] != nil,
-        await isSharedDocument(item)
-      {
-        continue  // a shared document, wherever the participant moved it: its share's agent's
-      }
-      var copied = false
-      if share == nil, !synced.contains(item.id), !shareLocations.isEmpty,
-        let moved = await isMovedWithSharedFolder(item.id, at: item.path)
-      {
-        if moved { continue }  // in a shared folder the participant moved: its share's agent's
-        copied = true
-      }
-      if let scopes, let known = synced.record(item.id), !known.hasPath(item.path),
-        !scopes.contains(known), LocalScanner.item(at: known.path, root: root)?.id == item.id
-      {
-        // Its identity's item is still where it was synced, a place this push does not look
-        // (its move would have named it): this is a copy that kept the identity.
-        copied = true
-      }
-      if copied || seen.contains(item.id) || (share == nil && sharedItems.contains(item.id)) {
-        // A copy that kept the original's identity (cp -a, a file manager's duplicate), or of
-        // a shared document: a new document of this account's.
+    for (var item, verdict) in zip(items, decision.verdicts) {
+      switch verdict.identity {
+      case .kept: break
+      case .new:
         try ItemIdentity.assign(nil, to: url(item.path))
         item.id = try ItemIdentity.of(url(item.path))
-      } else if !synced.contains(item.id), let replaced = syncedByPath[item.path],
-        !scanned.contains(replaced.id)
-      {
-        // Another program's safe-save: a new file renamed over the synced one, without its
-        // identity. It is the same document, changed.
-        try ItemIdentity.assign(replaced.id, to: url(item.path))
-        item.id = replaced.id
+      case .adopted(let id):
+        try ItemIdentity.assign(id, to: url(item.path))
+        item.id = id
       }
-      seen.insert(item.id)
-      if isPuttingBack(item.id) {
+      scannedNow.append(item)
+      switch verdict.disposition {
+      case .othersToSync, .unchanged: break
+      case .waiting:
         // A program's write to it is being put back: sent once it is (see
         // ``holdForPutBack(_:count:)``), not what the download left meanwhile.
         state.setStatus(item.id, path: item.path, state: .waiting, error: nil)
-        continue
+      case .changed: changed.append(item)
       }
-      if let known = synced.record(item.id), known.matches(item) { continue }
-      changed.append(item)
     }
     if share?.role == .read {
       for item in changed {
@@ -114,25 +91,17 @@ extension SyncAgent {
       inScope.map { $0.values.filter(\.isPlaceholder) } ?? synced.values.filter(\.isPlaceholder)
     let missing = placeholders.filter { !placeholderExists($0) }.map(\.item)
     let (left, found) = try await commitFolderMoves(relocated, missingPlaceholders: missing)
-    let moved = left.filter(isOnlyMoved)
-    let movedIDs = Set(moved.map(\.id))
     // A placeholder found elsewhere is not deleted, even if its move was not recorded (the
     // server merged it, or named it otherwise): the pull brings it as the server has it.
     let gone = Set(missing.map(\.id)).subtracting(found)
     // Deletions next: a new document at a deleted one's path (a copy made over it, a file
     // that lost its identity) then takes that name, not "Name 2".
-    let isUnseen = { (id: String, known: SyncedRecord) in
-      !seen.contains(id) && (!known.isPlaceholder || gone.contains(id))
-    }
     // (Records as they are now: the folder moves above may have moved some.)
-    var unseen: [String: SyncedRecord] = [:]
-    if let inScope {
-      for id in inScope.values.map(\.id) {
-        if let known = synced.record(id), isUnseen(id, known) { unseen[id] = known }
+    let unseen =
+      inScope.map {
+        decision.unseen(among: $0.values.compactMap { synced.record($0.id) }, gone: gone)
       }
-    } else {
-      unseen = synced.filter(isUnseen)
-    }
+      ?? decision.unseen(among: synced.values, gone: gone)
     let movedMeanwhile = stillHere(Array(unseen.keys))
     for (id, known) in unseen where !movedMeanwhile.contains(id) {
       if let share, !(share.isFolder && share.role == .write) {
@@ -146,9 +115,8 @@ extension SyncAgent {
     }
     // Other moves open no file: they go in batches as large as the server takes (a shared
     // folder's share follows a rename only when one batch empties it).
-    let edited = changed.filter { item in
-      !movedIDs.contains(item.id) && synced.record(item.id).map { !$0.matches(item) } ?? true
-    }
+    let (moved, edited) = PushDecision.split(
+      changed: changed, left: left, record: { synced.record($0) })
     for start in stride(from: 0, to: moved.count, by: CommitBatch.maximumCount) {
       try await uploadBatch(
         Array(moved[start..<min(start + CommitBatch.maximumCount, moved.count)]))
@@ -194,10 +162,41 @@ extension SyncAgent {
 
   /// Whether `item` differs from its synced record only by its path (renamed or moved).
   func isOnlyMoved(_ item: LocalItem) -> Bool {
-    guard let known = synced[item.id], known.path != item.path else { return false }
-    var unmoved = item
-    unmoved.path = known.path
-    return known.matches(unmoved)
+    PushDecision.isOnlyMoved(item, known: synced.record(item.id))
+  }
+
+  /// What the push's decision needs from the disk and from the shares' agents, about the
+  /// scanned `items`: which a share's agent syncs, and which are copies that kept another
+  /// item's identity. Read last, with no wait after it, the items a put-back holds.
+  private func pushFacts(_ items: [LocalItem], scopes: ChangedScopes?) async -> PushDecision.Facts {
+    var facts = PushDecision.Facts(
+      isDrive: share == nil, sharedItems: share == nil ? sharedItems : [])
+    for (index, item) in items.enumerated() {
+      if share == nil, !synced.contains(item.id), shareLocations[item.id] != nil,
+        await isSharedDocument(item)
+      {
+        facts.sharesAgents.insert(index)  // a shared document, wherever the participant moved it
+        continue
+      }
+      if share == nil, !synced.contains(item.id), !shareLocations.isEmpty,
+        let moved = await isMovedWithSharedFolder(item.id, at: item.path)
+      {
+        if moved {
+          facts.sharesAgents.insert(index)  // in a shared folder the participant moved
+          continue
+        }
+        facts.copies.insert(index)  // a copy of a document of a shared folder
+      }
+      if let scopes, let known = synced.record(item.id), !known.hasPath(item.path),
+        !scopes.contains(known), LocalScanner.item(at: known.path, root: root)?.id == item.id
+      {
+        // Its identity's item is still where it was synced, a place this push does not look
+        // (its move would have named it): this is a copy that kept the identity.
+        facts.copies.insert(index)
+      }
+    }
+    facts.puttingBack = Set(putBacksPending.filter { $0.value > 0 }.keys)
+    return facts
   }
 
   /// Items per commit batch: large enough that a first sync of thousands of small documents is

@@ -294,53 +294,66 @@ extension SyncAgent {
     }
   }
 
+  /// Carries out what ``PullDecision`` says of `entry`, asking again after an upload.
   private func apply(_ entry: ChangeEntry, local found: LocalItem?, prefetched: Prefetched)
     async throws
   {
-    guard !entry.conflict, entry.isInDocumentsScope else { return }
     let known = synced[entry.item]
-    if let known, known.revision >= entry.revision { return }
-    if let known, known.isPlaceholder {
-      try await updatePlaceholder(known, to: entry.revision)
-      if let now = synced[entry.item]?.path, now != known.path {
-        removeFoldersEmptied(from: known.path, now: now)
-      }
-      return
-    }
-    if known == nil, found == nil, !entry.deleted, downloadPolicy != .all {
-      var manifest = prefetched.manifests[entry.item]
-      if manifest?.revision != entry.revision {
-        manifest = try await client.manifest(item: entry.item, revision: entry.revision, since: nil)
-      }
-      if let manifest, keepsInCloud(manifest), manifest.path.hasPrefix("Documents/") {
-        try await placePlaceholder(manifest)
-        return
-      }
-    }
     var local = found
-    if let changed = local, let known, !known.matches(changed) {
-      try await upload(changed, base: known)  // it becomes a conflict copy, or supersedes
-      if let again = synced[entry.item], again.revision >= entry.revision { return }
-      local = locate(entry.item, known: synced[entry.item])
-    }
-    if entry.deleted {
-      if let local {
-        guard known != nil || entry.device != settings.device else {
-          // This device's own deletion of an item it no longer has a record of, yet a file
-          // here carries its identity: the scan missed the file mid-move (a rename between two
-          // folders' listings) and uploaded a deletion no one made. The file stays, and the
-          // next push brings the item back where it is. Another device's deletion applies.
-          needsPush = true
+    var uploaded = false
+    while true {
+      let step = PullDecision.step(
+        for: entry, known: synced.record(entry.item), local: local,
+        downloadsAll: downloadPolicy == .all, device: settings.device, uploadedFirst: uploaded)
+      switch step {
+      case .skip: return
+      case .updatePlaceholder:
+        guard let known else { return }
+        try await updatePlaceholder(known, to: entry.revision)
+        if let now = synced[entry.item]?.path, now != known.path {
+          removeFoldersEmptied(from: known.path, now: now)
+        }
+        return
+      case .placeholderOrDownload:
+        var manifest = prefetched.manifests[entry.item]
+        if manifest?.revision != entry.revision {
+          manifest = try await client.manifest(
+            item: entry.item, revision: entry.revision, since: nil)
+        }
+        if let manifest, keepsInCloud(manifest), manifest.path.hasPrefix("Documents/") {
+          try await placePlaceholder(manifest)
           return
         }
-        // A coordinated deletion of its own; a save that raced it keeps the item here.
-        guard try trashForDeletion(local) else { return }
-        removeFoldersEmptied(from: local.path, now: nil)
+        return try await download(entry, local: nil, known: known, prefetched: prefetched)
+      case .uploadFirst:
+        guard let changed = local else { return }
+        try await upload(changed, base: synced[entry.item])  // a conflict copy, or supersedes
+        uploaded = true
+        if PullDecision.isApplied(entry, known: synced.record(entry.item)) { return }
+        local = locate(entry.item, known: synced[entry.item])
+      case .keepFile:
+        needsPush = true
+        return
+      case .delete:
+        if let local {
+          // A coordinated deletion of its own; a save that raced it keeps the item here.
+          guard try trashForDeletion(local) else { return }
+          removeFoldersEmptied(from: local.path, now: nil)
+        }
+        try state.forget(entry.item)
+        synced[entry.item] = nil
+        return
+      case .download:
+        return try await download(entry, local: local, known: known, prefetched: prefetched)
       }
-      try state.forget(entry.item)
-      synced[entry.item] = nil
-      return
     }
+  }
+
+  /// Downloads `entry`'s revision, on the synced record when the item is here (`local`), and
+  /// tidies what it leaves: a stale placeholder of a new item, folders a move emptied.
+  private func download(
+    _ entry: ChangeEntry, local: LocalItem?, known: SyncedItem?, prefetched: Prefetched
+  ) async throws {
     let base = local == nil ? nil : synced[entry.item]
     let manifest = prefetched.manifests[entry.item]
     try await download(

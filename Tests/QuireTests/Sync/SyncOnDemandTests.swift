@@ -233,10 +233,14 @@ struct SyncOnDemandTests {
     try Data(bytes).write(to: a.url("Movie.bin"), options: .atomic)
     #expect(await eventually { b.isPlaceholder("Movie.bin") })
 
-    toB.hold(down: toB.bytes.down + (12 << 20))
+    // A fetch asks for 4 MiB of chunks and a chunk more at most (4.25 MiB), two are on their
+    // way at once, and they are written in order. Let through 12 MiB, the first fetch and the
+    // two after it could share the rest, neither whole: only 4 MiB would be written. With
+    // 16 MiB, the first three fit whole whatever the interleaving, so the first two are written
+    // (8 MiB at least) and the rest is held at the proxy. That stays on B.
+    toB.hold(down: toB.bytes.down + (16 << 20))
     let movie = b.url("Movie.bin")
     let (reading, reported) = Self.read(movie, total: bytes.count)
-    // Two fetches of 4 MiB written, the third held at the proxy: 8 MiB of it stays on B.
     let arrived = await reported.wait(seconds: 60) { ($0.max() ?? 0) >= 8 << 20 }
     #expect((arrived.max() ?? 0) >= 8 << 20, "8 MiB arrived before the cut: \(arrived)")
     toB.cut()

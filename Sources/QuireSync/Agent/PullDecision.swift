@@ -36,7 +36,7 @@ enum PullDecision: Equatable, Sendable {
   /// (`local`), whether every item is downloaded (`downloadsAll`), this device's name, and
   /// whether this entry already had its upload (`uploadedFirst`: its download then merges).
   static func step(
-    for entry: ChangeEntry, known: SyncedRecord?, local: LocalItem?, downloadsAll: Bool,
+    for entry: ChangeEntry, known: SyncedItem?, local: LocalItem?, downloadsAll: Bool,
     device: String, uploadedFirst: Bool = false
   ) -> PullDecision {
     guard !entry.conflict, entry.isInDocumentsScope, !isApplied(entry, known: known) else {
@@ -44,6 +44,8 @@ enum PullDecision: Equatable, Sendable {
     }
     if let known, known.isPlaceholder { return .updatePlaceholder }
     if known == nil, local == nil, !entry.deleted, !downloadsAll { return .placeholderOrDownload }
+    // (Paths compared as strings: a name that changed only its Unicode form is not a change
+    // the download must wait for; the download renames it to the server's.)
     if !uploadedFirst, let local, let known, !known.matches(local) { return .uploadFirst }
     if entry.deleted {
       if local != nil, known == nil, entry.device == device { return .keepFile }
@@ -53,7 +55,7 @@ enum PullDecision: Equatable, Sendable {
   }
 
   /// Whether this device's record already holds `entry`'s revision or a later one.
-  static func isApplied(_ entry: ChangeEntry, known: SyncedRecord?) -> Bool {
+  static func isApplied(_ entry: ChangeEntry, known: SyncedItem?) -> Bool {
     known.map { $0.revision >= entry.revision } ?? false
   }
 }

@@ -36,7 +36,9 @@ struct PushDecision: Equatable, Sendable {
 
   /// The decision for one scanned item.
   struct Verdict: Equatable, Sendable {
+    /// What becomes of its identity.
     var identity: Identity
+    /// What the push does with it.
     var disposition: Disposition
   }
 
@@ -69,6 +71,15 @@ struct PushDecision: Equatable, Sendable {
     facts: Facts
   ) {
     let scanned = Set(items.map(\.id))
+    // Two files whose names are one as strings (two Unicode forms) may both stand where a
+    // synced file was: the one named with its bytes takes its identity, wherever the scan
+    // listed it.
+    var exact: [String: Int] = [:]
+    for (index, item) in items.enumerated() where record(item.id) == nil {
+      if let replaced = byPath[item.path], replaced.hasPath(item.path), exact[replaced.id] == nil {
+        exact[replaced.id] = index
+      }
+    }
     var seen = Set<String>()
     var verdicts: [Verdict] = []
     verdicts.reserveCapacity(items.count)
@@ -86,9 +97,8 @@ struct PushDecision: Equatable, Sendable {
       }
       var identity = Identity.kept
       var id = item.id
-      // (Once: two names of one path as strings, in two Unicode forms, are two files.)
       if record(item.id) == nil, let replaced = byPath[item.path], !scanned.contains(replaced.id),
-        !seen.contains(replaced.id)
+        !seen.contains(replaced.id), exact[replaced.id].map({ $0 == index }) ?? true
       {
         identity = .adopted(replaced.id)
         id = replaced.id

@@ -298,17 +298,20 @@ extension SyncAgent {
   private func apply(_ entry: ChangeEntry, local found: LocalItem?, prefetched: Prefetched)
     async throws
   {
-    let known = synced[entry.item]
+    // The record before anything is done: what a download tidies after it (a stale
+    // placeholder of an item new here, the folder it left).
+    let first = synced[entry.item]
+    var known = first
     var local = found
     var uploaded = false
     while true {
       let step = PullDecision.step(
-        for: entry, known: synced.record(entry.item), local: local,
-        downloadsAll: downloadPolicy == .all, device: settings.device, uploadedFirst: uploaded)
+        for: entry, known: known, local: local, downloadsAll: downloadPolicy == .all,
+        device: settings.device, uploadedFirst: uploaded)
       switch step {
       case .skip: return
       case .updatePlaceholder:
-        guard let known else { return }
+        guard let known else { return assertionFailure("a placeholder step without a record") }
         try await updatePlaceholder(known, to: entry.revision)
         if let now = synced[entry.item]?.path, now != known.path {
           removeFoldersEmptied(from: known.path, now: now)
@@ -324,13 +327,14 @@ extension SyncAgent {
           try await placePlaceholder(manifest)
           return
         }
-        return try await download(entry, local: nil, known: known, prefetched: prefetched)
+        return try await downloadEntry(entry, local: nil, first: first, prefetched: prefetched)
       case .uploadFirst:
-        guard let changed = local else { return }
-        try await upload(changed, base: synced[entry.item])  // a conflict copy, or supersedes
+        guard let changed = local else { return assertionFailure("an upload without a file") }
+        try await upload(changed, base: known)  // it becomes a conflict copy, or supersedes
         uploaded = true
-        if PullDecision.isApplied(entry, known: synced.record(entry.item)) { return }
-        local = locate(entry.item, known: synced[entry.item])
+        known = synced[entry.item]
+        if PullDecision.isApplied(entry, known: known) { return }
+        local = locate(entry.item, known: known)
       case .keepFile:
         needsPush = true
         return
@@ -344,15 +348,16 @@ extension SyncAgent {
         synced[entry.item] = nil
         return
       case .download:
-        return try await download(entry, local: local, known: known, prefetched: prefetched)
+        return try await downloadEntry(entry, local: local, first: first, prefetched: prefetched)
       }
     }
   }
 
   /// Downloads `entry`'s revision, on the synced record when the item is here (`local`), and
-  /// tidies what it leaves: a stale placeholder of a new item, folders a move emptied.
-  private func download(
-    _ entry: ChangeEntry, local: LocalItem?, known: SyncedItem?, prefetched: Prefetched
+  /// tidies what it leaves: a stale placeholder of an item new here, folders a move emptied
+  /// (`first` is the record before the entry was applied).
+  private func downloadEntry(
+    _ entry: ChangeEntry, local: LocalItem?, first known: SyncedItem?, prefetched: Prefetched
   ) async throws {
     let base = local == nil ? nil : synced[entry.item]
     let manifest = prefetched.manifests[entry.item]

@@ -165,40 +165,6 @@ extension SyncAgent {
     PushDecision.isOnlyMoved(item, known: synced.record(item.id))
   }
 
-  /// What the push's decision needs from the disk and from the shares' agents, about the
-  /// scanned `items`: which a share's agent syncs, and which are copies that kept another
-  /// item's identity. Read last, with no wait after it, the items a put-back holds.
-  private func pushFacts(_ items: [LocalItem], scopes: ChangedScopes?) async -> PushDecision.Facts {
-    var facts = PushDecision.Facts(
-      isDrive: share == nil, sharedItems: share == nil ? sharedItems : [])
-    for (index, item) in items.enumerated() {
-      if share == nil, !synced.contains(item.id), shareLocations[item.id] != nil,
-        await isSharedDocument(item)
-      {
-        facts.sharesAgents.insert(index)  // a shared document, wherever the participant moved it
-        continue
-      }
-      if share == nil, !synced.contains(item.id), !shareLocations.isEmpty,
-        let moved = await isMovedWithSharedFolder(item.id, at: item.path)
-      {
-        if moved {
-          facts.sharesAgents.insert(index)  // in a shared folder the participant moved
-          continue
-        }
-        facts.copies.insert(index)  // a copy of a document of a shared folder
-      }
-      if let scopes, let known = synced.record(item.id), !known.hasPath(item.path),
-        !scopes.contains(known), LocalScanner.item(at: known.path, root: root)?.id == item.id
-      {
-        // Its identity's item is still where it was synced, a place this push does not look
-        // (its move would have named it): this is a copy that kept the identity.
-        facts.copies.insert(index)
-      }
-    }
-    facts.puttingBack = Set(putBacksPending.filter { $0.value > 0 }.keys)
-    return facts
-  }
-
   /// Items per commit batch: large enough that a first sync of thousands of small documents is
   /// a few requests, small enough that a batch's snapshots stay few open files.
   static var batchSize: Int { 256 }

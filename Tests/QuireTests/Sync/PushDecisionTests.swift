@@ -30,6 +30,9 @@ struct PushDecisionTests {
     let nfc = Tree([("a", "caf\u{E9}.txt", 1)])
     let forms = nfc.decide([file("n", "caf\u{E9}.txt", 2), file("m", "cafe\u{301}.txt", 2)])
     #expect(forms.verdicts.map(\.identity) == [.adopted("a"), .kept])
+    // The file named with the synced name's bytes takes it, whichever the scan lists first.
+    let nfdFirst = nfc.decide([file("m", "cafe\u{301}.txt", 2), file("n", "caf\u{E9}.txt", 2)])
+    #expect(nfdFirst.verdicts.map(\.identity) == [.kept, .adopted("a")])
     // Not when the synced document is still there under another name: then it is new.
     let both = tree.decide([file("new", "x.txt", 2), file("a", "moved.txt", 1)])
     #expect(both.verdicts[0] == .init(identity: .kept, disposition: .changed))
@@ -127,17 +130,15 @@ struct PushDecisionTests {
       }
     }
 
-    // Deletions: among what the push looked at, exactly the synced items no item carries
-    // (a placeholder only when gone), and never one outside the scopes.
+    // Deletions: among what the push looked at, exactly the synced documents gone from the
+    // scan, as the generator made them (deleted, or moved out of the places looked at), and a
+    // placeholder only when its file is gone.
     let candidates = world.candidates
     let unseen = decision.unseen(among: candidates, gone: world.gone)
     for known in candidates {
       let expected =
-        !carried.contains(known.id) && (!known.isPlaceholder || world.gone.contains(known.id))
+        known.isPlaceholder ? world.gone.contains(known.id) : !world.present.contains(known.id)
       #expect((unseen[known.id] != nil) == expected, "\(known.id) at \(known.path): \(context)")
-    }
-    if let scopes = world.scopes {
-      #expect(unseen.values.allSatisfy { scopes.contains($0.path) }, "\(context)")
     }
 
     // The scan's order changes which of two copies is new, never what is deleted.
@@ -164,14 +165,18 @@ private func file(_ id: String, _ path: String, _ stamp: Int) -> LocalItem {
 
 /// A synced tree of flat files, each synced at the stat `stamp` tells.
 private struct Tree {
+  /// The records.
   var tree = SyncedTree()
 
+  /// A tree of `records`: identity, path and stamp.
   init(_ records: [(String, String, Int)] = []) {
     for record in records { put(record) }
   }
 
+  /// Records a file: identity, path and stamp.
   mutating func put(_ record: (String, String, Int)) { put((record.0, record.1, record.2, false)) }
 
+  /// Records a file or a placeholder: identity, path, stamp and whether it is a placeholder.
   mutating func put(_ record: (String, String, Int, Bool)) {
     let (id, path, stamp, isPlaceholder) = record
     let local = file(id, path, stamp).members[""]!
@@ -186,8 +191,10 @@ private struct Tree {
       isPlaceholder: isPlaceholder)
   }
 
+  /// Every record.
   var records: [SyncedRecord] { Array(tree.values) }
 
+  /// What a push decides of `items` against this tree (by path: all of it, unless given).
   func decide(
     _ items: [LocalItem], facts: PushDecision.Facts = .init(),
     byPath: [String: SyncedRecord]? = nil
@@ -211,11 +218,17 @@ extension PushDecision.Facts {
 /// A generated synced tree, what happened to each item since, the scan a push would make of
 /// it (all of the folder, or some places), and the facts the agent would have found.
 private struct GeneratedPush {
+  /// The synced tree.
   var tree = Tree()
+  /// The push's scan: the files on disk in the places it looked.
   var items: [LocalItem] = []
+  /// What the agent found out about them.
   var facts = PushDecision.Facts()
+  /// Where the push looked (nil: everywhere).
   var scopes: ChangedScopes?
+  /// The placeholders whose files are gone.
   var gone: Set<String> = []
+  /// What happened, for a failure's message.
   var summary = ""
 
   /// The synced records by path, in the places the push looked.
@@ -228,6 +241,10 @@ private struct GeneratedPush {
     tree.records.filter { scopes?.contains($0) ?? true }
   }
 
+  /// The synced documents the scan holds, under their identity or another (safe-saved).
+  var present: Set<String> = []
+
+  /// A world drawn from `random`.
   init(_ random: inout SplitMix) {
     let folders = ["", "a/", "b/", "a/c/"]
     let names = ["x.txt", "y.txt", "z.md", "w"]
@@ -235,12 +252,15 @@ private struct GeneratedPush {
       folders[random.below(folders.count)] + names[random.below(names.count)]
     }
     var disk: [LocalItem] = []
+    var copies: [LocalItem] = []
+    var stands: [String: String] = [:]  // a path on disk: the synced document it stands for
     var taken = Set<String>()
     // A place no other file is at (nil when there is none left).
     func free() -> String? {
       for _ in 0..<8 {
         let candidate = path()
-        if !disk.contains(where: { $0.path == candidate }) && !taken.contains(candidate) {
+        if !(disk + copies).contains(where: { $0.path == candidate }) && !taken.contains(candidate)
+        {
           return candidate
         }
       }
@@ -249,30 +269,37 @@ private struct GeneratedPush {
     for index in 0..<(1 + random.below(12)) {
       let id = "s\(index)"
       let at = path()
-      guard !disk.contains(where: { $0.path == at }), taken.insert(at).inserted else { continue }
+      guard !(disk + copies).contains(where: { $0.path == at }), taken.insert(at).inserted else {
+        continue
+      }
       let isPlaceholder = random.below(8) == 0
       tree.put((id, at, 1, isPlaceholder))
       if isPlaceholder {
         if random.below(2) == 0 { gone.insert(id) }
         continue
       }
+      // What stands for the document on disk now, if anything.
+      var standing: [LocalItem] = []
       switch random.below(8) {
       case 0: summary += "\(id) deleted; "
-      case 1: disk.append(file(id, at, 2))
-      case 2: disk.append(file(id, free() ?? at, 1))
-      case 3: disk.append(file(id, free() ?? at, 3))
+      case 1: standing = [file(id, at, 2)]
+      case 2: standing = [file(id, free() ?? at, 1)]
+      case 3: standing = [file(id, free() ?? at, 3)]
       case 4:
-        disk.append(file("n\(index)", at, 4))  // safe-saved: a new file in its place
+        standing = [file("n\(index)", at, 4)]  // safe-saved: a new file in its place
         summary += "\(id) safe-saved; "
       case 5:
-        disk.append(file(id, at, 1))
+        standing = [file(id, at, 1)]
         if let copy = free() {
-          disk.append(file(id, copy, 1))  // copied with its identity
+          copies.append(file(id, copy, 1))  // copied with its identity
           summary += "\(id) copied; "
         }
-      default: disk.append(file(id, at, 1))
+      default: standing = [file(id, at, 1)]
       }
+      disk += standing
+      for item in standing { stands[item.path] = id }
     }
+    disk += copies
     for index in 0..<random.below(3) {
       if let at = free() { disk.append(file("new\(index)", at, 1)) }
     }
@@ -285,14 +312,14 @@ private struct GeneratedPush {
       summary += "scopes \(places); "
     }
     items = disk.filter { scopes?.contains($0.path) ?? true }
+    present = Set(items.compactMap { stands[$0.path] })
     let ids = Set(items.map(\.id))
     for id in ids where random.below(6) == 0 { facts.puttingBack.insert(id) }
-    for index in items.indices where random.below(10) == 0 {
-      if random.below(2) == 0 {
-        facts.copies.insert(index)
-      } else {
-        facts.sharesAgents.insert(index)
-      }
+    // A copy the agent found (its original where it was synced), sometimes; a new file a
+    // share's agent syncs, sometimes.
+    for (index, item) in items.enumerated() {
+      if copies.contains(item), random.below(2) == 0 { facts.copies.insert(index) }
+      if item.id.hasPrefix("new"), random.below(5) == 0 { facts.sharesAgents.insert(index) }
     }
     // Items shared with the account are never in its own synced tree.
     if let id = ids.filter({ $0.hasPrefix("new") }).randomElement(using: &random) {

@@ -8,7 +8,7 @@ import Synchronization
 #endif
 
 /// One placeholder of a first sync's page, chosen by
-/// ``SyncAgent/placeNewPlaceholders(_:unsynced:prefetched:)``: the journal entry it settles,
+/// ``SyncAgent/placeNewPlaceholders(_:)``: the journal entry it settles,
 /// its record, and where it goes.
 struct NewPlaceholder: Sendable {
   /// The journal sequence of the entry that created the item.

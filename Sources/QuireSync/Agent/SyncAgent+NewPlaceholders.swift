@@ -34,39 +34,18 @@ extension SyncAgent {
   /// - Returns: the journal sequences of the entries placed, which need only the cursor moved,
   ///   and the records of the placeholders placed.
   /// - Throws: ``SyncError`` `unavailable` if the disk refuses a write; nothing is placed then.
-  func placeNewPlaceholders(
-    _ entries: [ChangeEntry], unsynced: [String: LocalItem], prefetched: Prefetched
-  ) throws -> (sequences: Set<Int64>, records: [SyncedItem]) {
-    guard downloadPolicy != .all else { return ([], []) }
+  func placeNewPlaceholders(_ choice: [NewItemsChoice.Chosen]) throws
+    -> (sequences: Set<Int64>, records: [SyncedItem])
+  {
     // Paths are built as strings: `URL`'s appending took a twentieth of a page's time.
     let rootPath = root.path
     var chosen: [NewPlaceholder] = []
-    var paths = Set<String>()
-    // The items each path of the page names. The batch goes before the page's other entries:
-    // a path another item passes through in this page (moved there, then away or deleted)
-    // would have its placeholder written over and removed by those entries, and the new item
-    // recorded without one, which the next push would take for a deletion. Such a path goes
-    // the long way, in the page's order.
-    var named: [String: Set<String>] = [:]
-    for entry in entries { named[entry.path, default: []].insert(entry.item) }
-    for entry in entries
-    where !entry.conflict && !entry.deleted && entry.isInDocumentsScope
-      && !synced.contains(entry.item) && unsynced[entry.item] == nil
-    {
-      guard let manifest = prefetched.manifests[entry.item], manifest.revision == entry.revision,
-        keepsInCloud(manifest), manifest.path.hasPrefix("Documents/")
-      else { continue }
+    for each in choice {
+      let (entry, manifest, relative) = (each.entry, each.manifest, each.relative)
+      // A path taken here goes the long way, where it gets its free name.
+      guard (try? Sys.status(rootPath + "/" + relative)) == nil else { continue }
       var members: [String: SyncedItem.Member] = [:]
       for member in manifest.change.upserted { members[member.path] = Self.cloudMember(member) }
-      let relative = String(manifest.path.dropFirst("Documents/".count))
-      // A thumbnail to fetch, a path this device refuses, one the page names twice, or one
-      // taken here goes the long way, where it gets its thumbnail, its error or its free name.
-      guard manifest.kind != .package || Self.thumbnailMembers(members).isEmpty,
-        named[manifest.path] == [entry.item],
-        (try? SyncPath.check(relative, what: "item path")) != nil,
-        paths.insert(relative).inserted,
-        (try? Sys.status(rootPath + "/" + relative)) == nil
-      else { continue }
       // The last slash's byte: a `Character` search misses a slash that a combining accent
       // after it joins to.
       let slash = relative.utf8.lastIndex(of: UInt8(ascii: "/"))

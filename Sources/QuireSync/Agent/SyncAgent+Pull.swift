@@ -7,7 +7,7 @@ extension SyncAgent {
   ///
   /// An item this device has not synced yet is looked up in one scan of the folder per pull,
   /// not one per page or per entry, and the page's new flat documents are placed together
-  /// (``placeNewFiles(_:unsynced:prefetched:)``): a first sync of many items costs a scan and a
+  /// (``placeNewFiles(_:prefetched:)``): a first sync of many items costs a scan and a
   /// few batches, not a scan, an fsync and several transactions per item.
   func pull() async throws {
     await followMovedShare()
@@ -42,10 +42,12 @@ extension SyncAgent {
           ahead = Self.fetchAhead(
             client: client, since: page.cursor, policy: downloadPolicy, device: settings.device)
         }
-        let files = try await placeNewFiles(
-          page.entries, unsynced: unsynced, prefetched: prefetched)
-        let placeholders = try placeNewPlaceholders(
-          page.entries, unsynced: unsynced, prefetched: prefetched)
+        let choice = NewItemsChoice(
+          entries: page.entries, isKnown: { synced.contains($0) || unsynced[$0] != nil },
+          manifests: prefetched.manifests, hasChunk: { prefetched.chunks[$0] != nil },
+          keepsInCloud: { keepsInCloud($0) })
+        let files = try await placeNewFiles(choice.files, prefetched: prefetched)
+        let placeholders = try placeNewPlaceholders(choice.placeholders)
         for record in placeholders.records { synced[record.id] = record }
         pending.add(placeholders: placeholders.records.compactMap { synced.record($0.id) })
         let placed = files.union(placeholders.sequences)

@@ -65,19 +65,20 @@ extension SyncAgent {
       case .changed: changed.append(item)
       }
     }
-    if share?.role == .read {
-      for item in changed {
-        if let known = synced[item.id], isOnlyMoved(item) {
-          // Only renamed: the owner's name comes back, nothing to keep aside.
-          var renamed = known
-          renamed.path = item.path
-          try await download(item: known.id, revision: known.revision, base: renamed)
-        } else {
-          try await keepAside(item)
-        }
+    let role = PushRole(share)
+    var uploads: [LocalItem] = []
+    for item in changed {
+      switch role.step(for: item, known: synced.record(item.id)) {
+      case .upload: uploads.append(item)
+      case .restoreName:
+        // Only renamed: the owner's name comes back, nothing to keep aside.
+        guard var renamed = synced[item.id] else { continue }
+        renamed.path = item.path
+        try await download(item: renamed.id, revision: renamed.revision, base: renamed)
+      case .keepAside: try await keepAside(item)
       }
-      changed = []
     }
+    changed = uploads
     // A whole folder renamed or moved is one commit first (its placeholders, which the scan
     // does not list, move with it rather than being taken for deleted).
     // (An item edited as well as moved counts: its edit is committed next, on its old base,
@@ -104,14 +105,12 @@ extension SyncAgent {
       ?? decision.unseen(among: synced.values, gone: gone)
     let movedMeanwhile = stillHere(Array(unseen.keys))
     for (id, known) in unseen where !movedMeanwhile.contains(id) {
-      if let share, !(share.isFolder && share.role == .write) {
-        // A participant does not delete the owner's item: it comes back (unsharing is the
-        // owner's). In a read-write shared folder, deleting a document is the participant's
-        // to do, as adding one is.
+      if role.uploadsDeletions {
+        try await uploadDeletion(known.item)
+      } else {
+        // A participant does not delete the owner's item: it comes back.
         try await download(item: known.id, revision: known.revision, base: nil)
-        continue
       }
-      try await uploadDeletion(known.item)
     }
     // Other moves open no file: they go in batches as large as the server takes (a shared
     // folder's share follows a rename only when one batch empties it).
@@ -160,18 +159,13 @@ extension SyncAgent {
     return found
   }
 
-  /// Whether `item` differs from its synced record only by its path (renamed or moved).
-  func isOnlyMoved(_ item: LocalItem) -> Bool {
-    PushDecision.isOnlyMoved(item, known: synced.record(item.id))
-  }
-
   /// Items per commit batch: large enough that a first sync of thousands of small documents is
   /// a few requests, small enough that a batch's snapshots stay few open files.
   static var batchSize: Int { 256 }
 
   /// Uploads what changed in `item` since `base` (everything for a new item) and commits it.
   func upload(_ item: LocalItem, base: SyncedItem?) async throws {
-    if share?.role == .read { return try await keepAside(item) }
+    if PushRole(share) == .readOnly { return try await keepAside(item) }
     state.setStatus(item.id, path: item.path, state: .uploading)
     let prepared = try prepare(item, base: base)
     if prepared.isUnchanged, let base {

@@ -86,6 +86,38 @@ struct PushDecisionTests {
     #expect(rest.map(\.id) == ["b", "n"])
   }
 
+  @Test("a share's role decides: read-only changes are kept aside, deletions come back")
+  func roles() {
+    func share(_ role: ShareRole, folder: Bool) -> ShareInfo {
+      ShareInfo(
+        id: "s", owner: "alice", user: "bob", item: "i", name: "N", kind: .file,
+        isFolder: folder, role: role, created: 0)
+    }
+    #expect(PushRole(nil) == .drive)
+    #expect(PushRole(share(.read, folder: true)) == .readOnly)
+    #expect(PushRole(share(.read, folder: false)) == .readOnly)
+    #expect(PushRole(share(.write, folder: true)) == .writable(isFolder: true))
+    #expect(PushRole(share(.write, folder: false)) == .writable(isFolder: false))
+
+    let tree = Tree([("a", "x.txt", 1)])
+    let known = tree.tree.record("a")
+    let renamed = file("a", "y.txt", 1)
+    let edited = file("a", "x.txt", 2)
+    let new = file("n", "n.txt", 1)
+    for role in [PushRole.drive, .writable(isFolder: true), .writable(isFolder: false)] {
+      #expect(role.step(for: renamed, known: known) == .upload)
+      #expect(role.step(for: edited, known: known) == .upload)
+      #expect(role.step(for: new, known: nil) == .upload)
+    }
+    #expect(PushRole.readOnly.step(for: renamed, known: known) == .restoreName)
+    #expect(PushRole.readOnly.step(for: edited, known: known) == .keepAside)
+    #expect(PushRole.readOnly.step(for: file("a", "y.txt", 2), known: known) == .keepAside)
+    #expect(PushRole.readOnly.step(for: new, known: nil) == .keepAside)
+    #expect(PushRole.drive.uploadsDeletions && PushRole.writable(isFolder: true).uploadsDeletions)
+    #expect(!PushRole.readOnly.uploadsDeletions)
+    #expect(!PushRole.writable(isFolder: false).uploadsDeletions)
+  }
+
   // MARK: Generated scans
 
   @Test("on generated trees and scans, every rule a user relies on holds", arguments: 0..<300)

@@ -8,12 +8,13 @@ extension SyncAgent {
   /// only), and deletions. Changed items go in batches: one question about chunks, one upload
   /// and one commit request per batch.
   ///
-  /// The drive's agent looks only where its monitor said the folder changed
-  /// (``changedScopes``), and at what the last push could not sync; its cost then follows the
-  /// change, not the size of the drive. Without those places (at start, after an overflow, a
-  /// failed step), and always for a share's agent, it scans the whole folder.
+  /// The agent looks only where its monitor said the folder changed (``changedScopes``), and
+  /// at what the last push could not sync; its cost then follows the change, not the size of
+  /// the drive or of the shared folder. Without those places (at start, after an overflow, a
+  /// failed step), and when they cannot say (``pushMayLookInPlaces``), it scans the whole
+  /// folder.
   func pushRequested() async throws {
-    var scopes = share == nil ? changedScopes : nil
+    var scopes = pushMayLookInPlaces ? changedScopes : nil
     changedScopes = ChangedScopes()
     if scopes != nil { for path in failedPaths { scopes?.insert(path) } }
     try await pushLocalChanges(in: scopes)

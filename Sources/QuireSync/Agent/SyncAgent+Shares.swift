@@ -58,10 +58,36 @@ extension SyncAgent {
     return ownItems(LocalScanner.scan(root: folder, known: known))
   }
 
-  /// The drive's documents in `scopes` only (``ChangedScopes``), as ``scan()`` finds them
-  /// there; `known` holds at least the synced items in them, by path.
+  /// The agent's documents in `scopes` only (``ChangedScopes``, relative to ``folder``), as
+  /// ``scan()`` finds them there; `known` holds at least the synced items in them, by path. A
+  /// shared folder's agent looks in the places inside its folder (its monitor hears every
+  /// share's).
   func scan(in scopes: ChangedScopes, known: [String: SyncedRecord]) -> [LocalItem] {
-    ownItems(LocalScanner.scan(root: folder, scopes: scopes, known: known))
+    guard let share else {
+      return ownItems(LocalScanner.scan(root: folder, scopes: scopes, known: known))
+    }
+    // A place around the folder is all of it; one beside it is another share's.
+    let inside = ChangedScopes(
+      scopes.paths.compactMap { path in
+        if path == share.name || ChangedScopes.isWithin(path, share.name) { return path }
+        return path.isEmpty || ChangedScopes.isWithin(share.name, path) ? share.name : nil
+      })
+    guard !inside.paths.isEmpty else { return [] }
+    return LocalScanner.scan(root: root, scopes: inside, known: known)
+  }
+
+  /// Whether a push may look only where the monitor said the folder changed. The drive's may.
+  /// A shared folder's may while the folder is where its monitor hears it (not moved by the
+  /// participant) and every item it synced is in it (after the owner renamed it, what was
+  /// synced under the old name is looked for there, and moves across as the journal is read
+  /// again). A shared document's scan is one look already.
+  var pushMayLookInPlaces: Bool {
+    guard let share else { return true }
+    guard share.isFolder, root == folder,
+      (try? Sys.status(url(share.name).path)) != nil
+    else { return false }
+    let inside = share.name + "/"
+    return synced.values.allSatisfy { $0.folder == share.name || $0.folder.hasPrefix(inside) }
   }
 
   /// What the drive's scan keeps of `items`: not the shares, wherever they are.

@@ -25,17 +25,18 @@ struct PullScanCostTests {
     subscript(_ call: String) -> Int { counts.withLock { $0[call] ?? 0 } }
   }
 
-  /// Device `name` of alice's, signed in to `server`, its folder and state in `home`.
-  static func agent(_ name: String, server: SyncServerProcess, home: TemporaryDirectory)
-    async throws -> (SyncAgent, URL)
-  {
+  /// Device `name` of `user`'s (whose password is "`user`-password"), signed in to `server`,
+  /// its folder and state in `home`.
+  static func agent(
+    _ name: String, server: SyncServerProcess, home: TemporaryDirectory, user: String = "alice"
+  ) async throws -> (SyncAgent, URL) {
     let signedIn = try await SyncClient.signIn(
-      server: server.url, user: "alice", password: "alice-password", device: name)
+      server: server.url, user: user, password: "\(user)-password", device: name)
     let folder = home.url.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let agent = try SyncAgent(
       settings: SyncSettings(
-        server: server.url, user: "alice", device: signedIn.device, token: signedIn.token,
+        server: server.url, user: user, device: signedIn.device, token: signedIn.token,
         container: "iCloud.net.gacha.quire"),
       folder: folder, stateFile: home.url.appendingPathComponent("\(name).sqlite"),
       trash: Trash(folder: home.url.appendingPathComponent("\(name)-Trash")))

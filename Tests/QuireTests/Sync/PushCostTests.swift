@@ -20,14 +20,7 @@ struct PushCostTests {
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let home = try TemporaryDirectory()
     let (a, folder) = try await PullScanCostTests.agent("A", server: server, home: home)
-    for index in 0..<files {
-      let subfolder = folder.appendingPathComponent("Folder \(index / 500)")
-      if index % 500 == 0 {
-        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
-      }
-      try Data("file \(index)\n".utf8).write(
-        to: subfolder.appendingPathComponent("Note \(index).txt"))
-    }
+    try Self.fill(folder, files: files)
     try await a.pushRequested()  // the first push, at start: the whole folder
     // An edit, said by the monitor.
     let edited = "Folder 0/Note 7.txt"
@@ -53,6 +46,18 @@ struct PushCostTests {
     let synced = Dictionary(
       await a.synced.values.map { ($0.path, $0.revision) }, uniquingKeysWith: max)
     return (edit, moves, synced)
+  }
+
+  /// Writes `files` small notes in `folder`, 500 to a subfolder: "Folder 0/Note 0.txt", …
+  static func fill(_ folder: URL, files: Int) throws {
+    for index in 0..<files {
+      let subfolder = folder.appendingPathComponent("Folder \(index / 500)")
+      if index % 500 == 0 {
+        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
+      }
+      try Data("file \(index)\n".utf8).write(
+        to: subfolder.appendingPathComponent("Note \(index).txt"))
+    }
   }
 
   @Test("an edit and a rename cost the same at 500 synced files and at 5 000; a deletion syncs")

@@ -31,14 +31,7 @@ struct SharePushCostTests {
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let home = try TemporaryDirectory()
     let (alice, aliceFolder) = try await PullScanCostTests.agent("A", server: server, home: home)
-    for index in 0..<files {
-      let subfolder = aliceFolder.appendingPathComponent("Team/Folder \(index / 500)")
-      if index % 500 == 0 {
-        try FileManager.default.createDirectory(at: subfolder, withIntermediateDirectories: true)
-      }
-      try Data("file \(index)\n".utf8).write(
-        to: subfolder.appendingPathComponent("Note \(index).txt"))
-    }
+    try PushCostTests.fill(aliceFolder.appendingPathComponent("Team"), files: files)
     try await alice.pushLocalChanges()
     _ = try await alice.client.share(folder: "Team", with: "bob", role: .write)
     let (bob, bobFolder) = try await PullScanCostTests.agent(

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 
 /// How a ``SyncServer`` runs: where it keeps its data, where it listens, and what it accepts.
 public struct ServerConfiguration: Sendable {
@@ -66,11 +67,7 @@ public struct ServerConfiguration: Sendable {
 
   /// The default data folder: `$XDG_DATA_HOME/quire/server` (or `~/.local/share/quire/server`).
   public static var defaultData: URL {
-    let environment = ProcessInfo.processInfo.environment
-    let base =
-      environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-    return base.appendingPathComponent("quire/server")
+    XDGBase.data.folder().appendingPathComponent("quire/server")
   }
 
   /// A configuration with data in `data`, listening on `host`:`port`.

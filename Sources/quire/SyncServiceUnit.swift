@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 
 /// The systemd user unit that runs `quire sync run` in the background, as iCloud Drive's daemon
 /// runs on a Mac: `quire install-desktop` writes it to
@@ -8,11 +9,7 @@ import Foundation
 /// transfer in flight.
 enum SyncServiceUnit {
   static var url: URL {
-    let environment = ProcessInfo.processInfo.environment
-    let base =
-      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-    return base.appendingPathComponent("systemd/user/quire-sync.service")
+    XDGBase.config.folder().appendingPathComponent("systemd/user/quire-sync.service")
   }
 
   static func text(executable: String) -> String {

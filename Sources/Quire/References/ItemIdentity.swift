@@ -11,27 +11,25 @@ public enum ItemIdentity {
     try DocumentIdentity.identity(of: url, creating: creating)
   }
 
-  /// The identity stored on the item at `url`, or nil if it has none.
+  /// The identity stored on the item at `url`, or nil if it has none (or it cannot be read).
   public static func stored(at url: URL) -> String? {
-    var buffer = [UInt8](repeating: 0, count: 64)
-    let count = cquire_lgetxattr(url.path, DocumentIdentity.attribute, &buffer, buffer.count)
-    return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : nil
+    guard let bytes = try? Sys.attribute(url.path, DocumentIdentity.attribute, limit: 64),
+      !bytes.isEmpty
+    else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Gives the item at `url` the identity `identity` (such as the one another device knows it
   /// by); nil `identity` removes it, so the item gets a new one when next asked.
   public static func assign(_ identity: String?, to url: URL) throws(QuireError) {
-    let status: Int32
-    if let identity {
-      status = cquire_lsetxattr(url.path, DocumentIdentity.attribute, identity, identity.utf8.count)
-    } else {
-      status = cquire_lremovexattr(url.path, DocumentIdentity.attribute)
-      if status != 0 && cquire_errno() == ENODATA { return }
-    }
-    guard status == 0 else {
-      throw QuireError.system(
-        SystemCallError(call: "setxattr", errno: cquire_errno()), action: "set the identity of",
-        path: url.path)
+    do {
+      if let identity {
+        try Sys.setAttribute(url.path, DocumentIdentity.attribute, identity)
+      } else {
+        try Sys.removeAttribute(url.path, DocumentIdentity.attribute)
+      }
+    } catch {
+      throw QuireError.system(error, action: "set the identity of", path: url.path)
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 
 /// How a Quire app server runs: which library, where it listens, and the secret every request
 /// must carry.
@@ -45,12 +46,6 @@ public struct AppConfiguration: Sendable {
 
   /// The default library: `$XDG_DATA_HOME/quire/Library` (or `~/.local/share/quire/Library`).
   public static var defaultLibrary: URL {
-    let base: URL
-    if let value = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], value.hasPrefix("/") {
-      base = URL(fileURLWithPath: value)
-    } else {
-      base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-    }
-    return base.appendingPathComponent("quire/Library")
+    XDGBase.data.folder().appendingPathComponent("quire/Library")
   }
 }

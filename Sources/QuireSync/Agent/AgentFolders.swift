@@ -17,7 +17,7 @@ enum AgentFolders {
   static func make(_ path: String) throws(SystemCallError) {
     var missing: [String] = []
     var folder = path
-    while !folder.isEmpty, folder != "/", !exists(folder) {
+    while !folder.isEmpty, folder != "/", try !Sys.isFolder(folder) {
       missing.append(folder)
       folder = (folder as NSString).deletingLastPathComponent
     }
@@ -33,22 +33,13 @@ enum AgentFolders {
           // A file system without RENAME_NOREPLACE (NFS, some FUSE): the folder is made in
           // place (its event, a plain folder appearing, asks for no scan either).
           do { try Sys.mkdir(target) } catch {
-            guard error.errno == EEXIST, exists(target) else { throw error }
+            guard error.errno == EEXIST, try Sys.isFolder(target) else { throw error }
           }
           continue
         }
         // Made meanwhile by someone else: theirs is used. A file there is refused (EEXIST).
-        guard error.errno == EEXIST, exists(target) else { throw error }
+        guard error.errno == EEXIST, try Sys.isFolder(target) else { throw error }
       }
     }
-  }
-
-  /// Whether a folder is at `path` (following a link, as making a file in it would). Only a
-  /// look: what it decides is done through ``Sys`` (Swift 6.3's whole-module build of this
-  /// target fails to see QuireCore's members of `stat` once `Sys.status` is called here).
-  private static func exists(_ path: String) -> Bool {
-    var isFolder: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-      && isFolder.boolValue
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -19,12 +20,17 @@ struct DownloadWriter {
   func move(from old: String, to new: String) throws {
     let source = folder.appendingPathComponent(old)
     let target = folder.appendingPathComponent(new)
-    guard !FileManager.default.fileExists(atPath: target.path) else { return }
-    try FileManager.default.createDirectory(
-      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    do {
+      guard try !Sys.exists(target.path) else { return }
+      try AgentFolders.make(target.deletingLastPathComponent().path)
+    } catch {
+      throw Self.failed("move", target, error)
+    }
     try FileCoordinator().coordinate(
       writingItemAt: source, options: .forMoving, writingItemAt: target, options: .forReplacing
-    ) { from, to in try FileManager.default.moveItem(at: from, to: to) }
+    ) { from, to in
+      do { try Sys.move(from.path, to: to.path) } catch { throw Self.failed("move", to, error) }
+    }
   }
 
   /// Writes `manifest`'s members at `relative`; returns where it went and the local stat of each
@@ -59,25 +65,30 @@ struct DownloadWriter {
         "“\(url.path)” was moved or deleted since it was last synced; where it went is uploaded first, then the download follows."
       )
     }
-    if replacing, !FileManager.default.fileExists(atPath: target.path) { throw gone(target) }
-    try AgentFolders.make(target.deletingLastPathComponent().path)
+    let exists = { (url: URL) throws(SyncError) -> Bool in
+      do { return try Sys.exists(url.path) } catch { throw Self.failed("look at", url, error) }
+    }
+    if replacing, try !exists(target) { throw gone(target) }
+    do { try AgentFolders.make(target.deletingLastPathComponent().path) } catch {
+      throw Self.failed("make the folder of", target, error)
+    }
     let occupant = ItemIdentity.stored(at: target)
-    if occupant != identity, !incremental, FileManager.default.fileExists(atPath: target.path),
-      occupant.map(isUnsynced) ?? false
-    {
+    if occupant != identity, !incremental, try exists(target), occupant.map(isUnsynced) ?? false {
       let aside = freeName(beside: target)
       let coordinator = FileCoordinator()
       try coordinator.coordinate(
         writingItemAt: target, options: .forMoving, writingItemAt: aside, options: .forReplacing
       ) { from, to in
-        try FileManager.default.moveItem(at: from, to: to)
+        do { try Sys.move(from.path, to: to.path) } catch {
+          throw Self.failed("move aside", from, error)
+        }
         coordinator.item(at: from, didMoveTo: to)
       }
     } else if let occupant, occupant != identity {
       target = freeName(beside: target)
       relative = String(target.path.dropFirst(folder.path.count + 1))
     }
-    let exists = FileManager.default.fileExists(atPath: target.path)
+    let targetExists = try exists(target)
     // A chunk's bytes must be the size its reference says, or the member would be written as
     // something nobody saved, and then taken for a local change and uploaded.
     let bytes = { (piece: ChunkReference) throws -> [UInt8] in
@@ -109,7 +120,7 @@ struct DownloadWriter {
     if manifest.kind == .file {
       guard let member = manifest.change.upserted.first else { return (relative, [:]) }
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
-        if replacing, !FileManager.default.fileExists(atPath: url.path) { throw gone(url) }
+        if replacing, try !exists(url) { throw gone(url) }
         let replaced = try ReplacedFiles(checking: [""], at: url, expected: expected)
         // The file's stat, read from the open file before it takes the name: once it has the
         // name, a program may rename it at once (a read-only share's owner's name then comes
@@ -122,7 +133,7 @@ struct DownloadWriter {
         try replaced.restoreOverwritten(
           waiting: latePutBack.waiting, restored: latePutBack.restored)
       }
-    } else if incremental && exists {
+    } else if incremental && targetExists {
       try FileCoordinator().coordinate(writingItemAt: target) { url in
         let replaced = try ReplacedFiles(
           checking: manifest.change.upserted.map(\.path) + manifest.change.removed, at: url,
@@ -134,7 +145,8 @@ struct DownloadWriter {
         }
         try package.write(to: url, originalContentsURL: url)
         for member in manifest.change.upserted {
-          written[member.path] = try stat(url.appendingPathComponent(member.path), written: member)
+          written[member.path] = try writtenMember(
+            url.appendingPathComponent(member.path), written: member)
         }
         try replaced.restoreOverwritten(
           waiting: latePutBack.waiting, restored: latePutBack.restored)
@@ -142,16 +154,17 @@ struct DownloadWriter {
     } else {
       let staging = target.deletingLastPathComponent().appendingPathComponent(
         ".quire-sync-\(UUID().uuidString)")
-      defer { try? FileManager.default.removeItem(at: staging) }
-      try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+      defer { try? Sys.removeTree(staging.path) }
+      do { try Sys.mkdir(staging.path) } catch { throw Self.failed("write", target, error) }
       // Kept in the cloud: a placeholder for each member, with its mode and time; those of one
       // folder share one file (an album's thousands of images are one inode).
       var placeholders: [String: [String: CloudPlaceholder]] = [:]
       for member in manifest.change.upserted {
         let file = staging.appendingPathComponent(member.path)
         try SyncPath.check(member.path, what: "member path")
-        try FileManager.default.createDirectory(
-          at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do { try Sys.makeFolders(file.deletingLastPathComponent().path) } catch {
+          throw Self.failed("write", target, error)
+        }
         if inCloud.contains(member.path) {
           placeholders[file.deletingLastPathComponent().path, default: [:]][
             file.lastPathComponent] = CloudPlaceholder(
@@ -173,7 +186,7 @@ struct DownloadWriter {
       try Self.sync(staging.path) { try Sys.syncFileSystem($0) }
       try ItemIdentity.assign(identity, to: staging)
       try FileCoordinator().coordinate(writingItemAt: target, options: .forReplacing) { url in
-        if FileManager.default.fileExists(atPath: url.path) {
+        if try exists(url) {
           // Swapped, then checked: the package this one replaces is no longer reachable by its
           // name, and what it holds is compared with what the agent last saw. A member changed
           // or added by another program puts it back, unremoved, and the agent uploads it
@@ -201,7 +214,7 @@ struct DownloadWriter {
         for member in manifest.change.upserted {
           written[member.path] =
             inCloud.contains(member.path)
-            ? .inCloud : try stat(url.appendingPathComponent(member.path), written: member)
+            ? .inCloud : try writtenMember(url.appendingPathComponent(member.path), written: member)
         }
       }
     }
@@ -254,7 +267,7 @@ struct DownloadWriter {
       }
     }
     var failure: (any Error)?
-    var info = Glibc.stat()
+    var info = stat()
     do {
       if !adopted { try fill(fd) }
       // Permission bits only, and a time that converts without trapping, whatever a peer sent.
@@ -352,18 +365,19 @@ struct DownloadWriter {
   /// The time is the member's, as the file system keeps it: to the nanosecond, or cut down to
   /// its coarser step (a second on ext3, two on FAT, 10 ms on exFAT), never later; a write
   /// since has the time of now.
-  private func stat(_ url: URL, written member: ManifestMember) throws -> LocalItem.Member {
+  private func writtenMember(_ url: URL, written member: ManifestMember) throws -> LocalItem.Member
+  {
     // A stat that fails counts as not found: the download is not recorded, and is retried.
     try Self.checked(try? Sys.status(url.path), at: url, written: member)
   }
 
   /// `info`, the stat of `member` as written at `url` (nil: not found), checked as
-  /// ``stat(_:written:)`` says.
+  /// ``writtenMember(_:written:)`` says.
   static func checked(_ info: stat?, at url: URL, written member: ManifestMember) throws
     -> LocalItem.Member
   {
     let found = info != nil
-    let info = info ?? Glibc.stat()
+    let info = info ?? stat()
     let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
     let early = member.safeModified - modified
     let coarse = info.st_mtim.tv_nsec % 1_000_000 == 0 && early >= -1e-5 && early < 2
@@ -382,7 +396,7 @@ struct DownloadWriter {
     let folder = url.deletingLastPathComponent()
     return folder.appendingPathComponent(
       FileName.unique(url.lastPathComponent, marker: { " \($0 + 1)" }) {
-        FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+        (try? Sys.exists(folder.appendingPathComponent($0).path)) != false
       })
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -43,7 +44,7 @@ struct NewFilesWriter {
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> [Int: LocalItem.Member] {
     var staged: [(index: Int, temporary: String, target: URL)] = []
-    defer { for file in staged { unlink(file.temporary) } }  // those not renamed into place
+    defer { for file in staged { try? Sys.unlink(file.temporary) } }  // those not renamed into place
     var folders = Set<String>()
     for (index, file) in files.enumerated() {
       let target = folder.appendingPathComponent(file.relative)
@@ -83,8 +84,7 @@ struct NewFilesWriter {
         for (file, url) in zip(group, urls) {
           // The stat of what was written, taken before its name appears: a program that
           // writes the new file at once is then a change to upload, not taken for the download.
-          var info = Glibc.stat()
-          guard lstat(file.temporary, &info) == 0,
+          guard let info = try? Sys.status(file.temporary),
             (try? Sys.renameNoReplace(file.temporary, url.path)) != nil
           else { continue }
           named[file.index] = LocalScanner.member(info)

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -44,8 +45,7 @@ final class ReplacedFiles {
         }
       } else {
         let file = path.isEmpty ? root.path : root.appendingPathComponent(path).path
-        var info = Glibc.stat()
-        found = lstat(file, &info) == 0 && LocalScanner.isRegular(info) ? (file, info) : nil
+        found = (try? Sys.status(file)).flatMap { LocalScanner.isRegular($0) ? (file, $0) : nil }
       }
       guard let found else { continue }  // gone (it is written anew), or not a regular file
       if LocalScanner.member(found.info) != known {
@@ -85,12 +85,12 @@ final class ReplacedFiles {
       // replaced file any more, so its writers are those that had it open; the kernel says
       // when the last one closed it.
       if Sys.hasWriters(file.fd) == true {
-        let late = Held(path: file.path, file: file.file, fd: dup(file.fd), info: file.info)
-        guard late.fd >= 0 else { continue }
+        guard let copy = try? Sys.duplicate(file.fd) else { continue }
+        let late = Held(path: file.path, file: file.file, fd: copy, info: file.info)
         changed.append(file.file)
         waiting(file.file)
         BackgroundThread.start("quire-sync-put-back") {
-          defer { Glibc.close(late.fd) }
+          defer { Sys.close(late.fd) }
           _ = Sys.waitForWriters(of: late.fd, bound: Self.writerBound)
           // Told even if there was nothing to put back, or it could not be: nothing more can
           // be done for it, and the agent holds the item only until then.

@@ -152,8 +152,7 @@ extension SyncAgent {
   /// Moves `old` to `new` (never over something there), making `new`'s folder if need be, in
   /// one coordinated write that tells the presenters of it, and of what is inside, where it went.
   private static func coordinatedMove(_ old: URL, to new: URL) throws {
-    try FileManager.default.createDirectory(
-      at: new.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Sys.makeFolders(new.deletingLastPathComponent().path)
     let coordinator = FileCoordinator()
     try coordinator.coordinate(
       writingItemAt: old, options: .forMoving, writingItemAt: new, options: .forReplacing

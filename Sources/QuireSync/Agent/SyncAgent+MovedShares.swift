@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 /// A shared document or folder the participant moved out of "Shared with me" stays shared, as
@@ -29,7 +30,7 @@ extension SyncAgent {
   static func shareStateFiles(of stateFile: URL) -> [URL] {
     let folder = stateFile.deletingLastPathComponent()
     let prefix = stateFile.deletingPathExtension().lastPathComponent + "-share-"
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    let names = (try? Sys.names(in: folder.path)) ?? []
     return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".sqlite") }.sorted().map {
       folder.appendingPathComponent($0)
     }
@@ -86,9 +87,7 @@ extension SyncAgent {
       let newRoot = moved.deletingLastPathComponent()
       if moved.lastPathComponent != share.name {
         let target = newRoot.appendingPathComponent(share.name)
-        guard !FileManager.default.fileExists(atPath: target.path),
-          (try? FileManager.default.moveItem(at: moved, to: target)) != nil
-        else { return false }
+        guard (try? Sys.move(moved.path, to: target.path)) != nil else { return false }
       }
       root = newRoot
       let relative = Self.relative(newRoot, to: drive)
@@ -125,11 +124,11 @@ extension SyncAgent {
   func followMovedShare() async {
     guard let share, !synced.isEmpty else { return }
     if share.isFolder {
-      if !FileManager.default.fileExists(atPath: url(share.name).path) {
+      if (try? Sys.exists(url(share.name).path)) == false {
         _ = await followMovedFolder()
       }
     } else if let known = synced[share.item],
-      !FileManager.default.fileExists(atPath: url(known.path).path)
+      (try? Sys.exists(url(known.path).path)) == false
     {
       _ = await followMovedItem()
     }
@@ -185,7 +184,7 @@ extension SyncAgent {
     // Asked again after the waits above: the share's agent may have followed its folder.
     guard let owner, let location = shareLocations[owner] else { return nil }
     if path.hasPrefix(location + "/") { return true }  // where the folder is now
-    if FileManager.default.fileExists(atPath: folder.appendingPathComponent(location).path) {
+    if (try? Sys.exists(folder.appendingPathComponent(location).path)) != false {
       return false
     }
     await shareAgents[owner]?.request(push: true)

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import QuireSyncProtocol
 
 extension SyncAgent {
@@ -12,7 +13,7 @@ extension SyncAgent {
     -> Set<Int64>
   {
     // A path taken here goes the long way, where it gets its free name.
-    let chosen = chosen.filter { !FileManager.default.fileExists(atPath: url($0.relative).path) }
+    let chosen = chosen.filter { (try? Sys.exists(url($0.relative).path)) == false }
     let files = chosen.map {
       NewFilesWriter.File(
         identity: $0.entry.item, relative: $0.relative, member: $0.manifest.change.upserted[0])

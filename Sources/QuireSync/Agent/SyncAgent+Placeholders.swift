@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 /// Documents kept in the cloud (``DownloadPolicy/onDemand(downloadingUnder:)``): each is a
@@ -125,7 +126,7 @@ extension SyncAgent {
   /// - Throws: ``SyncError`` `notFound` if the folder has no such item.
   func downloadPlaceholder(at relative: String, progress: DownloadProgress? = nil) async throws {
     guard let known = synced.values.first(where: { $0.path == relative })?.item else {
-      if FileManager.default.fileExists(atPath: url(relative).path) { return }
+      if (try? Sys.exists(url(relative).path)) == true { return }
       throw SyncError(.notFound, "“\(relative)” is not an item of the synced folder.")
     }
     guard known.isPlaceholder else { return }
@@ -176,7 +177,7 @@ extension SyncAgent {
       for name in ["Thumbnail.png", "Thumbnail.svg"] where known.kind == .package {
         let file = url.appendingPathComponent("QuickLook/" + name)
         guard (known.members["QuickLook/" + name]?.size ?? .max) <= 256 << 10,
-          let data = FileManager.default.contents(atPath: file.path)
+          let data = try? Sys.contents(of: file.path)
         else { continue }
         thumbnail = name.hasSuffix("png") ? .png(data) : .svg(String(decoding: data, as: UTF8.self))
         break
@@ -188,15 +189,16 @@ extension SyncAgent {
         modified: Date(timeIntervalSince1970: Double(modified) / 1_000_000_000),
         thumbnail: thumbnail
       ).write(for: url)
-      try FileManager.default.removeItem(at: url)
+      try Sys.removeTree(url.path)
     }
     try state.record(cloud, changed: Array(cloud.members.keys), removed: [])
     synced[known.id] = cloud
   }
 
-  /// Whether the placeholder item `known` is still in the folder (its placeholder file is).
+  /// Whether the placeholder item `known` is still in the folder (its placeholder file is). A
+  /// look that fails says it is: only a placeholder seen gone is taken for moved or deleted.
   func placeholderExists(_ known: SyncedRecord) -> Bool {
-    FileManager.default.fileExists(atPath: CloudPlaceholder.url(for: url(known.path)).path)
+    (try? Sys.exists(CloudPlaceholder.url(for: url(known.path)).path)) != false
   }
 
   /// Removes the placeholder of `id` beside its document, now downloaded at `relative`, if
@@ -213,7 +215,7 @@ extension SyncAgent {
   }
 
   private func removePlaceholder(of item: SyncedItem) {
-    try? FileManager.default.removeItem(at: CloudPlaceholder.url(for: url(item.path)))
+    try? Sys.unlink(CloudPlaceholder.url(for: url(item.path)).path)
   }
 
   /// A member known only from the server: its size and mode, no local time.

@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import Quire
 import QuireSyncProtocol
 
@@ -36,7 +37,7 @@ extension SyncAgent {
       items = [moved]  // the participant moved it to another folder of the drive
     }
     if let share, share.isFolder, !synced.isEmpty,
-      !FileManager.default.fileExists(atPath: url(share.name).path), await followMovedFolder()
+      (try? Sys.exists(url(share.name).path)) == false, await followMovedFolder()
     {
       items = scan()  // the participant moved the shared folder: not a deletion of it all
     }
@@ -324,8 +325,7 @@ extension SyncAgent {
     do {
       var current = item
       if item.kind == .package {
-        var info = stat()
-        guard lstat(url.path, &info) == 0, LocalScanner.isDirectory(info) else {
+        guard let info = try? Sys.status(url.path), LocalScanner.isDirectory(info) else {
           throw SyncError(
             .changedWhileSyncing,
             "“\(url.path)” was moved or removed while it was read to upload it; the next scan finds where it went."

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -121,11 +122,11 @@ extension SyncAgent {
       FileName.unique(
         source.lastPathComponent,
         marker: { $0 == 1 ? " (my changes)" : " (my changes \($0))" }
-      ) { FileManager.default.fileExists(atPath: drive.appendingPathComponent($0).path) })
+      ) { (try? Sys.exists(drive.appendingPathComponent($0).path)) != false })
     try FileCoordinator().coordinate(
       writingItemAt: source, options: .forMoving, writingItemAt: target, options: .forReplacing
     ) { from, to in
-      try FileManager.default.moveItem(at: from, to: to)
+      try Sys.move(from.path, to: to.path)
       try ItemIdentity.assign(nil, to: to)  // a new document, not the owner's
       Self.allowWriting(to)  // this account's own now, whatever the share allowed
     }
@@ -278,35 +279,31 @@ extension SyncAgent {
       Self.removeEmptyFolders(sharedFolder)
     }
     for suffix in ["", "-wal", "-shm", ".lock"] {
-      try? FileManager.default.removeItem(atPath: file.path + suffix)
+      try? Sys.unlink(file.path + suffix)
     }
   }
 
   /// Removes `folder` and the folders in it that hold nothing (a left or renamed folder
   /// share's); `rmdir` leaves any that holds something.
   static func removeEmptyFolders(_ folder: URL) {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for name in names {
-      var info = stat()
+    for name in (try? Sys.names(in: folder.path)) ?? [] {
       let path = folder.path + "/" + name
-      if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+      if let info = try? Sys.status(path), LocalScanner.isDirectory(info) {
         removeEmptyFolders(URL(fileURLWithPath: path))
       }
     }
-    _ = rmdir(folder.path)
+    try? Sys.rmdir(folder.path)
   }
 
   /// Gives the owner write permission on `url` and, for a package, on everything in it.
   static func allowWriting(_ url: URL) {
-    var paths = [url.path]
-    if let walker = FileManager.default.enumerator(atPath: url.path) {
-      while let path = walker.nextObject() as? String { paths.append(url.path + "/" + path) }
-    }
-    for path in paths {
-      var info = stat()
-      if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK {
-        chmod(path, (info.st_mode & 0o7777) | 0o200)
-      }
-    }
+    allowWriting(path: url.path)
+  }
+
+  private static func allowWriting(path: String) {
+    guard let info = try? Sys.status(path), info.st_mode & S_IFMT != S_IFLNK else { return }
+    try? Sys.chmod(path, (info.st_mode & 0o7777) | 0o200)
+    guard LocalScanner.isDirectory(info) else { return }
+    for name in (try? Sys.names(in: path)) ?? [] { allowWriting(path: path + "/" + name) }
   }
 }

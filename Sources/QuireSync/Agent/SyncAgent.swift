@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 #if canImport(Glibc)
@@ -174,9 +175,7 @@ public actor SyncAgent {
   public static func defaultStateFile(
     for folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
-    let base =
-      environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+    let base = XDGBase.state.folder(environment: environment)
     let key = ContentHash(of: Array(folder.standardizedFileURL.path.utf8)).hex.prefix(16)
     return base.appendingPathComponent("quire/sync/\(key).sqlite")
   }
@@ -192,8 +191,12 @@ public actor SyncAgent {
   ///   would race each other's uploads and downloads); the agent holds a lock beside its state.
   public func run(ready: @escaping @Sendable () -> Void = {}) async throws {
     let lock = try lockFolder()
-    defer { close(lock) }
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { Sys.close(lock) }
+    do { try Sys.makeFolders(folder.path) } catch {
+      throw SyncError(
+        .unavailable, "Could not make the synced folder “\(folder.path)”: \(error.reason).",
+        cause: error)
+    }
     if share == nil {
       removeLeftovers()  // a share's folder is the drive's, cleaned by it
       loadShareLocations()
@@ -350,9 +353,10 @@ public actor SyncAgent {
   private func listenToSettings() async {
     let folder = pauseMarker.deletingLastPathComponent()
     let settingsFile = folder.appendingPathComponent(SyncSettings.defaultLocation.lastPathComponent)
-    let signedIn = { FileManager.default.fileExists(atPath: settingsFile.path) }
+    // A look that fails is no sign-out: only the file gone is.
+    let signedIn = { (try? Sys.exists(settingsFile.path, followLinks: true)) != false }
     while !Task.isCancelled && signedIn() {
-      try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try? Sys.makeFolders(folder.path)
       do {
         var events = FileMonitor(watching: folder, recursive: false).makeAsyncIterator()
         // The watch holds from here. The marker made or removed before it (`quire sync resume`
@@ -418,11 +422,18 @@ public actor SyncAgent {
   /// or a crash cut short: no one else writes those names, and none is in use before the agent
   /// runs. The folder is walked once, at start.
   private func removeLeftovers() {
-    guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return }
-    while let path = walker.nextObject() as? String {
-      guard (path as NSString).lastPathComponent.hasPrefix(".quire-sync-") else { continue }
-      try? FileManager.default.removeItem(at: folder.appendingPathComponent(path))
-      walker.skipDescendants()
+    Self.removeLeftovers(in: folder.path)
+  }
+
+  /// Removes the `.quire-sync-…` items in the folder at `path` and in every folder below it.
+  static func removeLeftovers(in path: String) {
+    for name in (try? Sys.names(in: path)) ?? [] {
+      let item = path + "/" + name
+      if name.hasPrefix(".quire-sync-") {
+        try? Sys.removeTree(item)
+      } else if let info = try? Sys.status(item), LocalScanner.isDirectory(info) {
+        removeLeftovers(in: item)
+      }
     }
   }
 

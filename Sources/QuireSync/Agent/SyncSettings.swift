@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 /// A device's sign-in to a Quire Sync server, kept in `$XDG_CONFIG_HOME/quire/sync.json` with
@@ -50,11 +51,7 @@ public struct SyncSettings: Codable, Sendable, Equatable {
 
   /// `$XDG_CONFIG_HOME/quire/sync.json` (or `~/.config/quire/sync.json`).
   public static var defaultLocation: URL {
-    let environment = ProcessInfo.processInfo.environment
-    let base =
-      environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
-    return base.appendingPathComponent("quire/sync.json")
+    XDGBase.config.folder().appendingPathComponent("quire/sync.json")
   }
 
   /// The marker whose presence pauses every agent of this user (`quire sync pause`): beside
@@ -65,31 +62,39 @@ public struct SyncSettings: Codable, Sendable, Equatable {
 
   /// Whether syncing is paused (the marker at `marker` exists).
   public static func isPaused(marker: URL = pauseMarker) -> Bool {
-    FileManager.default.fileExists(atPath: marker.path)
+    (try? Sys.exists(marker.path, followLinks: true)) == true
   }
 
   /// Pauses or resumes every agent of this user, running or started later.
   public static func setPaused(_ paused: Bool, marker: URL = pauseMarker) throws(SyncError) {
     if paused {
       do {
-        try FileManager.default.createDirectory(
-          at: marker.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data().write(to: marker)
-      } catch {
-        throw SyncError(.unavailable, "Could not pause: “\(marker.path)”: \(error).", cause: error)
-      }
-    } else {
-      do { try FileManager.default.removeItem(at: marker) } catch CocoaError.fileNoSuchFile {
+        try Sys.makeFolders(marker.deletingLastPathComponent().path, mode: 0o700)
+        Sys.close(try Sys.open(marker.path, O_WRONLY | O_CREAT, mode: 0o600))
       } catch {
         throw SyncError(
-          .unavailable, "Could not resume: remove “\(marker.path)”: \(error).", cause: error)
+          .unavailable, "Could not pause: “\(marker.path)”: \(error.reason).", cause: error)
+      }
+    } else {
+      do { try Sys.unlink(marker.path) } catch {
+        guard error.errno != ENOENT else { return }
+        throw SyncError(
+          .unavailable, "Could not resume: remove “\(marker.path)”: \(error.reason).",
+          cause: error)
       }
     }
   }
 
   /// The settings saved at `location`, or nil if this device is not signed in.
   public static func load(from location: URL = defaultLocation) throws(SyncError) -> SyncSettings? {
-    guard let data = FileManager.default.contents(atPath: location.path) else { return nil }
+    let contents: Data?
+    do { contents = try Sys.contents(of: location.path) } catch {
+      throw SyncError(
+        .unavailable,
+        "Could not read the sync settings in “\(location.path)”: \(error.reason). Check its permissions.",
+        cause: error)
+    }
+    guard let data = contents else { return nil }
     do { return try JSONDecoder().decode(SyncSettings.self, from: data) } catch {
       throw SyncError(
         .malformed,
@@ -98,31 +103,26 @@ public struct SyncSettings: Codable, Sendable, Equatable {
     }
   }
 
-  /// Saves the settings at `location`, readable by the user only.
+  /// Saves the settings at `location`, readable by the user only: a crash at any moment leaves
+  /// the old settings or the new ones, whole, never an empty file.
   public func save(to location: URL = defaultLocation) throws(SyncError) {
+    let data: Data
+    do { data = try JSONEncoder().encode(self) } catch {
+      throw SyncError(.malformed, "Could not encode the sync settings: \(error).", cause: error)
+    }
     do {
-      try FileManager.default.createDirectory(
-        at: location.deletingLastPathComponent(), withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-      let temporary = location.appendingPathExtension("tmp")
-      guard
-        FileManager.default.createFile(
-          atPath: temporary.path, contents: try JSONEncoder().encode(self),
-          attributes: [.posixPermissions: 0o600])
-      else {
-        throw SyncError(.unavailable, "Could not save “\(location.path)”.")
-      }
-      try Sys.rename(temporary.path, location.path)
-    } catch let error as SyncError {
-      throw error
+      try Sys.makeFolders(location.deletingLastPathComponent().path, mode: 0o700)
+      try Sys.replaceDurably(location.path, with: data, mode: 0o600)
     } catch {
       throw SyncError(
-        .unavailable, "Could not save the sync settings in “\(location.path)”: \(error).")
+        .unavailable,
+        "Could not save the sync settings in “\(location.path)”: \(error.reason). Check the free space and the folder's permissions.",
+        cause: error)
     }
   }
 
   /// Removes the settings (signs this device out).
   public static func remove(at location: URL = defaultLocation) {
-    try? FileManager.default.removeItem(at: location)
+    try? Sys.unlink(location.path)
   }
 }

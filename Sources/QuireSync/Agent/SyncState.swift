@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import GRDB
 import Quire
 import QuireSyncProtocol
@@ -28,8 +29,7 @@ final class SyncState: Sendable {
 
   init(file: URL) throws(SyncError) {
     do {
-      try FileManager.default.createDirectory(
-        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Sys.makeFolders(file.deletingLastPathComponent().path)
       // WAL with synchronous=NORMAL: a transaction is one append, fsynced at checkpoints, not
       // three fsyncs. A killed agent loses nothing (the WAL is in the page cache); a power cut
       // may lose the last few records, which the agent re-learns from the folder and the

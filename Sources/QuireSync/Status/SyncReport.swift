@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import GRDB
 import QuireSyncProtocol
 
@@ -54,7 +55,7 @@ public struct SyncReport: Codable, Sendable {
     if let settings, let folder {
       report.download = settings.downloadPolicy(for: folder).description
     }
-    guard FileManager.default.fileExists(atPath: stateFile.path) else { return report }
+    guard (try? Sys.exists(stateFile.path, followLinks: true)) != false else { return report }
     let state = try SyncState(readingOnly: stateFile)
     report.connection = state.value("connection") ?? "never run"
     report.cursor = state.cursor

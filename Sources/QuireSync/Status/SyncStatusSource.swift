@@ -1,4 +1,5 @@
 import Foundation
+import QuireCore
 import GRDB
 import Quire
 import QuireSyncProtocol
@@ -38,7 +39,7 @@ public final class SyncStatusSource: UbiquityStatusSource {
   /// their agents' states, and carry their ``Quire/UbiquitySharing`` as participant; this
   /// account's items that it shares carry theirs as owner.
   public func statuses() async -> [String: UbiquityStatus]? {
-    guard FileManager.default.fileExists(atPath: settingsFile.path) else { return nil }
+    guard (try? Sys.exists(settingsFile.path, followLinks: true)) == true else { return nil }
     var result: [String: UbiquityStatus] = [:]
     if let database = stateDatabase(stateFile) {
       result = (try? await database.read { db in try Self.statuses(db, owner: true) }) ?? [:]
@@ -172,7 +173,7 @@ public final class SyncStatusSource: UbiquityStatusSource {
       (settingsFile.deletingLastPathComponent(), settingsFile.lastPathComponent),
     ]
     let tasks = watched.map { folder, name in
-      try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try? Sys.makeFolders(folder.path)
       // The watch is made here, before the caller reads the statuses, not in the task: a task
       // that started late (a loaded machine) missed the agent's records in between, and the
       // caller showed an upload that had long finished.
@@ -197,7 +198,7 @@ public final class SyncStatusSource: UbiquityStatusSource {
   /// once it exists, and kept open while it does.
   private func stateDatabase(_ file: URL) -> DatabaseQueue? {
     databases.withLock { databases in
-      guard FileManager.default.fileExists(atPath: file.path) else {
+      guard (try? Sys.exists(file.path, followLinks: true)) == true else {
         databases[file.path] = nil
         return nil
       }

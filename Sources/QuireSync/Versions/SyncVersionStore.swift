@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 /// A synced folder's versions, kept by the Quire Sync server: every revision a device synced,
@@ -29,16 +30,15 @@ public struct SyncVersionStore: VersionStore {
   ) {
     self.folder = folder.standardizedFileURL
     self.settingsFile = settingsFile
-    let base =
-      environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
-      ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-    self.cache = cache ?? base.appendingPathComponent("quire/versions")
+    self.cache =
+      cache
+      ?? XDGBase.cache.folder(environment: environment).appendingPathComponent("quire/versions")
   }
 
   /// Whether `url` is in the synced folder and this device is signed in.
   public func keepsVersions(of url: URL) -> Bool {
     url.standardizedFileURL.path.hasPrefix(folder.path + "/")
-      && FileManager.default.fileExists(atPath: settingsFile.path)
+      && (try? Sys.exists(settingsFile.path, followLinks: true)) == true
   }
 
   /// Every version of the document at `url` on the server, newest first.
@@ -53,8 +53,7 @@ public struct SyncVersionStore: VersionStore {
         deviceName: version.deviceName, isCurrent: current, isConflict: version.conflict,
         isResolved: version.resolved,
         hasLocalContents: current
-          || FileManager.default.fileExists(
-            atPath: cached(item, version.revision, url.lastPathComponent).path),
+          || (try? Sys.exists(cached(item, version.revision, url.lastPathComponent).path)) == true,
         lockOwner: version.lockedBy
       )
     }
@@ -72,23 +71,35 @@ public struct SyncVersionStore: VersionStore {
     let (client, item) = try syncedItem(at: url)
     let revision = try number(version)
     let destination = cached(item, revision, url.lastPathComponent)
-    if FileManager.default.fileExists(atPath: destination.path) { return destination }
+    if try Sys.exists(destination.path) { return destination }
     let manifest = try await client.manifest(item: item, revision: revision)
     let chunks = try await client.fetchChunks(
       Array(Set(manifest.change.upserted.flatMap { $0.chunks.map(\.hash) })))
+    do {
+      try Self.place(manifest, chunks: chunks, of: url, at: destination)
+    } catch let error as SystemCallError {
+      throw SyncError(
+        .unavailable,
+        "Could not keep a version of “\(url.path)” in “\(cache.path)”: \(error.reason). Check the free space.",
+        cause: error)
+    }
+    return destination
+  }
+
+  /// Writes the version `manifest` of the document at `url`, of which `chunks` holds every
+  /// chunk, at `destination`: made under a hidden name beside it, then renamed into place.
+  private static func place(
+    _ manifest: RevisionManifest, chunks: [ContentHash: [UInt8]], of url: URL, at destination: URL
+  ) throws {
     let staging = destination.deletingLastPathComponent().appendingPathComponent(
       ".quire-version-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: staging) }
-    if manifest.kind == .package {
-      try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
-    }
+    try Sys.makeFolders(destination.deletingLastPathComponent().path)
+    defer { try? Sys.removeTree(staging.path) }
+    if manifest.kind == .package { try Sys.mkdir(staging.path) }
     for member in manifest.change.upserted {
       if manifest.kind == .package { try SyncPath.check(member.path, what: "member path") }
       let file = member.path.isEmpty ? staging : staging.appendingPathComponent(member.path)
-      try FileManager.default.createDirectory(
-        at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Sys.makeFolders(file.deletingLastPathComponent().path)
       var bytes: [UInt8] = []
       bytes.reserveCapacity(member.size)
       for piece in member.chunks {
@@ -97,16 +108,23 @@ public struct SyncVersionStore: VersionStore {
         }
         bytes += chunk
       }
-      try Data(bytes).write(to: file)
-      try FileManager.default.setAttributes(
-        [
-          .posixPermissions: Int(member.permissions),
-          .modificationDate: Date(timeIntervalSince1970: member.safeModified),
-        ],
-        ofItemAtPath: file.path)
+      try Self.write(bytes, of: member, to: file.path)
     }
-    try FileManager.default.moveItem(at: staging, to: destination)
-    return destination
+    // A copy of the cache, not a document: no fsync. Another reader that cached it meanwhile
+    // has put the same bytes there.
+    try? Sys.move(staging.path, to: destination.path)
+    guard try Sys.exists(destination.path) else {
+      throw SystemCallError(call: "rename", errno: ENOENT)
+    }
+  }
+
+  /// Writes `bytes`, a version's `member`, as a new file at `path` with its mode and time.
+  private static func write(_ bytes: [UInt8], of member: ManifestMember, to path: String) throws {
+    let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: mode_t(member.permissions))
+    defer { Sys.close(fd) }
+    try bytes.withUnsafeBytes { try Sys.write(fd, $0) }
+    try Sys.chmod(fd, mode_t(member.permissions))
+    try Sys.setModificationTime(of: fd, Date(timeIntervalSince1970: member.safeModified).timespec)
   }
 
   /// Marks the conflict versions resolved (or not) on the server.
@@ -124,8 +142,8 @@ public struct SyncVersionStore: VersionStore {
     let numbers = try versions.map { try number($0) }
     _ = try await client.removeVersions(item: item, revisions: numbers)
     for revision in numbers {
-      try? FileManager.default.removeItem(
-        at: cached(item, revision, url.lastPathComponent).deletingLastPathComponent())
+      try? Sys.removeTree(
+        cached(item, revision, url.lastPathComponent).deletingLastPathComponent().path)
     }
   }
 

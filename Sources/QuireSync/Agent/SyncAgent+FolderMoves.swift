@@ -91,23 +91,26 @@ extension SyncAgent {
     appliedMoves.append((entry, revisionsBefore))
     if appliedMoves.count > 64 { appliedMoves.removeFirst() }
     let move = FolderMove(from: from, to: to)
-    // What the move took: the items in the folder at revisions up to the move's. One this
-    // device committed there after the move (it had not heard of it) stays where it is.
-    let inside = synced.values.filter { move.relative($0.path) != nil }
-    let taken = Set(inside.filter { $0.revision <= revisionsBefore }.map(\.id))
-    guard !taken.isEmpty else { return }
     let old = url(move.from)
     let new = url(move.to)
-    let exists = { (url: URL) in (try? Sys.status(url.path)) != nil }
-    if exists(old), !exists(new), taken.count == inside.count {
+    // What the disk says, looked at first; then the decision; then the steps.
+    guard
+      let steps = FolderMoveSteps.decide(
+        move, revisionsBefore: revisionsBefore,
+        synced: synced.values.lazy.map {
+          (id: $0.id, path: $0.path, revision: $0.revision, isPlaceholder: $0.isPlaceholder)
+        },
+        folderHere: (try? Sys.status(old.path)) != nil,
+        targetFree: (try? Sys.status(new.path)) == nil)
+    else { return }
+    switch steps.files {
+    case .renameFolder:
       try Self.coordinatedMove(old, to: new)
-    } else {
-      for known in inside where taken.contains(known.id) {
-        try moveAlone(known.item, to: move.moved(known.path))
-      }
-      try? Sys.rmdir(old.path)  // the old folder's husk, if nothing is left in it
+    case .each(let moves, let husk):
+      for itemMove in moves { try moveAlone(itemMove) }
+      try? Sys.rmdir(url(husk).path)  // the old folder's husk, if nothing is left in it
     }
-    try recordMoved(move, only: taken)
+    try recordMoved(steps.records)
   }
 
   /// `path` (a container path) of a manifest at `revision` as it is now: taken through the
@@ -118,31 +121,39 @@ extension SyncAgent {
     appliedMoves.filter { revision <= $0.revisionsBefore }.reduce(path) { $1.move.moved($0) }
   }
 
-  /// Moves the records of the synced items inside `move`'s folder (of those `only`, if given)
-  /// to their new paths. Their revisions stay: a commit on one of them is rebased by the server
-  /// past the move.
-  private func recordMoved(_ move: FolderMove, only: Set<String>? = nil) throws {
+  /// Moves the records of the synced items inside `move`'s folder to their new paths. Their
+  /// revisions stay: a commit on one of them is rebased by the server past the move.
+  private func recordMoved(_ move: FolderMove) throws {
+    var paths: [String: String] = [:]
+    for known in synced.values where move.relative(known.path) != nil {
+      paths[known.id] = move.moved(known.path)
+    }
+    try recordMoved(paths)
+  }
+
+  /// Moves the records of the items in `paths` (identity to new path).
+  private func recordMoved(_ paths: [String: String]) throws {
     var records: [(item: SyncedItem, changed: [String], removed: [String])] = []
-    for known in synced.values
-    where move.relative(known.path) != nil && only.map({ $0.contains(known.id) }) ?? true {
-      var moved = known.item
-      moved.path = move.moved(known.path)
+    for (id, path) in paths {
+      guard var moved = synced[id] else { continue }
+      moved.path = path
       records.append((moved, [], []))
     }
     try state.record(records, clearingStatus: false)
     for record in records { synced[record.item.id] = record.item }
   }
 
-  /// Moves `known`'s file (or its placeholder) from its recorded path to `path`, if it is
-  /// still there and nothing is at `path`. Anything else is left as it is: where the item is
-  /// now differs from its record, and the next push uploads that move.
-  private func moveAlone(_ known: SyncedItem, to path: String) throws {
-    var old = url(known.path)
-    var new = url(path)
-    if known.isPlaceholder {
+  /// Carries out one item's move of a folder move, if its precondition still holds: the file
+  /// (or its placeholder) is at its recorded path and still carries the item's identity, and
+  /// nothing is at its new path. Otherwise it is left as it is: where the item is now differs
+  /// from its record, and the next push uploads that move.
+  private func moveAlone(_ move: FolderMoveSteps.ItemMove) throws {
+    var old = url(move.from)
+    var new = url(move.to)
+    if move.isPlaceholder {
       old = CloudPlaceholder.url(for: old)
       new = CloudPlaceholder.url(for: new)
-    } else if ItemIdentity.stored(at: old) != known.id {
+    } else if ItemIdentity.stored(at: old) != move.id {
       return
     }
     guard (try? Sys.status(old.path)) != nil, (try? Sys.status(new.path)) == nil else { return }

@@ -4,23 +4,18 @@ import QuireSyncProtocol
 
 extension SyncAgent {
   /// Tells the presenters of each item whose unresolved conflict versions changed in `entries`
-  /// (the journal reports them on every entry of the item) which versions it gained and which
-  /// were resolved: an open ``Quire/Document`` goes `inConflict`, or out of it, on every device.
+  /// which versions it gained and which were resolved (``ConflictChanges``): an open
+  /// ``Quire/Document`` goes `inConflict`, or out of it, on every device.
   func announceConflicts(_ entries: [ChangeEntry]) {
-    var latest: [String: [Int64]] = [:]
-    for entry in entries where entry.folderMove == nil {
-      latest[entry.item] = entry.unresolvedConflicts ?? []
-    }
-    for (item, now) in latest {
-      let before = knownConflicts[item] ?? []
-      guard now != before else { continue }
-      knownConflicts[item] = now.isEmpty ? nil : now
-      guard let path = synced.record(item)?.path else { continue }
+    let found = ConflictChanges(entries, known: knownConflicts)
+    knownConflicts = found.known
+    for change in found.changes {
+      guard let path = synced.record(change.item)?.path else { continue }
       let coordinator = FileCoordinator()
-      for gained in Set(now).subtracting(before).sorted() {
+      for gained in change.gained {
         coordinator.item(at: url(path), didGainVersion: String(gained))
       }
-      for resolved in Set(before).subtracting(now).sorted() {
+      for resolved in change.resolved {
         coordinator.item(at: url(path), didResolveConflictVersion: String(resolved))
       }
     }

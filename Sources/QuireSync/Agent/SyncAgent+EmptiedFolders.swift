@@ -10,14 +10,23 @@ extension SyncAgent {
   /// that holds anything, a document the participant put there meanwhile included, stays.
   func removeFoldersEmptied(from old: String, now current: String?) {
     guard let share, share.isFolder else { return }
+    for folder in Self.foldersLeft(by: old, now: current, shareFolder: share.name) {
+      guard (try? Sys.rmdir(root.appendingPathComponent(folder).path)) != nil else { return }
+    }
+  }
+
+  /// The folders an item that was at `old` and is now at `current` (nil: gone) may have left
+  /// empty, innermost first: from its old folder up to the shared folder `shareFolder`, which
+  /// stays; none if it is still in its old folder.
+  static func foldersLeft(by old: String, now current: String?, shareFolder: String) -> [String] {
     var folder = Substring(old)
     folder = folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]
-    if let current, current.hasPrefix(folder + "/") { return }  // still in that folder
-    while folder.contains("/"), folder != Substring(share.name) {
-      guard (try? Sys.rmdir(root.appendingPathComponent(String(folder)).path)) != nil else {
-        return
-      }
+    if let current, current.hasPrefix(folder + "/") { return [] }  // still in that folder
+    var result: [String] = []
+    while folder.contains("/"), folder != Substring(shareFolder) {
+      result.append(String(folder))
       folder = folder[..<folder.lastIndex(of: "/")!]
     }
+    return result
   }
 }

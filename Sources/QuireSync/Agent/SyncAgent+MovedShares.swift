@@ -153,17 +153,16 @@ extension SyncAgent {
   /// (`cp -a`, a file manager's duplicate) while the shared one is still where it was: that is
   /// a new document of the account's own.
   func isSharedDocument(_ item: LocalItem) async -> Bool {
-    guard let location = shareLocations[item.id] else { return false }
-    if location == item.path { return true }
-    if let agent = shareAgents[item.id], let now = await agent.itemLocation() {
+    guard var location = shareLocations[item.id] else { return false }
+    if location != item.path, let agent = shareAgents[item.id], let now = await agent.itemLocation()
+    {
       shareLocations[item.id] = now
-      if now == item.path { return true }
+      location = now
     }
-    let still = shareLocations[item.id] ?? location
-    if ItemIdentity.stored(at: folder.appendingPathComponent(still)) == item.id { return false }
-    // Moved: its share's agent follows it when asked.
-    await shareAgents[item.id]?.request(push: true)
-    return true
+    let place = SharedItemPlace.document(at: item.path, location: location) {
+      ItemIdentity.stored(at: folder.appendingPathComponent(location)) == item.id
+    }
+    return await carryOut(place, share: item.id)
   }
 
   /// The drive's agent, for `id`, a document new to the drive at `path`: nil if no shared
@@ -183,12 +182,23 @@ extension SyncAgent {
     }
     // Asked again after the waits above: the share's agent may have followed its folder.
     guard let owner, let location = shareLocations[owner] else { return nil }
-    if path.hasPrefix(location + "/") { return true }  // where the folder is now
-    if (try? Sys.exists(folder.appendingPathComponent(location).path)) != false {
-      return false
+    let place = SharedItemPlace.inSharedFolder(at: path, folder: location) {
+      (try? Sys.exists(folder.appendingPathComponent(location).path)) != false
     }
-    await shareAgents[owner]?.request(push: true)
-    return true
+    return await carryOut(place, share: owner)
+  }
+
+  /// Carries out what `place` says of an item of the share whose agent is `shareAgents[share]`:
+  /// one the participant moved asks that agent for a push (it follows the item). Returns
+  /// whether the share's agent syncs the item (false: a copy, the account's own).
+  private func carryOut(_ place: SharedItemPlace, share: String) async -> Bool {
+    switch place {
+    case .withItsShare: return true
+    case .copy: return false
+    case .movedWithItsShare:
+      await shareAgents[share]?.request(push: true)
+      return true
+    }
   }
 
   /// The drive's agent: a change at `relative` (drive-relative) inside a share moved out of

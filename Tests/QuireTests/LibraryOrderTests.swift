@@ -1,4 +1,5 @@
 import Foundation
+import QuireSync
 import QuireSyncSimulation
 import Testing
 
@@ -6,10 +7,7 @@ import Testing
 
 @Suite("The browser's sortable columns")
 struct LibraryOrderTests {
-  private static let states: [String?] = [
-    nil, "current", "uploading", "waiting", "error", "downloading", "downloadError",
-    "notDownloaded",
-  ]
+  private static let states: [SyncItemState?] = [nil] + SyncItemState.allCases
 
   /// A listing in name order, as the live query gives it, with many ties in every column.
   private static func listing(_ random: inout SeededGenerator) -> [LibraryItem] {
@@ -69,13 +67,13 @@ struct LibraryOrderTests {
     var broken = LibraryItem(
       path: "b", name: "b", kind: "text", type: "", isFolder: false, size: 0,
       modified: Date(), tags: [], id: "b")
-    broken.sync = "error"
+    broken.sync = .error
     var cloud = broken
     cloud.id = "c"
-    cloud.sync = "notDownloaded"
+    cloud.sync = .notDownloaded
     var current = broken
     current.id = "a"
-    current.sync = "current"
+    current.sync = .current
     var conflicted = current
     conflicted.id = "d"
     conflicted.conflicts = true
@@ -93,11 +91,11 @@ struct LibraryOrderTests {
     case .size: return item.isFolder ? -1 : Double(item.size)
     case .sync:
       if item.conflicts == true { return 0 }
-      let ranks: [String?: Double] = [
-        "error": 0, "downloadError": 0, "uploading": 1, "downloading": 1, "waiting": 2,
-        "notDownloaded": 3, "current": 4,
+      let ranks: [SyncItemState: Double] = [
+        .error: 0, .downloadError: 0, .uploading: 1, .downloading: 1, .waiting: 2,
+        .notDownloaded: 3, .current: 4,
       ]
-      return ranks[item.sync] ?? 5
+      return item.sync.flatMap { ranks[$0] } ?? 5
     }
   }
 }

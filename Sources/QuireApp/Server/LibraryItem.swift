@@ -13,9 +13,8 @@ struct LibraryItem: Encodable {
   var modified: Date
   var tags: [String]
   var id: String
-  /// Where it is in its sync (nil when the library is not synced): `current`, `uploading`,
-  /// `waiting`, `error` (its upload failed), `downloading`, `downloadError` or `notDownloaded`.
-  var sync: String?
+  /// Where it is in its sync (nil when the library is not synced), sent by its raw value.
+  var sync: SyncItemState?
   /// The error of `error` and `downloadError`.
   var syncError: String?
   /// Whether a conflict copy of it waits to be resolved.
@@ -41,7 +40,7 @@ extension LibraryItem {
     id = item.identity ?? path
     if let status = item.ubiquity {
       let state = Self.syncState(status)
-      sync = state.rawValue
+      sync = state
       syncError = (status.uploadingError ?? status.downloadingError)?.message
       conflicts = status.hasUnresolvedConflicts
       if let sharing = status.sharing {

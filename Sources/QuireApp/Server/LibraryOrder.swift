@@ -1,4 +1,5 @@
 import Foundation
+import QuireSync
 
 /// The order of a listing, as the browser's sortable columns ask for it: a column and a
 /// direction. Pure: a function of the items, so the tests try it on generated listings.
@@ -44,7 +45,7 @@ struct LibraryOrder: Equatable {
     var modified = Date.distantPast
     var size: Int64 = 0
     var isFolder = false
-    var sync: String?
+    var sync: SyncItemState?
     var conflicts = false
   }
 
@@ -100,12 +101,12 @@ struct LibraryOrder: Equatable {
   private static func attention(_ item: Entry) -> Int {
     if item.conflicts { return 0 }
     switch item.sync {
-    case "error", "downloadError": return 0
-    case "uploading", "downloading": return 1
-    case "waiting": return 2
-    case "notDownloaded": return 3
-    case "current": return 4
-    default: return 5
+    case .error, .downloadError: return 0
+    case .uploading, .downloading: return 1
+    case .waiting: return 2
+    case .notDownloaded: return 3
+    case .current: return 4
+    case nil: return 5
     }
   }
 }

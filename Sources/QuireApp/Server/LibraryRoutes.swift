@@ -160,7 +160,7 @@ struct LibraryRoutes: Sendable {
       return LibraryOrder.Entry(
         kind: order.key == .kind ? LibraryItem.kind(of: item) : "",
         modified: item.modificationDate, size: item.size, isFolder: item.isFolder,
-        sync: status.map { LibraryItem.syncState($0).rawValue },
+        sync: status.map { LibraryItem.syncState($0) },
         conflicts: status?.hasUnresolvedConflicts == true)
     }
     let offset = max(0, Int(parameters["offset"] ?? "0") ?? 0)

@@ -33,7 +33,7 @@ struct ConflictChanges: Equatable, Sendable {
     var changes: [Change] = []
     for (item, now) in latest.sorted(by: { $0.key < $1.key }) {
       let before = known[item] ?? []
-      guard now != before else { continue }
+      guard Set(now) != Set(before) else { continue }  // the same versions, in any order
       known[item] = now.isEmpty ? nil : now
       changes.append(
         Change(

@@ -144,8 +144,8 @@ extension SyncAgent {
   }
 
   /// Carries out one item's move of a folder move, if its precondition still holds: the file
-  /// (or its placeholder) is at its recorded path and still carries the item's identity, and
-  /// nothing is at its new path. Otherwise it is left as it is: where the item is now differs
+  /// (or its placeholder) is at its recorded path, a file still carries the item's identity,
+  /// and nothing is at its new path. Otherwise it is left as it is: where the item is now differs
   /// from its record, and the next push uploads that move.
   private func moveAlone(_ move: FolderMoveSteps.ItemMove) throws {
     var old = url(move.from)

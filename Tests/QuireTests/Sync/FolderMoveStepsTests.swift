@@ -36,7 +36,7 @@ struct FolderMoveStepsTests {
         Issue.record("not item by item: \(String(describing: steps))")
         continue
       }
-      #expect(moves.map(\.id) == ["2", "1"])  // in path order: "A/S/…" before "A/x…"
+      #expect(moves.map(\.id) == ["2", "1"])  // in order of their paths: "A/S/…" before "A/x…"
       #expect(moves.map(\.isPlaceholder) == [true, false])
     }
     // Nothing of this device's in the folder, or all of it newer: nothing to do.

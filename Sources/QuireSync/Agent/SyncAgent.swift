@@ -253,7 +253,7 @@ public actor SyncAgent {
   /// unreachable, the step is asked for again after a pause that grows while it stays away.
   private func work() async {
     if paused {
-      state.setValue("paused", for: "connection")
+      state.setConnection(.paused)
       for job in asked {
         job.done.resume(
           throwing: SyncError(
@@ -286,7 +286,7 @@ public actor SyncAgent {
           needsPull = false
           try await pull()
         }
-        state.setValue("online", for: "connection")
+        state.setConnection(.online)
         state.setValue(nil, for: "lastError")
         retryPause.reset()
         if !needsPush && !needsPull && asked.isEmpty { caughtUp?() }
@@ -315,15 +315,15 @@ public actor SyncAgent {
     // A full disk here says nothing of the server: the connection stays as the last response
     // (``noteServerReached()``) or failure to reach it left it.
     if !diskFull && (error as? SyncError)?.code == .unavailable {
-      state.setValue("offline", for: "connection")
+      state.setConnection(.offline)
     }
   }
 
   /// The server answered: a connection marked offline is online again, even if this round
   /// then fails here (a full disk).
   func noteServerReached() {
-    guard state.value("connection") == "offline" else { return }
-    state.setValue("online", for: "connection")
+    guard state.connection == .offline else { return }
+    state.setConnection(.online)
   }
 
   /// Follows the server's event stream; each event asks for a pull. A dropped stream is reopened
@@ -389,7 +389,7 @@ public actor SyncAgent {
     guard now != paused else { return }
     paused = now
     if paused {
-      state.setValue("paused", for: "connection")
+      state.setConnection(.paused)
     } else {
       request(push: true, pull: true)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import QuireCore
 import GRDB
+import QuireCore
 import QuireSyncProtocol
 
 /// What `quire sync status` shows: the sign-in, the connection, the items not in sync (with
@@ -22,8 +22,8 @@ public struct SyncReport: Codable, Sendable {
   public var server: String?
   /// The account.
   public var user: String?
-  /// `online`, `offline`, `paused`, or `never run`.
-  public var connection: String
+  /// How the agent last stood with the server (paused, if syncing is paused here).
+  public var connection: SyncConnection
   /// Whether syncing is paused on this device (`quire sync pause`).
   public var paused: Bool
   /// Chunk bytes this device has uploaded, since its agent first ran on this folder.
@@ -49,7 +49,7 @@ public struct SyncReport: Codable, Sendable {
     throws(SyncError) -> SyncReport
   {
     var report = SyncReport(
-      server: settings?.server.absoluteString, user: settings?.user, connection: "never run",
+      server: settings?.server.absoluteString, user: settings?.user, connection: .neverRun,
       paused: SyncSettings.isPaused(), uploadedBytes: 0, downloadedBytes: 0, items: [], cursor: 0,
       remoteItems: 0, lastError: nil)
     if let settings, let folder {
@@ -57,12 +57,12 @@ public struct SyncReport: Codable, Sendable {
     }
     guard (try? Sys.exists(stateFile.path, followLinks: true)) != false else { return report }
     let state = try SyncState(readingOnly: stateFile)
-    report.connection = state.value("connection") ?? "never run"
+    report.connection = state.connection
     report.cursor = state.cursor
     report.remoteItems = state.remoteItemCount
     report.uploadedBytes = state.value("uploadedBytes").flatMap { Int($0) } ?? 0
     report.downloadedBytes = state.value("downloadedBytes").flatMap { Int($0) } ?? 0
-    if report.paused { report.connection = "paused" }
+    if report.paused { report.connection = .paused }
     report.lastError = state.value("lastError")
     report.inCloud =
       (try? state.database.read { db in
@@ -87,7 +87,9 @@ public struct SyncReport: Codable, Sendable {
     var lines = [
       server.map { "Signed in to \($0) as \(user ?? "?")" }
         ?? "Not signed in (quire sync login URL --user NAME)",
-      items.isEmpty ? "\(connection), up to date" : "\(connection), \(items.count) not in sync",
+      items.isEmpty
+        ? "\(connection.rawValue), up to date"
+        : "\(connection.rawValue), \(items.count) not in sync",
     ]
     if download != "all" || inCloud > 0 {
       lines.append("Downloads: \(download), \(inCloud) in the cloud only")

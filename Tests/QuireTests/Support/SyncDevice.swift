@@ -118,7 +118,7 @@ final class SyncDevice: @unchecked Sendable {
     try pause()
     try newer.pause()
     for device in [self, newer] {
-      guard await eventually({ (try? device.report().connection) == "paused" }) else {
+      guard await eventually({ (try? device.report().connection) == .paused }) else {
         throw SyncServerProcess.Failure("an agent did not pause")
       }
     }

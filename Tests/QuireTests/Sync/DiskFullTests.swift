@@ -107,7 +107,7 @@ struct DiskFullTests {
       await b.note(error)
     }
     let report = try SyncReport.read(stateFile: stateB, settings: nil)
-    #expect(report.connection != "offline", "the server was reached: \(report.connection)")
+    #expect(report.connection != .offline, "the server was reached: \(report.connection)")
 
     // A full disk met before any request (the state's first write) says nothing of the server:
     // a device that found it away still shows it away.
@@ -116,7 +116,7 @@ struct DiskFullTests {
       SyncError(
         .unavailable, "Could not record.", cause: SystemCallError(call: "write", errno: ENOSPC)))
     let unreached = try SyncReport.read(stateFile: stateB, settings: nil)
-    #expect(unreached.connection == "offline", "no request was made: \(unreached.connection)")
+    #expect(unreached.connection == .offline, "no request was made: \(unreached.connection)")
     #expect(unreached.lastError?.contains("disk is full") == true)
     #expect(
       report.lastError?.contains("disk is full") == true

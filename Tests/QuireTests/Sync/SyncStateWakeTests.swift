@@ -21,12 +21,12 @@ struct SyncStateWakeTests {
     let past = timespec(tv_sec: 1_000_000, tv_nsec: 0)
     var times = [past, past]
     try #require(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
-    state.setValue("paused", for: "connection")
+    state.setConnection(.paused)
     var info = stat()
     try #require(stat(file.path, &info) == 0)
     #expect(info.st_mtim.tv_sec > past.tv_sec, "the state file was not touched after the commit")
     // What a reader woken then reads is the transaction.
     let reader = try SyncState(readingOnly: file)
-    #expect(reader.value("connection") == "paused")
+    #expect(reader.connection == .paused)
   }
 }

@@ -82,7 +82,7 @@ struct SyncStatusQueryTests {
     _ = await waitFor("Note.txt", "uploaded") { $0.isUploaded }
     #expect(await eventually { b.text("Note.txt") == "first" })
     try a.pause()
-    #expect(await eventually { (try? a.report().connection) == "paused" })
+    #expect(await eventually { (try? a.report().connection) == .paused })
     try a.write("edited on A", to: "Note.txt")
     // A's edit is a minute older (A is paused: nothing reads it meanwhile), so B's is the later
     // one whatever the clock's granularity.

@@ -49,7 +49,7 @@ struct SyncTransferTests {
 
     let pause = try Executables.run("quire", ["sync", "pause"], environment: b.environment)
     #expect(pause.status == 0, "\(pause.stderr)")
-    #expect(await eventually { (try? b.report().connection) == "paused" })
+    #expect(await eventually { (try? b.report().connection) == .paused })
     try a.write("while B is paused", to: "Note.txt")
     try b.write("written on paused B", to: "FromB.txt")
     // C, an unpaused device, hears A's edit; by then B would have as well.
@@ -65,7 +65,7 @@ struct SyncTransferTests {
     #expect(await eventually { b.text("Note.txt") == "while B is paused" }, "it catches up")
     #expect(await eventually { b.exists("Second.txt") })
     #expect(await eventually { a.text("FromB.txt") == "written on paused B" })
-    #expect(await eventually { (try? b.report().connection) == "online" })
+    #expect(await eventually { (try? b.report().connection) == .online })
   }
 
   @Test("a second agent on the same folder refuses to run, and signing out stops the agent")

@@ -78,12 +78,12 @@ extension SyncAgent {
   /// free). True if it did; false if the folder is nowhere (deleted).
   func followMovedFolder() async -> Bool {
     guard let share, share.isFolder, let parent else { return false }
-    let inside = share.name + "/"
-    for known in synced.values.prefix(4) where known.path.hasPrefix(inside) {
-      let inner = String(known.path.dropFirst(inside.count))
-      guard let found = await parent.sharedDocumentPath(known.id), found.hasSuffix("/" + inner)
+    let probes = MovedFolderLocation.probes(synced.values, path: \.path, folder: share.name)
+    for (known, inner) in probes {
+      guard let found = await parent.sharedDocumentPath(known.id),
+        let now = MovedFolderLocation.folder(inner: inner, foundAt: found)
       else { continue }
-      let moved = drive.appendingPathComponent(String(found.dropLast(inner.count + 1)))
+      let moved = drive.appendingPathComponent(now)
       let newRoot = moved.deletingLastPathComponent()
       if moved.lastPathComponent != share.name {
         let target = newRoot.appendingPathComponent(share.name)

@@ -14,9 +14,10 @@ struct FolderMoveSteps: Equatable, Sendable {
   enum Files: Equatable, Sendable {
     /// One coordinated rename of the folder, so presenters of documents inside follow it.
     case renameFolder(from: String, to: String)
-    /// Each item on its own, if it is still at its old path, then the old folder's husk
-    /// removed if nothing is left in it.
-    case each([ItemMove], husk: String)
+    /// Each item on its own, if it is still at its old path; then the folders they left
+    /// (`husks`, the folder itself last, each after the folders inside it), each removed if
+    /// nothing is left in it.
+    case each([ItemMove], husks: [String])
   }
 
   /// One item's move, on its own.
@@ -68,6 +69,23 @@ struct FolderMoveSteps: Equatable, Sendable {
     if folderHere, targetFree, !stays {
       return FolderMoveSteps(files: .renameFolder(from: move.from, to: move.to), records: records)
     }
-    return FolderMoveSteps(files: .each(taken, husk: move.from), records: records)
+    return FolderMoveSteps(files: .each(taken, husks: husks(of: taken, in: move)), records: records)
+  }
+
+  /// The folders `moves` leave behind in `move`'s old folder: each folder an item was in, up to
+  /// the old folder itself, the deepest first (a folder only empties once those inside it go).
+  static func husks(of moves: [ItemMove], in move: FolderMove) -> [String] {
+    var folders: Set<String> = [move.from]
+    for item in moves {
+      for folder in FolderMoveFinder.ancestors(of: item.from) where move.relative(folder) != nil {
+        folders.insert(folder)
+      }
+    }
+    return folders.sorted { left, right in
+      let depths = (
+        left.utf8.count { $0 == UInt8(ascii: "/") }, right.utf8.count { $0 == UInt8(ascii: "/") }
+      )
+      return depths.0 != depths.1 ? depths.0 > depths.1 : left < right
+    }
   }
 }

@@ -106,9 +106,9 @@ extension SyncAgent {
     switch steps.files {
     case .renameFolder:
       try Self.coordinatedMove(old, to: new)
-    case .each(let moves, let husk):
+    case .each(let moves, let husks):
       for itemMove in moves { try moveAlone(itemMove) }
-      try? Sys.rmdir(url(husk).path)  // the old folder's husk, if nothing is left in it
+      for husk in husks { try? Sys.rmdir(url(husk).path) }  // only an empty folder goes
     }
     try recordMoved(steps.records)
   }

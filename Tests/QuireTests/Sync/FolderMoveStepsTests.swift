@@ -26,7 +26,7 @@ struct FolderMoveStepsTests {
     #expect(
       partial?.files
         == .each(
-          [.init(id: "1", from: "A/x.txt", to: "B/A/x.txt", isPlaceholder: false)], husk: "A"))
+          [.init(id: "1", from: "A/x.txt", to: "B/A/x.txt", isPlaceholder: false)], husks: ["A"]))
     #expect(partial?.records == ["1": "B/A/x.txt"])
     // The folder is not here, or something is at the new name: item by item.
     for (here, free) in [(false, true), (true, false)] {
@@ -91,9 +91,24 @@ struct FolderMoveStepsTests {
     case .renameFolder(let from, let to):
       #expect(here && free && taken.count == inside.count, "seed \(seed): renamed over a stayer")
       #expect(from == move.from && to == move.to)
-    case .each(let moves, let husk):
+    case .each(let moves, let husks):
       #expect(!(here && free && taken.count == inside.count), "seed \(seed): one by one for none")
-      #expect(husk == move.from)
+      // Every folder a moved item leaves, up to the old folder itself (last), each after the
+      // folders inside it, and nothing outside the old folder.
+      #expect(husks.last == move.from, "seed \(seed): \(husks)")
+      for item in moves {
+        for folder in FolderMoveFinder.ancestors(of: item.from) where move.relative(folder) != nil {
+          #expect(husks.contains(folder), "seed \(seed): \(folder) left behind")
+        }
+      }
+      for (index, husk) in husks.enumerated() {
+        #expect(husk == move.from || move.relative(husk) != nil, "seed \(seed): \(husk)")
+        for later in husks[(index + 1)...] {
+          #expect(
+            FolderMove(from: husk, to: "").relative(later) == nil,
+            "seed \(seed): \(later) before what is in it")
+        }
+      }
       #expect(Set(moves.map(\.id)) == Set(taken.map(\.id)) && moves.count == taken.count)
       for itemMove in moves {
         let item = taken.first { $0.id == itemMove.id }

@@ -187,6 +187,33 @@ struct FolderMoveTests {
         == "page 2\n")
   }
 
+  @Test(
+    "a folder moved item by item on a device (its new name taken there) leaves no empty folder behind"
+  )
+  func itemByItemLeavesNothing() async throws {
+    let (server, home, a, folderA, b, folderB, _) = try await Self.twoDevices(5)
+    defer { withExtendedLifetime((server, home)) {} }
+    // B has an empty folder of its own under the new name (an empty folder is no item): the
+    // move cannot be one rename there, so the items move one by one.
+    try FileManager.default.createDirectory(
+      at: folderB.appendingPathComponent("Album 2026"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(
+      at: folderA.appendingPathComponent("Album"),
+      to: folderA.appendingPathComponent("Album 2026"))
+    try await a.pushLocalChanges()
+    try await b.pull()
+    let moved = folderB.appendingPathComponent("Album 2026")
+    #expect(FileManager.default.fileExists(atPath: moved.appendingPathComponent("Page 4.txt").path))
+    #expect(
+      FileManager.default.fileExists(atPath: moved.appendingPathComponent("Old/Cover.txt").path))
+    let left =
+      (try? FileManager.default.subpathsOfDirectory(
+        atPath: folderB.appendingPathComponent("Album").path)) ?? []
+    #expect(
+      !FileManager.default.fileExists(atPath: folderB.appendingPathComponent("Album").path),
+      "left behind: Album/\(left)")
+  }
+
   @Test("placeholders move with their folder on a device that keeps them in the cloud")
   func placeholdersMove() async throws {
     let (server, home, a, folderA, b, folderB, _) = try await Self.twoDevices(

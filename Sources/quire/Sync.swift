@@ -20,8 +20,8 @@ struct Sync: AsyncParsableCommand {
       folder (by default the app's library) and the server the same, in both directions.
       """,
     subcommands: [
-      SyncLogin.self, SyncRun.self, SyncStatus.self, SyncDownload.self, SyncEvict.self,
-      SyncPause.self, SyncResume.self, SyncLogout.self,
+      SyncLogin.self, SyncRun.self, SyncStatus.self, SyncWait.self, SyncDownload.self,
+      SyncEvict.self, SyncPause.self, SyncResume.self, SyncLogout.self,
     ])
 }
 
@@ -148,6 +148,30 @@ struct SyncStatus: QuireSubcommand {
     } else {
       print(report.summary)
     }
+  }
+}
+
+/// `quire sync wait [--timeout SECONDS]`.
+struct SyncWait: QuireSubcommand {
+  static let configuration = CommandConfiguration(
+    commandName: "wait",
+    abstract: "Wait until the running agent has synced everything changed before this command.",
+    discussion: """
+      Returns once every change made in the folder before it started is uploaded and every \
+      change the server held then is here, in the shares too; exits non-zero if syncing is \
+      paused, no agent runs, or the folder is not in sync within the timeout.
+      """)
+
+  @Option(help: "The synced folder (default: the app's library).") var folder: String?
+  @Option(help: "The most seconds to wait.") var timeout = 60
+
+  func execute() throws {
+    let root = folder.map { URL(fileURLWithPath: $0) } ?? AppConfiguration.defaultLibrary
+    guard timeout > 0 else {
+      throw ValidationError("--timeout must be a positive number of seconds, not \(timeout).")
+    }
+    try SyncBarrier.wait(
+      folder: root, stateFile: SyncAgent.defaultStateFile(for: root), timeout: .seconds(timeout))
   }
 }
 

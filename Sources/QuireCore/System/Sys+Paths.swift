@@ -45,6 +45,27 @@ extension Sys {
     return try readAll(fd, size: Int(try status(of: fd).st_size))
   }
 
+  /// The whole of a file whose size `stat` does not tell, such as `/proc/locks`: read until
+  /// its end, 64 KiB at a time.
+  package static func contents(ofKernelFile path: String) throws(SystemCallError) -> Data {
+    let fd = try open(path, O_RDONLY)
+    defer { close(fd) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      var failure: SystemCallError?
+      let got = buffer.withUnsafeMutableBytes { bytes -> Int in
+        do throws(SystemCallError) { return try fill(fd, bytes) } catch {
+          failure = error
+          return 0
+        }
+      }
+      if let failure { throw failure }
+      data.append(contentsOf: buffer[..<got])
+      if got < buffer.count { return data }
+    }
+  }
+
   /// Replaces the file at `path` with `data`, with permission bits `mode`, so that a crash at
   /// any moment leaves the old file or the new one, whole: written beside it, fsynced, renamed
   /// over it, and the rename made durable.

@@ -26,6 +26,7 @@ extension SyncAgent {
         // The watch holds from here; a change made after the last scan but before it has no
         // event (a file saved just as the agent started): scan once more.
         request(push: true)
+        armedWatch()
         while let event = try await events.next() { await heard(event) }
       } catch {
         note(error)
@@ -40,8 +41,14 @@ extension SyncAgent {
   /// went, and where it was), or of the whole folder when events were lost.
   private func heard(_ event: FileEvent) async {
     let parts = relativeParts(event.path)
+    if parts.count == 1, case .created = event.kind, SyncBarrier.isRequest(parts[0]) {
+      return heardWait(String(parts[0]))
+    }
     if !FolderEventFilter.asksForPush(event, parts: parts) { return }
-    if case .rescan = event.kind { return request(push: true) }
+    if case .rescan = event.kind {
+      armedWatch()  // a request's event may be among those lost
+      return request(push: true)
+    }
     // The shares' agents listen in the shared folder; the drive's hears what leaves it.
     let isShares = { (parts: [Substring]) in
       self.share == nil && parts.count > 1 && parts.first == Substring(Self.sharedFolderName)

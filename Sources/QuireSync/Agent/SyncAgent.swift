@@ -99,6 +99,13 @@ public actor SyncAgent {
   let sharesInterval: Duration
   /// The identities of the items shared with this account, as the drive's agent last heard.
   var sharedItems = Set<String>()
+  /// Requests of a wait (``SyncBarrier``) the monitor heard and the agent has not answered:
+  /// `quire sync wait`'s, for the drive's agent; its own (``settle()``), for a share's.
+  var heardWaits: [String] = []
+  /// A share's agent: the requests ``settle()`` made, each with the caller waiting for it.
+  var settling: [String: CheckedContinuation<Bool, Never>] = [:]
+  /// Whether ``run(ready:)`` has returned: a ``settle()`` then has no one to answer it.
+  var ended = false
   /// Called each time the worker has done everything asked, without an error.
   var caughtUp: (@Sendable () -> Void)?
   /// Where the agent's items are: ``folder``, except for the agent of a shared document the
@@ -190,6 +197,7 @@ public actor SyncAgent {
   /// - Throws: ``SyncError`` `alreadyExists` if another agent syncs the same folder (two
   ///   would race each other's uploads and downloads); the agent holds a lock beside its state.
   public func run(ready: @escaping @Sendable () -> Void = {}) async throws {
+    defer { endWaits() }
     let lock = try lockFolder()
     defer { Sys.close(lock) }
     do { try Sys.makeFolders(folder.path) } catch {
@@ -289,7 +297,10 @@ public actor SyncAgent {
         state.setConnection(.online)
         state.setValue(nil, for: "lastError")
         retryPause.reset()
-        if !needsPush && !needsPull && asked.isEmpty { caughtUp?() }
+        if !needsPush && !needsPull && asked.isEmpty {
+          caughtUp?()
+          answerWaits()
+        }
       } catch {
         note(error)
         needsPush = true

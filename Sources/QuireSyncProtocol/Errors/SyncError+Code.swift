@@ -40,6 +40,9 @@ extension SyncError {
     /// A device's own file changed while the agent read or replaced it; the agent syncs the item
     /// again once it settles (a device-side code; a server never answers it) (409).
     public static let changedWhileSyncing = Code(rawValue: "changedWhileSyncing")
+    /// The folder was not in sync when a wait for it ended (`quire sync wait`; a device-side
+    /// code, never a server's answer) (503).
+    public static let notInSync = Code(rawValue: "notInSync")
     /// The server could not reach or write its storage; nothing was stored (503).
     public static let unavailable = Code(rawValue: "unavailable")
     /// The request names a host the server does not answer to (its `--trusted-host` names);
@@ -59,7 +62,7 @@ extension SyncError {
       case .locked: 423
       case .alreadyExists, .changedWhileSyncing: 409
       case .foreignHost: 421
-      case .unavailable: 503
+      case .unavailable, .notInSync: 503
       case .internalError: 500
       default: 400
       }

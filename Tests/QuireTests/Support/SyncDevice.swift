@@ -62,6 +62,16 @@ final class SyncDevice: @unchecked Sendable {
     guard run.status == 0 else { throw SyncServerProcess.Failure("pause: \(run.stderr)") }
   }
 
+  /// `quire sync wait`: returns once this device's agent has synced everything that happened
+  /// before the call (its folder's changes uploaded, the server's applied), and throws the
+  /// command's message otherwise. An event, not a poll: the agent answers the request file.
+  func sync(timeout: Int = 60) throws {
+    let run = try quire(["sync", "wait", "--folder", folder.path, "--timeout", "\(timeout)"])
+    guard run.status == 0 else {
+      throw SyncServerProcess.Failure("quire sync wait on \(folder.path): \(run.stderr)")
+    }
+  }
+
   /// SIGKILL: the agent gets no chance to finish anything.
   func kill() { agent?.kill() }
 

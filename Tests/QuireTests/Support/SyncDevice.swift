@@ -177,6 +177,14 @@ final class SyncDevice: @unchecked Sendable {
 }
 
 extension SyncDevice {
+  /// Waits on each device in turn (``sync(timeout:)``): `sync(a, b)` after a change on A
+  /// returns once B has it.
+  static func sync(_ devices: SyncDevice...) throws {
+    for device in devices { try device.sync() }
+  }
+}
+
+extension SyncDevice {
   /// A server and alice's devices A and B, both agents running, started on a thread of their
   /// own: a test on the main actor, which every document test shares, must not wait there (see
   /// ``onThread(_:)``). The test keeps the server alive until it ends.

@@ -19,38 +19,37 @@ struct SyncAgentTests {
     try a.write("trip text", to: "Trip.mydoc/text.txt")
     try Data(SyncTestSupport.random(200_000, seed: 7)).write(to: a.url("Trip.mydoc/image.png"))
     try a.write("one", to: "Holiday.album/1.jpg")
-    #expect(await eventually { b.text("Note.txt") == "a note" }, "a new text file")
-    #expect(await eventually { b.text("Trip.mydoc/text.txt") == "trip text" }, "a new package")
-    #expect(await eventually { b.exists("Holiday.album/1.jpg") })
-    // Written one after the other, not in one coordinated save: A may send the package with
-    // its text first, then its image.
+    try SyncDevice.sync(a, b)
+    #expect(b.text("Note.txt") == "a note", "a new text file")
+    #expect(b.text("Trip.mydoc/text.txt") == "trip text", "a new package")
+    #expect(b.exists("Holiday.album/1.jpg"))
     #expect(
-      await eventually {
-        FileManager.default.contents(atPath: b.url("Trip.mydoc/image.png").path)
-          == Data(SyncTestSupport.random(200_000, seed: 7))
-      })
+      FileManager.default.contents(atPath: b.url("Trip.mydoc/image.png").path)
+        == Data(SyncTestSupport.random(200_000, seed: 7)))
     #expect(
       ItemIdentity.stored(at: b.url("Trip.mydoc")) == ItemIdentity.stored(at: a.url("Trip.mydoc")))
 
     try b.write("edited on B", to: "Trip.mydoc/text.txt")
     try b.write("edited note", to: "Note.txt")
-    #expect(await eventually { a.text("Trip.mydoc/text.txt") == "edited on B" }, "an edit on B")
-    #expect(await eventually { a.text("Note.txt") == "edited note" })
+    try SyncDevice.sync(b, a)
+    #expect(a.text("Trip.mydoc/text.txt") == "edited on B", "an edit on B")
+    #expect(a.text("Note.txt") == "edited note")
     try Data("safe-saved on A".utf8).write(to: a.url("Note.txt"), options: .atomic)
+    try SyncDevice.sync(a, b)
     #expect(
-      await eventually { b.text("Note.txt") == "safe-saved on A" },
+      b.text("Note.txt") == "safe-saved on A",
       "a new file renamed over a synced one (another program's safe-save) is the same document")
     #expect(!b.exists("Note 2.txt"))
 
     try FileManager.default.createDirectory(at: a.url("Trips"), withIntermediateDirectories: true)
     try FileManager.default.moveItem(at: a.url("Trip.mydoc"), to: a.url("Trips/Rome.mydoc"))
-    #expect(
-      await eventually { b.exists("Trips/Rome.mydoc/text.txt") && !b.exists("Trip.mydoc") },
-      "a move")
+    try SyncDevice.sync(a, b)
+    #expect(b.exists("Trips/Rome.mydoc/text.txt") && !b.exists("Trip.mydoc"), "a move")
     #expect(b.text("Trips/Rome.mydoc/text.txt") == "edited on B")
 
     try FileManager.default.removeItem(at: b.url("Note.txt"))
-    #expect(await eventually { !a.exists("Note.txt") }, "a deletion")
+    try SyncDevice.sync(b, a)
+    #expect(!a.exists("Note.txt"), "a deletion")
     let trash = a.home.url.appendingPathComponent("data/Trash/files")
     #expect(
       (try? FileManager.default.contentsOfDirectory(atPath: trash.path))?.contains("Note.txt")
@@ -59,12 +58,14 @@ struct SyncAgentTests {
 
     try a.write("two", to: "Holiday.album/2.jpg")
     try FileManager.default.removeItem(at: a.url("Holiday.album/1.jpg"))
+    try SyncDevice.sync(a, b)
     #expect(
-      await eventually { b.exists("Holiday.album/2.jpg") && !b.exists("Holiday.album/1.jpg") },
+      b.exists("Holiday.album/2.jpg") && !b.exists("Holiday.album/1.jpg"),
       "members added and removed inside a package")
     // The remote tree each agent keeps: Trips/Rome.mydoc and Holiday.album (the note deleted).
-    #expect(await eventually { (try? a.report().remoteItems) == 2 }, "A's remote tree")
-    #expect(await eventually { (try? b.report().remoteItems) == 2 }, "B's remote tree")
+    try a.sync()
+    #expect(try a.report().remoteItems == 2, "A's remote tree")
+    #expect(try b.report().remoteItems == 2, "B's remote tree")
   }
 
   @Test("an agent killed and restarted, and an offline server, lose nothing and converge")
@@ -75,22 +76,24 @@ struct SyncAgentTests {
     try a.start()
     try b.start()
     try a.write("first", to: "Doc.txt")
-    #expect(await eventually { b.text("Doc.txt") == "first" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text("Doc.txt") == "first")
 
     b.kill()
     try a.write("while B was away", to: "Doc.txt")
     try a.write("new while B was away", to: "New.txt")
     try b.write("B offline edit", to: "FromB.txt")
     try b.start()
-    #expect(
-      await eventually { b.text("Doc.txt") == "while B was away" && b.text("New.txt") != nil })
-    #expect(await eventually { a.text("FromB.txt") == "B offline edit" })
+    try SyncDevice.sync(a, b, a)
+    #expect(b.text("Doc.txt") == "while B was away" && b.text("New.txt") != nil)
+    #expect(a.text("FromB.txt") == "B offline edit")
 
     server.kill()
     try a.write("written while the server was down", to: "Offline.txt")
     try server.restart()
+    try SyncDevice.sync(a, b)
     #expect(
-      await eventually { b.text("Offline.txt") == "written while the server was down" },
+      b.text("Offline.txt") == "written while the server was down",
       "an edit made while the server was down arrives once it is back")
     let status = try a.status()
     #expect(status.contains("\"connection\" : \"online\""), "\(status)")

@@ -63,46 +63,48 @@ struct SharedFolderDeviceTests {
       }, "the owner's device marks the folder's documents shared")
 
     // Alice adds one; Bob adds one and edits one: each reaches the other side.
+    // From here each change is checked once both devices say they are in sync.
     try a.write("for bob\n", to: "Projects/New.txt")
-    #expect(await eventually { b.text(Self.shared + "/New.txt") == "for bob\n" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text(Self.shared + "/New.txt") == "for bob\n")
     try b.write("bob's part\n", to: Self.shared + "/From Bob.txt")
-    #expect(await eventually { a.text("Projects/From Bob.txt") == "bob's part\n" })
+    try SyncDevice.sync(b, a)
+    #expect(a.text("Projects/From Bob.txt") == "bob's part\n")
     try b.write("the plan\nrevised by bob\n", to: Self.shared + "/Plan.txt")
-    #expect(await eventually { a.text("Projects/Plan.txt") == "the plan\nrevised by bob\n" })
+    try SyncDevice.sync(b, a)
+    #expect(a.text("Projects/Plan.txt") == "the plan\nrevised by bob\n")
 
     // Moved out of the folder on alice's side: it leaves bob's; moved in: it arrives.
     try FileManager.default.moveItem(at: a.url("Projects/New.txt"), to: a.url("New.txt"))
-    #expect(await eventually { !b.exists(Self.shared + "/New.txt") }, "moved out, it left")
+    try SyncDevice.sync(a, b)
+    #expect(!b.exists(Self.shared + "/New.txt"), "moved out, it left")
     try FileManager.default.moveItem(at: a.url("Private.txt"), to: a.url("Projects/Private.txt"))
-    #expect(await eventually { b.text(Self.shared + "/Private.txt") == "alice's own\n" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text(Self.shared + "/Private.txt") == "alice's own\n")
 
     // Alice renames a folder inside the shared one, and moves a folder of hers into it: each
     // is one commit now, and bob's copy follows, nothing of it sent to his trash on the way.
     try a.write("a draft\n", to: "Drafts/One.txt")
-    #expect(
-      await eventuallyAsync {
-        let owner = try? await server.client(
-          "alice", device: "drafts", container: "iCloud.net.gacha.quire")
-        return (try? await owner?.changes(since: 0))?.entries
-          .contains { $0.path == "Documents/Drafts/One.txt" } == true
-      }, "the draft was synced")
+    try a.sync()
     let bobsTrash = b.home.url.appendingPathComponent("data/Trash/files")
-    let inTrash = { Set((try? FileManager.default.contentsOfDirectory(atPath: bobsTrash.path)) ?? []) }
+    let inTrash = {
+      Set((try? FileManager.default.contentsOfDirectory(atPath: bobsTrash.path)) ?? [])
+    }
     let trashedBefore = inTrash()
     try FileManager.default.moveItem(at: a.url("Projects/Notes"), to: a.url("Projects/Ideas"))
     try FileManager.default.moveItem(at: a.url("Drafts"), to: a.url("Projects/Drafts"))
+    try SyncDevice.sync(a, b)
     #expect(
-      await eventually {
-        b.text(Self.shared + "/Ideas/Idea.txt") == "an idea\n"
-          && b.text(Self.shared + "/Drafts/One.txt") == "a draft\n"
-          && !b.exists(Self.shared + "/Notes")
-      },
+      b.text(Self.shared + "/Ideas/Idea.txt") == "an idea\n"
+        && b.text(Self.shared + "/Drafts/One.txt") == "a draft\n"
+        && !b.exists(Self.shared + "/Notes"),
       "bob's copy: \(FileManager.default.subpaths(atPath: b.url(Self.shared).path) ?? [])")
     #expect(inTrash() == trashedBefore, "documents that left bob's device on the way")
 
     // Bob deletes a document in the folder: it is deleted for alice too.
     try FileManager.default.removeItem(at: b.url(Self.shared + "/From Bob.txt"))
-    #expect(await eventually { !a.exists("Projects/From Bob.txt") }, "bob's deletion reached alice")
+    try SyncDevice.sync(b, a)
+    #expect(!a.exists("Projects/From Bob.txt"), "bob's deletion reached alice")
 
     // Alice renames the shared folder: the share follows it, bob's documents move with it, and
     // the old folder, left empty, goes.

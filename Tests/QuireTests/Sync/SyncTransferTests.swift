@@ -15,7 +15,8 @@ struct SyncTransferTests {
     try b.start()
     var bytes = Data(SyncTestSupport.random(64 << 20, seed: 64))
     try bytes.write(to: a.url("Large.bin"))
-    #expect(await eventually { b.size("Large.bin") == bytes.count }, "the first sync")
+    try SyncDevice.sync(a, b)
+    #expect(b.size("Large.bin") == bytes.count, "the first sync")
     #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == bytes)
     let uploaded = try a.report().uploadedBytes
     let downloaded = try b.report().downloadedBytes
@@ -24,10 +25,9 @@ struct SyncTransferTests {
     let middle = bytes.count / 2
     bytes.replaceSubrange(middle..<middle + 100, with: Data(repeating: 0x5A, count: 100))
     try bytes.write(to: a.url("Large.bin"), options: .atomic)  // a save: renamed over it
+    try SyncDevice.sync(a, b)
     #expect(
-      await eventually {
-        b.read("Large.bin", at: middle, count: 100) == Data(repeating: 0x5A, count: 100)
-      }, "the edit")
+      b.read("Large.bin", at: middle, count: 100) == Data(repeating: 0x5A, count: 100), "the edit")
     #expect(FileManager.default.contents(atPath: b.url("Large.bin").path) == bytes)
     // At most the chunks the edit touched (a chunk is 256 KiB at most) and their framing.
     let limit = 3 * (256 << 10)
@@ -45,7 +45,8 @@ struct SyncTransferTests {
     let witness = try SyncDevice("C", server: server)
     for device in [a, b, witness] { try device.start() }
     try a.write("before", to: "Note.txt")
-    #expect(await eventually { b.text("Note.txt") == "before" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text("Note.txt") == "before")
 
     let pause = try Executables.run("quire", ["sync", "pause"], environment: b.environment)
     #expect(pause.status == 0, "\(pause.stderr)")
@@ -53,19 +54,22 @@ struct SyncTransferTests {
     try a.write("while B is paused", to: "Note.txt")
     try b.write("written on paused B", to: "FromB.txt")
     // C, an unpaused device, hears A's edit; by then B would have as well.
-    #expect(await eventually { witness.text("Note.txt") == "while B is paused" })
+    try SyncDevice.sync(a, witness)
+    #expect(witness.text("Note.txt") == "while B is paused")
     try a.write("second while B is paused", to: "Second.txt")
-    #expect(await eventually { witness.text("Second.txt") != nil })
+    try SyncDevice.sync(a, witness)
+    #expect(witness.text("Second.txt") != nil)
     #expect(b.text("Note.txt") == "before", "a paused device downloads nothing")
     #expect(!b.exists("Second.txt"))
     #expect(!a.exists("FromB.txt") && !witness.exists("FromB.txt"), "nor uploads anything")
 
     let resume = try Executables.run("quire", ["sync", "resume"], environment: b.environment)
     #expect(resume.status == 0, "\(resume.stderr)")
-    #expect(await eventually { b.text("Note.txt") == "while B is paused" }, "it catches up")
-    #expect(await eventually { b.exists("Second.txt") })
-    #expect(await eventually { a.text("FromB.txt") == "written on paused B" })
-    #expect(await eventually { (try? b.report().connection) == .online })
+    try SyncDevice.sync(b, a)
+    #expect(b.text("Note.txt") == "while B is paused", "it catches up")
+    #expect(b.exists("Second.txt"))
+    #expect(a.text("FromB.txt") == "written on paused B")
+    #expect(try b.report().connection == .online)
   }
 
   @Test("a second agent on the same folder refuses to run, and signing out stops the agent")

@@ -16,7 +16,8 @@ struct SyncOnDemandTests {
     let (server, _, a, b) = try Self.devices()
     defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     try a.write("hello from A", to: "Notes/Hello.txt")
-    #expect(await eventually { b.isPlaceholder("Notes/Hello.txt") }, "no placeholder on B")
+    try SyncDevice.sync(a, b)
+    #expect(b.isPlaceholder("Notes/Hello.txt"), "no placeholder on B")
     #expect(!b.exists("Notes/Hello.txt"))
 
     // Other programs see a hidden file; a query sees the document, not downloaded.
@@ -69,7 +70,8 @@ struct SyncOnDemandTests {
     // Two markers in turn: a deletion B wrongly sent with the first would reach A first.
     for marker in ["one", "two"] {
       try b.write(marker, to: "marker-\(marker).txt")
-      #expect(await eventually { a.text("marker-\(marker).txt") == marker })
+      try SyncDevice.sync(b, a)
+      #expect(a.text("marker-\(marker).txt") == marker)
     }
     #expect(a.text("Notes/Hello.txt") == "hello from A")
     #expect(b.isPlaceholder("Notes/Hello.txt"))
@@ -78,10 +80,8 @@ struct SyncOnDemandTests {
     // text is longer than the old, so the placeholder's size tells the change has arrived.)
     let changed = "changed on A, and longer"
     try a.write(changed, to: "Notes/Hello.txt")
-    #expect(
-      await eventually {
-        CloudPlaceholder.find(for: b.url("Notes/Hello.txt"))?.size == Int64(changed.utf8.count)
-      })
+    try SyncDevice.sync(a, b)
+    #expect(CloudPlaceholder.find(for: b.url("Notes/Hello.txt"))?.size == Int64(changed.utf8.count))
     let downloaded = try b.quire(["sync", "download", b.url("Notes/Hello.txt").path])
     #expect(downloaded.status == 0, "\(downloaded.stderr)")
     #expect(b.text("Notes/Hello.txt") == changed)
@@ -92,27 +92,31 @@ struct SyncOnDemandTests {
     let (server, _, a, b) = try Self.devices()
     defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     try a.write("draft", to: "Old.txt")
-    #expect(await eventually { b.isPlaceholder("Old.txt") })
+    try SyncDevice.sync(a, b)
+    #expect(b.isPlaceholder("Old.txt"))
     // A bookmark of the document in the cloud follows it as bookmarks of local documents do.
     let bookmark = try Bookmark(url: b.url("Old.txt"))
     #expect(try bookmark.resolve().url.path == b.url("Old.txt").path)
     try FileManager.default.createDirectory(
       at: a.url("Sub"), withIntermediateDirectories: true)
     try FileManager.default.moveItem(at: a.url("Old.txt"), to: a.url("Sub/New.txt"))
-    #expect(await eventually { b.isPlaceholder("Sub/New.txt") && !b.isPlaceholder("Old.txt") })
+    try SyncDevice.sync(a, b)
+    #expect(b.isPlaceholder("Sub/New.txt") && !b.isPlaceholder("Old.txt"))
     #expect(!b.exists("Sub/New.txt"))
     let moved = try bookmark.resolve(searching: [b.folder])
     #expect(moved.url.path == b.url("Sub/New.txt").path)
     #expect(moved.isStale)
     try FileManager.default.removeItem(at: a.url("Sub/New.txt"))
-    #expect(await eventually { !b.isPlaceholder("Sub/New.txt") })
+    try SyncDevice.sync(a, b)
+    #expect(!b.isPlaceholder("Sub/New.txt"))
     #expect(!b.exists("Sub/New.txt"))
     #expect(try b.hiddenLeftovers().isEmpty)
 
     // The policy changed to all in the settings (as the app's setting does): the running agent
     // downloads what it kept in the cloud.
     try a.write("kept", to: "Kept.txt")
-    #expect(await eventually { b.isPlaceholder("Kept.txt") })
+    try SyncDevice.sync(a, b)
+    #expect(b.isPlaceholder("Kept.txt"))
     var settings = try #require(try SyncSettings.load(from: b.settingsFile))
     #expect(settings.downloadPolicy(for: b.folder) == .onDemand(downloadingUnder: 0))
     settings.setDownloadPolicy(.all, for: b.folder)

@@ -18,14 +18,7 @@ struct SharedWithMeTests {
   static func devices() async throws -> (SyncServerProcess, SyncDevice, SyncDevice) {
     let (server, a, b) = try aliceAndBob()
     try a.write("plans\n", to: "Trip.txt")
-    let owner = try await server.client(
-      "alice", device: "check", container: "iCloud.net.gacha.quire")
-    #expect(
-      await eventuallyAsync {
-        (try? await owner.changes(since: 0))?.entries.contains {
-          $0.path == "Documents/Trip.txt"
-        } ?? false
-      }, "Trip.txt was synced")
+    try a.sync()
     return (server, a, b)
   }
 
@@ -39,9 +32,11 @@ struct SharedWithMeTests {
     #expect(await eventually { b.text(Self.shared) == "plans\n" }, "the share reached Bob")
 
     try a.write("plans\nby train\n", to: "Trip.txt")
-    #expect(await eventually { b.text(Self.shared) == "plans\nby train\n" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text(Self.shared) == "plans\nby train\n")
     try b.write("plans\nby train\nBob comes too\n", to: Self.shared)
-    #expect(await eventually { a.text("Trip.txt") == "plans\nby train\nBob comes too\n" })
+    try SyncDevice.sync(b, a)
+    #expect(a.text("Trip.txt") == "plans\nby train\nBob comes too\n")
 
     let bob = try await server.client("bob", device: "check", container: "iCloud.net.gacha.quire")
     let own = try await bob.changes(since: 0).entries.map(\.path)
@@ -97,7 +92,8 @@ struct SharedWithMeTests {
       }, "the copy syncs as Bob's own document")
 
     try a.write("plans\nby plane\n", to: "Trip.txt")
-    #expect(await eventually { b.text(Self.shared) == "plans\nby plane\n" }, "the owner's edit")
+    try SyncDevice.sync(a, b)
+    #expect(b.text(Self.shared) == "plans\nby plane\n", "the owner's edit")
     #expect(a.text("Trip.txt") == "plans\nby plane\n", "Bob's change never reached the owner")
     #expect(b.text("Trip (my changes).txt") == "plans\nBob's idea\n")
 

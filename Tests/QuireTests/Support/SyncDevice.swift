@@ -137,9 +137,7 @@ final class SyncDevice: @unchecked Sendable {
       [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: url(relative).path)
     try newer.write(newerText, to: relative)
     try newer.pause(false)
-    guard await eventually({ (try? newer.report().items.isEmpty) == true }) else {
-      throw SyncServerProcess.Failure("the newer edit was not uploaded")
-    }
+    try newer.sync()  // the newer edit is on the server
     try pause(false)
   }
 

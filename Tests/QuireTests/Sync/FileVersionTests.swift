@@ -15,13 +15,16 @@ struct FileVersionTests {
     try a.start()
     try b.start()
     try a.write("first\n", to: "Note.txt")
-    #expect(await eventually { b.text("Note.txt") == "first\n" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text("Note.txt") == "first\n")
     try a.write("second\n", to: "Note.txt")
-    #expect(await eventually { b.text("Note.txt") == "second\n" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text("Note.txt") == "second\n")
 
     // Both edit the one line at once; A's edit is older, so B's wins.
     try await a.editAtOnce("Note.txt", "from A\n", with: b, "from B\n")
-    #expect(await eventually { a.text("Note.txt") == "from B\n" }, "B's later edit is current")
+    try a.sync()
+    #expect(a.text("Note.txt") == "from B\n", "B's later edit is current")
 
     let store = SyncVersionStore(
       folder: a.folder, settingsFile: a.settingsFile,
@@ -53,17 +56,13 @@ struct FileVersionTests {
     // Resolving reaches every device: B's item stops reporting the conflict.
     let statusOfB = SyncStatusSource(
       folder: b.folder, stateFile: b.stateFile, settingsFile: b.settingsFile)
-    #expect(
-      await eventuallyAsync {
-        await statusOfB.statuses()?["Note.txt"]?.hasUnresolvedConflicts == true
-      })
+    try b.sync()
+    #expect(await statusOfB.statuses()?["Note.txt"]?.hasUnresolvedConflicts == true)
     try await conflict.setResolved(true)
     #expect(conflict.isResolved)
     #expect(try await FileVersion.unresolvedConflictVersionsOfItem(at: note, store: store).isEmpty)
-    #expect(
-      await eventuallyAsync {
-        await statusOfB.statuses()?["Note.txt"]?.hasUnresolvedConflicts == false
-      })
+    try b.sync()
+    #expect(await statusOfB.statuses()?["Note.txt"]?.hasUnresolvedConflicts == false)
 
     // Restoring the first version makes it current on both devices.
     let first = try #require(
@@ -71,7 +70,8 @@ struct FileVersionTests {
         try String(contentsOf: try await $0.contentsURL(), encoding: .utf8) == "first\n"
       }.first)
     #expect(try await first.replaceItem(at: note) == note)
-    #expect(await eventually { a.text("Note.txt") == "first\n" && b.text("Note.txt") == "first\n" })
+    try SyncDevice.sync(a, b)
+    #expect(a.text("Note.txt") == "first\n" && b.text("Note.txt") == "first\n")
 
     // Removing the other versions leaves only the current one.
     try await FileVersion.removeOtherVersionsOfItem(at: note, store: store)

@@ -15,7 +15,8 @@ struct SyncDocumentConflictTests {
     let (server, a, b) = try await SyncDevice.startedPair()
     defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     try a.write("first", to: "Shared.mydoc/text.txt")
-    #expect(await eventually { b.text("Shared.mydoc/text.txt") == "first" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text("Shared.mydoc/text.txt") == "first")
     FileVersion.register(SyncVersionStore(folder: a.folder, settingsFile: a.settingsFile))
     let document = MyDocDocument(fileURL: a.url("Shared.mydoc"))
     try await document.open()

@@ -180,6 +180,13 @@ extension SyncDevice {
   static func sync(_ devices: SyncDevice...) throws {
     for device in devices { try device.sync() }
   }
+
+  /// ``sync(_:)`` from a test on the main actor: the waits run on a thread of their own, since
+  /// an agent's coordinated write may need an open document's presenter on the main actor.
+  @MainActor
+  static func syncOffMain(_ devices: SyncDevice...) async throws {
+    try await onThread { for device in devices { try device.sync() } }
+  }
 }
 
 extension SyncDevice {

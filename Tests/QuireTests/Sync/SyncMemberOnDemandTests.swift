@@ -36,7 +36,8 @@ struct SyncMemberOnDemandTests {
     try Data("{\"title\":\"Trip\"}".utf8).write(
       to: staging.appendingPathComponent("Meta/Info.json"))
     try FileManager.default.moveItem(at: staging, to: a.url("Trip.album"))
-    #expect(await eventually { b.isPlaceholder("Trip.album") })
+    try await SyncDevice.syncOffMain(a, b)
+    #expect(b.isPlaceholder("Trip.album"))
     let before = try await onThread { try b.report() }.downloadedBytes
 
     // The open brings the package with its small members; each image is a placeholder in it.
@@ -89,11 +90,10 @@ struct SyncMemberOnDemandTests {
     // An image added on B goes up without the images still in the cloud; nothing is deleted.
     let added = try album.addImage(Self.image(99), preferredName: "new.jpg")
     try await album.save(to: album.fileURL, for: .forOverwriting)
+    try await SyncDevice.syncOffMain(b, a)
     #expect(
-      await eventually {
-        FileManager.default.contents(atPath: a.url("Trip.album/\(added)").path)
-          == Self.image(99)
-      }, "not on A")
+      FileManager.default.contents(atPath: a.url("Trip.album/\(added)").path) == Self.image(99),
+      "not on A")
     for (index, name) in Self.names.enumerated() {
       #expect(
         FileManager.default.contents(atPath: a.url("Trip.album/\(name)").path)
@@ -104,18 +104,18 @@ struct SyncMemberOnDemandTests {
     // Removing an image that is still in the cloud removes it on A too.
     try album.removeImage(named: Self.names[2])
     try await album.save(to: album.fileURL, for: .forOverwriting)
-    #expect(await eventually { !a.exists("Trip.album/\(Self.names[2])") }, "still on A")
+    try await SyncDevice.syncOffMain(b, a)
+    #expect(!a.exists("Trip.album/\(Self.names[2])"), "still on A")
     #expect(
       !FileManager.default.fileExists(
         atPath: CloudPlaceholder.url(for: b.url("Trip.album/\(Self.names[2])")).path))
 
     // A change on A of an image B has not downloaded reaches B; the others stay in the cloud.
     try Self.image(1, version: 1).write(to: a.url("Trip.album/\(Self.names[1])"))
+    try await SyncDevice.syncOffMain(a, b)
     #expect(
-      await eventually {
-        FileManager.default.contents(atPath: b.url("Trip.album/\(Self.names[1])").path)
-          == Self.image(1, version: 1)
-      })
+      FileManager.default.contents(atPath: b.url("Trip.album/\(Self.names[1])").path)
+        == Self.image(1, version: 1))
     #expect(!b.exists("Trip.album/\(Self.names[3])"))
     // A second image in the cloud, read while the document hears of the first downloads: its
     // download is answered by the agent alone (the document, itself waiting for the read, is

@@ -19,6 +19,8 @@ package final class FolderNameWatch {
     case left(String)
     /// The folder itself was removed or moved away: nothing more will be heard.
     case folderGone
+    /// The kernel's queue overflowed: changes were lost, so look at the folder itself.
+    case overflow
   }
 
   private let fd: Int32
@@ -51,7 +53,12 @@ package final class FolderNameWatch {
       let left = deadline - ContinuousClock.now
       guard left > .zero else { return [] }
       var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let milliseconds = Int32(min(left.components.seconds * 1000 + 1, 60_000))
+      // Rounded up to a whole millisecond: poll's unit, so that the last one does not spin.
+      let milliseconds = Int32(
+        min(
+          left.components.seconds * 1000 + (left.components.attoseconds + 999_999_999_999_999)
+            / 1_000_000_000_000_000,
+          60_000))
       try Sys.check("poll")
       let polled = poll(&ready, 1, milliseconds)
       if polled < 0 {
@@ -79,7 +86,9 @@ package final class FolderNameWatch {
         let name = String(
           decoding: raw[(at + 16)..<min(at + 16 + length, raw.count)].prefix { $0 != 0 },
           as: UTF8.self)
-        if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+          changes.append(.overflow)
+        } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
           changes.append(.folderGone)
         } else if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
           changes.append(.appeared(name))

@@ -66,6 +66,21 @@ extension Sys {
     }
   }
 
+  /// Whether some process holds a `flock` on the file at `path`, as the kernel's list of locks
+  /// (`/proc/locks`) says, without taking the lock (which could stop its owner from taking it
+  /// that instant). Matched by inode number alone: the device numbers there differ from
+  /// `stat`'s on btrfs subvolumes. Nil if the file or the list cannot be read.
+  package static func isFlocked(_ path: String) -> Bool? {
+    guard let info = try? status(path, followLinks: true),
+      let list = try? contents(ofKernelFile: "/proc/locks")
+    else { return nil }
+    let inode = ":" + String(UInt64(info.st_ino))
+    return String(decoding: list, as: UTF8.self).split(separator: "\n").contains { line in
+      let fields = line.split(separator: " ")
+      return fields.contains("FLOCK") && fields.contains { $0.hasSuffix(inode) }
+    }
+  }
+
   /// Replaces the file at `path` with `data`, with permission bits `mode`, so that a crash at
   /// any moment leaves the old file or the new one, whole: written beside it, fsynced, renamed
   /// over it, and the rename made durable.

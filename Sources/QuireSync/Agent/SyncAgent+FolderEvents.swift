@@ -42,7 +42,7 @@ extension SyncAgent {
   private func heard(_ event: FileEvent) async {
     let parts = relativeParts(event.path)
     if parts.count == 1, case .created = event.kind, SyncBarrier.isRequest(parts[0]) {
-      return heardWait(String(parts[0]))
+      return heardRequest(String(parts[0]))
     }
     if !FolderEventFilter.asksForPush(event, parts: parts) { return }
     if case .rescan = event.kind {

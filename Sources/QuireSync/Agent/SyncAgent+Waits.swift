@@ -5,80 +5,87 @@ import QuireCore
   import Glibc
 #endif
 
-/// The agent's side of ``SyncBarrier``: hearing a wait's request, and answering it once
-/// everything that happened before it is synced.
+/// The agent's side of ``SyncBarrier``.
+///
+/// Each agent can settle: make a request file of its own in its folder, and return once its
+/// monitor heard it and a push and a pull begun after that are done with nothing held back.
+/// The kernel reports a folder's events in order, so by then every change made there before
+/// the request is uploaded, and every change the server held when it was heard is applied.
+/// The drive's agent answers a waiter's request by having each share's agent settle, then
+/// settling itself (which covers what the shares' agents wrote in the drive meanwhile, such as
+/// a read-only share's "(my changes)" copy), and only then renaming the request to its answer.
 extension SyncAgent {
-  /// The monitor heard the request `name` appear at the top of the folder: a pull that begins
-  /// after it reads the server's journal as it is now, and every local change made before it
-  /// was heard before it (the kernel reports a folder's events in order), so its push is asked
-  /// for already. The answer waits for the catch-up after both.
-  func heardWait(_ name: String) {
-    if share != nil && settling[name] == nil { return }  // another share's agent's request
-    if !heardWaits.contains(name) { heardWaits.append(name) }
-    request(pull: true)
+  /// The monitor heard the request `name` appear at the top of the folder.
+  func heardRequest(_ name: String) {
+    if waits.own[name] != nil {
+      waits.heard.insert(name)
+      request(pull: true)
+    } else if share == nil && !waits.answering.contains(name) {
+      waits.answering.insert(name)
+      Task { await answer(name) }
+    }  // else another share's agent's request in the same folder
   }
 
   /// The watch (re)started, or lost events: requests made before have no event of their own,
   /// and a whole scan follows, so they count as heard.
   func armedWatch() {
-    if share == nil {
-      for name in (try? Sys.names(in: folder.path)) ?? [] where SyncBarrier.isRequest(name[...]) {
-        heardWait(name)
-      }
-    } else {
-      for name in settling.keys { heardWait(name) }
+    for name in waits.own.keys { heardRequest(name) }
+    guard share == nil else { return }
+    for name in (try? Sys.names(in: folder.path)) ?? [] where SyncBarrier.isRequest(name[...]) {
+      heardRequest(name)
     }
   }
 
-  /// At a catch-up: answers the requests heard, unless an item is held back (a writer still
-  /// at it, an error), which the next catch-up tries again. The drive's agent first has each
-  /// share's agent settle in the same way.
+  /// At a catch-up: answers the agent's own requests heard, unless an item is held back (a
+  /// writer still at it, a failed upload), which the next catch-up tries again.
   func answerWaits() {
-    guard !heardWaits.isEmpty, putBacksPending.isEmpty, failedPaths.isEmpty else { return }
-    let names = heardWaits
-    heardWaits = []
-    if share != nil {
-      for name in names {
-        try? Sys.unlink(folder.path + "/" + name)
-        settling.removeValue(forKey: name)?.resume(returning: true)
-      }
-      return
+    guard !waits.heard.isEmpty, putBacksPending.isEmpty, failedPaths.isEmpty else { return }
+    for name in waits.heard {
+      try? Sys.unlink(folder.path + "/" + name)
+      waits.own.removeValue(forKey: name)?.resume(returning: true)
     }
-    let shares = Array(shareAgents.values)
-    Task {
-      for agent in shares where !(await agent.settle()) { return }  // the waiter times out
-      for name in names {
-        try? Sys.rename(
-          folder.path + "/" + name, folder.path + "/" + SyncBarrier.answerName(for: name))
-      }
-    }
+    waits.heard = []
   }
 
-  /// A share's agent: returns once it has synced everything that happened before the call,
-  /// with a request of its own in its folder, answered as the drive's are. False if it could
-  /// not ask (its folder unwritable) or its run ended.
+  /// The drive's agent: answers a waiter's request once the shares' agents and then this one
+  /// have settled. If one could not ask (its folder unwritable), no answer comes, and the
+  /// waiter says at its timeout that the folder is not in sync.
+  func answer(_ name: String) async {
+    defer { waits.answering.remove(name) }
+    let shares = Array(shareAgents.values)
+    let settled = await withTaskGroup(of: Bool.self) { group in
+      for agent in shares { group.addTask { await agent.settle() } }
+      return await group.allSatisfy { $0 }
+    }
+    guard settled, await settle() else { return }
+    SyncBarrier.reply(to: name, in: folder.path)
+  }
+
+  /// Returns once this agent has synced everything that happened before the call (see the
+  /// type's discussion); at once if its run has ended (it has nothing left to sync). False if
+  /// it could not make its request.
   func settle() async -> Bool {
-    guard !ended else { return false }
+    guard !waits.ended else { return true }
     let name = SyncBarrier.requestName()
     let path = folder.path + "/" + name
     return await withCheckedContinuation { continuation in
       do {
         Sys.close(try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600))
-        settling[name] = continuation
+        waits.own[name] = continuation
       } catch {
         continuation.resume(returning: false)
       }
     }
   }
 
-  /// The run ended: no wait on this agent is answered any more.
+  /// The run ended: the agent has nothing left to sync, so whoever waits on it goes on.
   func endWaits() {
-    ended = true
-    for (name, continuation) in settling {
+    waits.ended = true
+    for (name, continuation) in waits.own {
       try? Sys.unlink(folder.path + "/" + name)
-      continuation.resume(returning: false)
+      continuation.resume(returning: true)
     }
-    settling = [:]
-    heardWaits = []
+    waits.own = [:]
+    waits.heard = []
   }
 }

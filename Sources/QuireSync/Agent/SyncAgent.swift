@@ -99,13 +99,8 @@ public actor SyncAgent {
   let sharesInterval: Duration
   /// The identities of the items shared with this account, as the drive's agent last heard.
   var sharedItems = Set<String>()
-  /// Requests of a wait (``SyncBarrier``) the monitor heard and the agent has not answered:
-  /// `quire sync wait`'s, for the drive's agent; its own (``settle()``), for a share's.
-  var heardWaits: [String] = []
-  /// A share's agent: the requests ``settle()`` made, each with the caller waiting for it.
-  var settling: [String: CheckedContinuation<Bool, Never>] = [:]
-  /// Whether ``run(ready:)`` has returned: a ``settle()`` then has no one to answer it.
-  var ended = false
+  /// The waits this agent answers (``SyncBarrier``).
+  var waits = AgentWaits()
   /// Called each time the worker has done everything asked, without an error.
   var caughtUp: (@Sendable () -> Void)?
   /// Where the agent's items are: ``folder``, except for the agent of a shared document the

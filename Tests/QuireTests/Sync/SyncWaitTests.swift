@@ -1,6 +1,12 @@
 import Foundation
-import QuireSync
+import QuireCore
 import Testing
+
+@testable import QuireSync
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// `quire sync wait`: a device's agent answers once everything that happened before the wait is
 /// synced, so a script (or a test) learns that from an event, never from time. Real `quire sync
@@ -58,7 +64,12 @@ struct SyncWaitTests {
     try a.write("second\n", to: "Second.txt")
     run = try a.quire(["sync", "wait", "--folder", a.folder.path, "--timeout", "2"])
     #expect(run.status != 0 && run.stderr.contains("not in sync"), "\(run.stderr)")
-    #expect(try a.hiddenLeftovers().isEmpty, "the wait's request was taken back")
+    // Back, the change goes up; the timed-out wait's request was taken back, and the agent's
+    // own requests are gone once answered.
+    try server.restart()
+    try a.sync()
+    let left = try a.hiddenLeftovers()
+    #expect(left.isEmpty, "\(left)")
   }
 
   @Test(
@@ -89,5 +100,35 @@ struct SyncWaitTests {
       #expect(arrived.count == 100, "round \(round): \(arrived.count) of 100 arrived")
     }
     #expect(try a.hiddenLeftovers().isEmpty && b.hiddenLeftovers().isEmpty)
+  }
+}
+
+/// The answer's two halves, in one process: a request whose waiter still holds it is answered,
+/// one whose waiter is gone (its lock released, as the kernel does when a process dies) is
+/// removed, so a killed `quire sync wait` leaves nothing behind.
+@Suite("Answering a wait's request")
+struct SyncBarrierReplyTests {
+  @Test("a held request is renamed to its answer; a request no one holds is removed")
+  func replyFollowsTheLock() throws {
+    let folder = try TemporaryDirectory()
+    let held = SyncBarrier.requestName()
+    let fd = open(folder.file(held).path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    #expect(flock(fd, LOCK_SH) == 0)
+    #expect(Sys.isFlocked(folder.file(held).path) == true, "the kernel's list shows the lock")
+    SyncBarrier.reply(to: held, in: folder.url.path)
+    #expect(
+      FileManager.default.fileExists(atPath: folder.file(SyncBarrier.answerName(for: held)).path))
+    #expect(!FileManager.default.fileExists(atPath: folder.file(held).path))
+
+    let orphan = SyncBarrier.requestName()
+    try Data().write(to: folder.file(orphan))
+    #expect(Sys.isFlocked(folder.file(orphan).path) == false)
+    SyncBarrier.reply(to: orphan, in: folder.url.path)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == [
+        SyncBarrier.answerName(for: held)
+      ])
   }
 }

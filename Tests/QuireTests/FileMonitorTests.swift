@@ -200,6 +200,50 @@ struct FileMonitorTests {
     #expect(translator.paths[2] == "/library/Moved.mydoc")
   }
 
+  @Test(
+    "a batch about to end with a move's first half waits on the folder it left, unless a watch saw it arrive"
+  )
+  func unpairedMoveWaitsOnItsFolder() {
+    // The reading thread woken between the two halves of a rename (a loaded machine) has only
+    // the first. Before the batch ends, the hub lists the folders such moves left, to wait for
+    // the rename to finish there (its lock) and read again; a move whose arrival another watch
+    // of the process already reported needs no wait.
+    var translator = InotifyTranslator(root: "/library/Drafts")
+    translator.watched(1, path: "/library/Drafts")
+    translator.translate(
+      .init(descriptor: 1, mask: UInt32(IN_MOVED_FROM), cookie: 5, name: "notes.txt"))
+    let (_, continuation) = AsyncThrowingStream<FileEvent, any Error>.makeStream()
+    let now = ContinuousClock.now
+    var subscriber = InotifyHub.Subscriber(
+      translator: translator, recursive: false, coalescing: .milliseconds(1),
+      continuation: continuation)
+    subscriber.batchStart = now - .milliseconds(5)
+    subscriber.lastEvent = now - .milliseconds(5)
+    var state = InotifyHub.State()
+    state.subscribers[0] = subscriber
+    #expect(InotifyHub.unpairedMoveFolders(state, now: now) == ["/library/Drafts"])
+
+    // Not due yet: the batch may still take the second half from the next read.
+    state.subscribers[0]?.lastEvent = now
+    state.subscribers[0]?.batchStart = now
+    #expect(InotifyHub.unpairedMoveFolders(state, now: now).isEmpty)
+
+    // Due, and the second half arrived through another watch: no wait, and the flush says where
+    // it went.
+    state.subscribers[0]?.lastEvent = now - .milliseconds(5)
+    state.noteArrival(cookie: 5, path: "/library/Final/notes.txt")
+    #expect(InotifyHub.unpairedMoveFolders(state, now: now).isEmpty)
+    let arrivals = state.arrivals
+    #expect(
+      translator.flush { arrivals[$0] }.events == [
+        FileEvent(.moved(from: "/library/Drafts/notes.txt"), path: "/library/Final/notes.txt")
+      ])
+
+    // The wait itself returns at once where no rename is under way, and for a folder gone.
+    InotifyHub.waitForRenames(in: "/")
+    InotifyHub.waitForRenames(in: "/nonexistent-\(UUID().uuidString)")
+  }
+
   @Test("a batch that creates a subfolder, then moves its folder, walks the destination")
   func subfolderThenMove() {
     // `mkdir X/sub; mv X Y` read at once: the watch asked for X/sub must not be lost with X's

@@ -17,12 +17,23 @@ extension InotifyHub {
       let ready = poll(&descriptor, 1, timeout)
       if ready < 0 && cquire_errno() == EINTR { continue }
       let raw = ready > 0 ? readEvents(buffer: &buffer) : []
-      let deliveries = state.withLock { state in
-        var deliveries: [Delivery] = []
+      var deliveries: [Delivery] = []
+      let unpaired = state.withLock { state in
         dispatch(raw, &state, &deliveries)
-        flushDue(&state, now: .now, &deliveries)
-        return deliveries
+        return Self.unpairedMoveFolders(state, now: .now)
       }
+      if !unpaired.isEmpty {
+        // A batch about to end holds the first half of a move whose second half no watch has
+        // reported. The kernel queues both halves inside the rename, while it holds the source
+        // folder's lock; reading that folder takes the lock, so once the read returns the
+        // rename is over, and its second half, if any watch of this process can see it, is in
+        // the queue. (Without this, a reader woken between the two halves on a loaded machine
+        // reported an open document moved between watched folders as deleted.)
+        for folder in unpaired { Self.waitForRenames(in: folder) }
+        let more = readEvents(buffer: &buffer)
+        state.withLock { dispatch(more, &$0, &deliveries) }
+      }
+      state.withLock { flushDue(&$0, now: .now, &deliveries) }
       for delivery in deliveries {
         switch delivery {
         case .events(let events, let continuation):
@@ -32,6 +43,29 @@ extension InotifyHub {
         }
       }
     }
+  }
+
+  /// The folders left by moves still waiting for their other half, in the batches due now, that
+  /// no watch of the process has seen arrive.
+  static func unpairedMoveFolders(_ state: State, now: ContinuousClock.Instant) -> Set<String> {
+    var folders: Set<String> = []
+    for subscriber in state.subscribers.values {
+      guard let start = subscriber.batchStart, let last = subscriber.lastEvent,
+        now - last >= subscriber.coalescing || now - start >= maximumBatchAge
+      else { continue }
+      for move in subscriber.translator.unpairedMoves where state.arrivals[move.cookie] == nil {
+        folders.insert(move.folder)
+      }
+    }
+    return folders
+  }
+
+  /// Returns once no rename holds `folder`'s lock: listing a folder takes its lock, which a
+  /// rename out of it holds while the kernel reports both halves of the move.
+  static func waitForRenames(in folder: String) {
+    guard let directory = opendir(folder) else { return }  // gone: nothing to wait for
+    _ = readdir(directory)
+    closedir(directory)
   }
 
   /// Milliseconds until the earliest subscriber's batch is due (-1: none pending).

@@ -32,6 +32,13 @@ struct InotifyTranslator {
 
   init(root: String) { self.root = root }
 
+  /// The folders that moves waiting for their other half left, by the kernel's cookie.
+  var unpairedMoves: [(cookie: UInt32, folder: String)] {
+    pendingMoves.map { cookie, move in
+      (cookie, String(move.path[..<(move.path.lastIndex(of: "/") ?? move.path.endIndex)]))
+    }
+  }
+
   mutating func watched(_ descriptor: Int32, path: String) { paths[descriptor] = path }
 
   /// Stops tracking the folders at and below `path`; returns their descriptors.

@@ -160,22 +160,29 @@ extension SyncAgent {
         asker.yield()
       }
     }
+    shareLooks.asker = asker
     defer {
       pushed.cancel()
       ticking.cancel()
+      shareLooks.end()
     }
     asker.yield()
     var running: [String: (info: ShareInfo, task: Task<Void, Never>)] = [:]
     var renamedFrom: [String: String] = [:]  // share → the folder name it had before
     for await _ in looks {
       if Task.isCancelled { break }
+      // The waits asked for before this look began are answered when it ends.
+      let covering = shareLooks.asked
+      var heard = false
       if !paused, let owned = try? await client.sharesInContainer() {
         // For SyncStatusSource: which of the drive's items are shared (their sharing keys):
         // item identities, and shared folders as "path/" (an identity has no slash).
         let items = Set(owned.map { $0.folder.map { $0 + "/" } ?? $0.item }).sorted()
         let json = String(decoding: (try? JSONEncoder().encode(items)) ?? Data(), as: UTF8.self)
         if state.value("ownedShares") != json { state.setValue(json, for: "ownedShares") }
+        heard = true
       }
+      defer { shareLooks.finished(covering: covering, heard: heard) }
       if !paused, let shares = try? await client.sharedWithMe() {
         let current = Dictionary(shares.map { ($0.id, $0) }) { first, _ in first }
         sharedItems = Set(shares.map(\.item))
@@ -223,8 +230,11 @@ extension SyncAgent {
             )
           } catch {
             note(error)
+            heard = false  // the share is not synced: a wait is not answered
           }
         }
+      } else {
+        heard = false
       }
     }
     for child in running.values { child.task.cancel() }

@@ -11,9 +11,11 @@ import QuireCore
 /// monitor heard it and a push and a pull begun after that are done with nothing held back.
 /// The kernel reports a folder's events in order, so by then every change made there before
 /// the request is uploaded, and every change the server held when it was heard is applied.
-/// The drive's agent answers a waiter's request by having each share's agent settle, then
-/// settling itself (which covers what the shares' agents wrote in the drive meanwhile, such as
-/// a read-only share's "(my changes)" copy), and only then renaming the request to its answer.
+/// The drive's agent answers a waiter's request by looking at what is shared with the account
+/// (a share made, renamed or revoked before the request is followed), having each share's agent
+/// settle, then settling itself (which covers what the shares' agents wrote in the drive
+/// meanwhile, such as a read-only share's "(my changes)" copy), and only then renaming the
+/// request to its answer.
 extension SyncAgent {
   /// The monitor heard the request `name` appear at the top of the folder.
   func heardRequest(_ name: String) {
@@ -52,6 +54,8 @@ extension SyncAgent {
   /// waiter says at its timeout that the folder is not in sync.
   func answer(_ name: String) async {
     defer { waits.answering.remove(name) }
+    // Shares made, renamed or revoked before the wait began are followed first.
+    guard await lookAtShares() else { return }
     let shares = Array(shareAgents.values)
     let settled = await withTaskGroup(of: Bool.self) { group in
       for agent in shares { group.addTask { await agent.settle() } }
@@ -59,6 +63,15 @@ extension SyncAgent {
     }
     guard settled, await settle() else { return }
     SyncBarrier.reply(to: name, in: folder.path)
+  }
+
+  /// The drive's agent: returns once a look at what is shared with the account, begun after
+  /// the call, has ended (each new share has its agent, each revoked one has left the device);
+  /// false if that look could not hear the server. At once if the agent's run has ended.
+  func lookAtShares() async -> Bool {
+    await withCheckedContinuation { continuation in
+      if !shareLooks.ask(continuation) { continuation.resume(returning: true) }
+    }
   }
 
   /// Returns once this agent has synced everything that happened before the call (see the
@@ -70,6 +83,8 @@ extension SyncAgent {
     let path = folder.path + "/" + name
     return await withCheckedContinuation { continuation in
       do {
+        // A share's agent just started may not have made its folder yet.
+        try Sys.makeFolders(folder.path)
         Sys.close(try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode: 0o600))
         waits.own[name] = continuation
       } catch {

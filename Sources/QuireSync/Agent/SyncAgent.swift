@@ -101,6 +101,8 @@ public actor SyncAgent {
   var sharedItems = Set<String>()
   /// The waits this agent answers (``SyncBarrier``).
   var waits = AgentWaits()
+  /// The drive's agent: the waits for a look at what is shared with the account.
+  var shareLooks = ShareLooks()
   /// Called each time the worker has done everything asked, without an error.
   var caughtUp: (@Sendable () -> Void)?
   /// Where the agent's items are: ``folder``, except for the agent of a shared document the

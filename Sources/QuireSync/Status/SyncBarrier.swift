@@ -8,12 +8,15 @@ import QuireSyncProtocol
 
 /// Waits until a running agent has synced everything that happened before the wait began
 /// (`quire sync wait`): every change made in the folder is uploaded, and every change the
-/// server held is applied here, in the shares this device already syncs too.
+/// server held is applied here, in every share too (one made, renamed or revoked before the
+/// wait began has arrived, followed, or left the device).
 ///
 /// It asks with a request file in the synced folder (Watchman's "cookie"), never with time. The
 /// kernel reports a folder's events in order, so when the agent's monitor hears the request
 /// file, it has heard every change made before it. The agent answers (renames the request to
-/// its answer's name) only once each share's agent and then the agent itself have made a
+/// its answer's name) only once it has asked the server what is shared with the account (and
+/// started or stopped shares' agents as that says), and each share's agent and then the agent
+/// itself have made a
 /// request of their own, heard it, and finished a push and a pull begun after it, with nothing
 /// held back (a writer still at an item, an upload that failed: the wait then ends at its
 /// timeout, and `quire sync status` names the item). The names start with the agent's hidden

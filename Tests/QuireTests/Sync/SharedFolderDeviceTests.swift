@@ -21,15 +21,7 @@ struct SharedFolderDeviceTests {
     try a.write("the plan\n", to: "Projects/Plan.txt")
     try a.write("an idea\n", to: "Projects/Notes/Idea.txt")
     try a.write("alice's own\n", to: "Private.txt")
-    let owner = try await server.client(
-      "alice", device: "check", container: "iCloud.net.gacha.quire")
-    #expect(
-      await eventuallyAsync {
-        Set((try? await owner.changes(since: 0))?.entries.map(\.path) ?? []).isSuperset(of: [
-          "Documents/Projects/Plan.txt", "Documents/Projects/Notes/Idea.txt",
-          "Documents/Private.txt",
-        ])
-      }, "alice's documents were synced")
+    try a.sync()
     return (server, a, b)
   }
 
@@ -48,19 +40,18 @@ struct SharedFolderDeviceTests {
       try a.quire(["share", a.url("Projects").path]).stdout.contains("bob: can make changes"))
     #expect(
       try b.quire(["shared"]).stdout.contains("Projects/ (a folder) from alice (can make changes)"))
+    // The share arrives by the server's share event, with no wait asking for it.
     #expect(await eventually { b.text(Self.shared + "/Plan.txt") == "the plan\n" })
-    #expect(await eventually { b.text(Self.shared + "/Notes/Idea.txt") == "an idea\n" })
+    try SyncDevice.sync(a, b)
+    #expect(b.text(Self.shared + "/Notes/Idea.txt") == "an idea\n")
     #expect(!b.exists(SyncAgent.sharedFolderName + "/Private.txt"), "only the folder is shared")
     #expect(
-      await eventuallyAsync {
-        await SharedWithMeTests.sharing(of: Self.shared + "/Plan.txt", on: b)
-          == UbiquitySharing(role: .participant, permissions: .readWrite, owner: "alice")
-      })
+      await SharedWithMeTests.sharing(of: Self.shared + "/Plan.txt", on: b)
+        == UbiquitySharing(role: .participant, permissions: .readWrite, owner: "alice"))
     #expect(
-      await eventuallyAsync {
-        await SharedWithMeTests.sharing(of: "Projects/Plan.txt", on: a)
-          == UbiquitySharing(role: .owner, permissions: .readWrite)
-      }, "the owner's device marks the folder's documents shared")
+      await SharedWithMeTests.sharing(of: "Projects/Plan.txt", on: a)
+        == UbiquitySharing(role: .owner, permissions: .readWrite),
+      "the owner's device marks the folder's documents shared")
 
     // Alice adds one; Bob adds one and edits one: each reaches the other side.
     // From here each change is checked once both devices say they are in sync.
@@ -110,20 +101,21 @@ struct SharedFolderDeviceTests {
     // the old folder, left empty, goes.
     try FileManager.default.moveItem(at: a.url("Projects"), to: a.url("Work 2026"))
     let renamed = SyncAgent.sharedFolderName + "/Work 2026"
+    try SyncDevice.sync(a, b)
     #expect(
-      await eventually {
-        b.text(renamed + "/Plan.txt") == "the plan\nrevised by bob\n"
-          && b.text(renamed + "/Ideas/Idea.txt") == "an idea\n"
-          && !b.exists(Self.shared)
-      },
+      b.text(renamed + "/Plan.txt") == "the plan\nrevised by bob\n"
+        && b.text(renamed + "/Ideas/Idea.txt") == "an idea\n"
+        && !b.exists(Self.shared),
       "the renamed folder on bob's device: \(FileManager.default.subpaths(atPath: b.url(SyncAgent.sharedFolderName).path) ?? [])"
     )
     try b.write("after the rename\n", to: renamed + "/Later.txt")
-    #expect(await eventually { a.text("Work 2026/Later.txt") == "after the rename\n" })
+    try SyncDevice.sync(b, a)
+    #expect(a.text("Work 2026/Later.txt") == "after the rename\n")
 
     let stopped = try a.quire(["unshare", a.url("Work 2026").path, "--with", "bob"])
     #expect(stopped.status == 0, "\(stopped.stderr)")
-    #expect(await eventually { !b.exists(renamed) }, "the folder left bob's device")
+    try b.sync()
+    #expect(!b.exists(renamed), "the folder left bob's device")
     #expect(a.text("Work 2026/Plan.txt") == "the plan\nrevised by bob\n", "the owner keeps it all")
     if a.text("New.txt") != "for bob\n" {
       // What happened to it, for the failure's message: alice's folder and the journal.
@@ -155,21 +147,18 @@ struct SharedFolderDeviceTests {
       (try? FileManager.default.contentsOfDirectory(atPath: device.url(folder).path))?
         .filter { !$0.hasPrefix(".") }.count ?? 0
     }
-    let owner = try await server.client(
-      "alice", device: "check", container: "iCloud.net.gacha.quire")
-    #expect(
-      await eventuallyAsync {
-        (try? await MovedShareTests.items(of: owner))?.count == count
-      }, "alice's documents were synced")
+    try a.sync()
     let share = try a.quire(["share", a.url("Album").path, "--with", "bob", "--role", "write"])
     try #require(share.status == 0, "\(share.stderr)")
     let before = SyncAgent.sharedFolderName + "/Album"
-    #expect(await eventually { files(b, before) == count }, "the folder reached bob")
+    try b.sync()
+    #expect(files(b, before) == count, "the folder reached bob")
 
     try FileManager.default.moveItem(at: a.url("Album"), to: a.url("Album 2026"))
     let after = SyncAgent.sharedFolderName + "/Album 2026"
+    try SyncDevice.sync(a, b)
     #expect(
-      await eventually { files(b, after) == count && files(b, before) == 0 },
+      files(b, after) == count && files(b, before) == 0,
       "bob's copy moved: \(files(b, after)) of \(count), left in the old folder: \(files(b, before))"
     )
     let trash = b.home.url.appendingPathComponent("data/Trash/files")
@@ -186,21 +175,25 @@ struct SharedFolderDeviceTests {
     defer { withExtendedLifetime(server) {} }  // the server stops when released
     let share = try a.quire(["share", a.url("Projects").path, "--with", "bob"])
     try #require(share.status == 0, "\(share.stderr)")
-    #expect(await eventually { b.text(Self.shared + "/Plan.txt") == "the plan\n" })
+    try b.sync()
+    #expect(b.text(Self.shared + "/Plan.txt") == "the plan\n")
 
     try b.write("the plan\nbob's idea\n", to: Self.shared + "/Plan.txt")
+    try b.sync()
     #expect(
-      await eventually { b.text("Plan (my changes).txt") == "the plan\nbob's idea\n" },
+      b.text("Plan (my changes).txt") == "the plan\nbob's idea\n",
       "bob's edit was kept in his drive")
-    #expect(await eventually { b.text(Self.shared + "/Plan.txt") == "the plan\n" })
+    #expect(b.text(Self.shared + "/Plan.txt") == "the plan\n")
     try b.write("mine\n", to: Self.shared + "/Mine.txt")
+    try b.sync()
     #expect(
-      await eventually { b.text("Mine (my changes).txt") == "mine\n" },
+      b.text("Mine (my changes).txt") == "mine\n",
       "a new document in a read-only folder is bob's own")
-    #expect(await eventually { !b.exists(Self.shared + "/Mine.txt") })
+    #expect(!b.exists(Self.shared + "/Mine.txt"))
     try FileManager.default.removeItem(at: b.url(Self.shared + "/Notes/Idea.txt"))
+    try b.sync()
     #expect(
-      await eventually { b.text(Self.shared + "/Notes/Idea.txt") == "an idea\n" },
+      b.text(Self.shared + "/Notes/Idea.txt") == "an idea\n",
       "a deletion in a read-only folder is undone")
     #expect(a.text("Projects/Plan.txt") == "the plan\n" && !a.exists("Projects/Mine.txt"))
   }

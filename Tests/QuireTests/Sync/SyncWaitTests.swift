@@ -81,8 +81,8 @@ struct SyncWaitTests {
     let shared = SharedFolderDeviceTests.shared
     let share = try a.quire(["share", a.url("Projects").path, "--with", "bob", "--role", "write"])
     try #require(share.status == 0, "\(share.stderr)")
-    // The share itself reaches bob's agent by an event of its own, not yet a wait's business.
-    #expect(await eventually { b.text(shared + "/Plan.txt") == "the plan\n" })
+    try b.sync()
+    #expect(b.text(shared + "/Plan.txt") == "the plan\n", "the share arrived with the wait")
     for round in 0..<4 {
       try a.write("alice's round \(round)\n", to: "Projects/Plan.txt")
       try a.sync()
@@ -98,6 +98,39 @@ struct SyncWaitTests {
         a.text("Projects/Bob \(round)/\($0).txt") == "bob's round \(round)\n"
       }
       #expect(arrived.count == 100, "round \(round): \(arrived.count) of 100 arrived")
+    }
+    #expect(try a.hiddenLeftovers().isEmpty && b.hiddenLeftovers().isEmpty)
+  }
+
+  @Test(
+    "a wait follows the shares: one made, renamed or revoked before it is there, moved or gone when it returns"
+  )
+  func sharesFollowedByWaits() async throws {
+    let (server, a, b) = try await SharedFolderDeviceTests.devices()
+    defer { withExtendedLifetime(server) {} }
+    let folder = SyncAgent.sharedFolderName
+    var name = "Projects"
+    for round in 0..<3 {
+      let share = try a.quire(["share", a.url(name).path, "--with", "bob", "--role", "write"])
+      try #require(share.status == 0, "\(share.stderr)")
+      try b.sync()
+      #expect(b.text(folder + "/\(name)/Notes/Idea.txt") == "an idea\n", "round \(round): made")
+
+      let renamed = "Projects \(round)"
+      try FileManager.default.moveItem(at: a.url(name), to: a.url(renamed))
+      try a.sync()
+      try b.sync()
+      #expect(
+        b.text(folder + "/\(renamed)/Plan.txt") == "the plan\n"
+          && !b.exists(folder + "/\(name)"),
+        "round \(round): renamed: \(FileManager.default.subpaths(atPath: b.url(folder).path) ?? [])"
+      )
+      name = renamed
+
+      let stopped = try a.quire(["unshare", a.url(name).path, "--with", "bob"])
+      try #require(stopped.status == 0, "\(stopped.stderr)")
+      try b.sync()
+      #expect(!b.exists(folder + "/\(name)"), "round \(round): revoked")
     }
     #expect(try a.hiddenLeftovers().isEmpty && b.hiddenLeftovers().isEmpty)
   }

@@ -101,8 +101,9 @@ final class ReplacedFiles {
       }
       guard written else { continue }
       changed.append(file.file)
+      // Not `restored`: nothing waited for it. The agent counts the waits told and the ones
+      // over, and holds the item (and `quire sync wait`) until they match.
       try Self.putBack(file)
-      restored(file.file)
     }
     guard !changed.isEmpty else { return }
     throw SyncError(

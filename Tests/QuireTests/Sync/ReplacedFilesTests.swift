@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireSyncProtocol
+import Synchronization
 import Testing
 
 @testable import QuireSync
@@ -108,7 +109,9 @@ struct ReplacedFilesTests {
     #expect(try String(contentsOf: file, encoding: .utf8) == line, "the late write is kept")
   }
 
-  @Test("a writer that already closed is put back at once, without waiting")
+  @Test(
+    "a writer that already closed is put back at once, without waiting, and no wait is said to be over"
+  )
   func closedWriter() async throws {
     let folder = try TemporaryDirectory()
     let (file, replaced) = try Self.held(in: folder)
@@ -118,8 +121,15 @@ struct ReplacedFilesTests {
     close(writer)
     try Self.replace(file, in: folder)
     var waited = false
-    #expect(throws: SyncError.self) { try replaced.restoreOverwritten { _ in waited = true } }
+    let over = Mutex(0)
+    #expect(throws: SyncError.self) {
+      try replaced.restoreOverwritten(
+        waiting: { _ in waited = true }, restored: { _ in over.withLock { $0 += 1 } })
+    }
     #expect(!waited)
+    // The agent holds the item until as many waits are over as were told: one over that was
+    // never told left its count at -1, and `quire sync wait` unanswered for good.
+    #expect(over.withLock { $0 } == 0)
     #expect(try String(contentsOf: file, encoding: .utf8) == "synced\nmore\n")
   }
 

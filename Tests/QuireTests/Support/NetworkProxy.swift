@@ -61,6 +61,20 @@ final class NetworkProxy: Sendable {
   /// Whether a transfer is stalled at the hold.
   var isHolding: Bool { state.withLock { $0.holding > 0 } }
 
+  /// Returns once a transfer is stalled at the hold (woken by the stalling pump, not polled),
+  /// or false after `seconds`.
+  func stalled(within seconds: Double = 60) async -> Bool {
+    (try? await onThread { [self] in
+      let deadline = Date(timeIntervalSinceNow: seconds)
+      gate.lock()
+      defer { gate.unlock() }
+      while !isHolding {
+        guard gate.wait(until: deadline) else { return isHolding }
+      }
+      return true
+    }) ?? false
+  }
+
   /// Forwards again.
   func release() {
     state.withLock {
@@ -127,6 +141,7 @@ final class NetworkProxy: Sendable {
         return held && !state.cut
       }) {
         state.withLock { $0.holding += 1 }
+        gate.broadcast()  // for stalled(within:); other stalled pumps check again and wait
         gate.wait()
         state.withLock { $0.holding -= 1 }
       }

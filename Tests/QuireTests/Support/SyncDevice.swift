@@ -68,7 +68,11 @@ final class SyncDevice: @unchecked Sendable {
   func sync(timeout: Int = 60) throws {
     let run = try quire(["sync", "wait", "--folder", folder.path, "--timeout", "\(timeout)"])
     guard run.status == 0 else {
-      throw SyncServerProcess.Failure("quire sync wait on \(folder.path): \(run.stderr)")
+      // What the agent says is left, for the failure's message.
+      let status = try? quire(["sync", "status", "--folder", folder.path])
+      throw SyncServerProcess.Failure(
+        "quire sync wait on \(folder.path): \(run.stderr)\nquire sync status: "
+          + "\(status.map { $0.stdout + $0.stderr } ?? "none")")
     }
   }
 

@@ -142,7 +142,8 @@ struct SyncOnDemandTests {
     try Data("trip notes".utf8).write(to: staging.appendingPathComponent("text.txt"))
     try FileManager.default.moveItem(at: staging, to: a.url("Trip.mydoc"))
     try a.write("second", to: "Second.mydoc/text.txt")
-    #expect(await eventually { b.isPlaceholder("Trip.mydoc") && b.isPlaceholder("Second.mydoc") })
+    try await SyncDevice.syncOffMain(a, b)
+    #expect(b.isPlaceholder("Trip.mydoc") && b.isPlaceholder("Second.mydoc"))
     #expect(CloudPlaceholder.find(for: b.url("Trip.mydoc"))?.isPackage == true)
 
     // Its thumbnail is promised before its bytes.
@@ -187,7 +188,8 @@ struct SyncOnDemandTests {
     let toB = try #require(proxy)
     let bytes = SyncTestSupport.random(40 << 20, seed: 13)
     try Data(bytes).write(to: a.url("Large.bin"), options: .atomic)
-    #expect(await eventually { b.isPlaceholder("Large.bin") })
+    try SyncDevice.sync(a, b)
+    #expect(b.isPlaceholder("Large.bin"))
 
     let query = DocumentQuery(
       scopes: [b.folder], index: nil,
@@ -235,7 +237,8 @@ struct SyncOnDemandTests {
     let toB = try #require(proxy)
     let bytes = SyncTestSupport.random(48 << 20, seed: 17)
     try Data(bytes).write(to: a.url("Movie.bin"), options: .atomic)
-    #expect(await eventually { b.isPlaceholder("Movie.bin") })
+    try SyncDevice.sync(a, b)
+    #expect(b.isPlaceholder("Movie.bin"))
 
     // A fetch asks for 4 MiB of chunks and a chunk more at most (4.25 MiB), two are on their
     // way at once, and they are written in order. Let through 12 MiB, the first fetch and the

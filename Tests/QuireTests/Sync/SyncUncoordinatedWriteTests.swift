@@ -24,7 +24,8 @@ struct SyncUncoordinatedWriteTests {
     let start = "one\ntwo\nthree\nfour\nfive\n"
     if path.contains(".mydoc/") { try a.write("an image", to: "Doc.mydoc/image.png") }
     try a.write(start, to: path)
-    #expect(await eventually { b.text(path) == start })
+    try SyncDevice.sync(a, b)
+    #expect(b.text(path) == start)
 
     // The other program appends a line to A's copy the moment A's agent stages a download of
     // it, before the agent renames the download over it: once per round, as a program saves.
@@ -38,29 +39,23 @@ struct SyncUncoordinatedWriteTests {
       kill(writer.process.processIdentifier, SIGUSR1)
       let current = try #require(b.text(path))
       try b.write("b-\(round)\n" + current, to: path)
-      var line: String?
-      #expect(
-        await eventually {
-          line = writer.lines.nextLineIfAvailable()
-          return line != nil
-        },
-        "the other program wrote in round \(round)")
-      helperLines.append(String(try #require(line).dropFirst("wrote ".count)))
+      let line = writer.lines.nextLine(within: 60)  // written as A's agent staged the download
+      helperLines.append(String(try #require(line, "round \(round)").dropFirst("wrote ".count)))
+      try SyncDevice.sync(a, b)
       let wanted = (1...round).map { "b-\($0)" } + helperLines
       for device in [a, b] {
+        let lines = Set(device.text(path)?.split(separator: "\n").map(String.init) ?? [])
         #expect(
-          await eventually {
-            let lines = Set(device.text(path)?.split(separator: "\n").map(String.init) ?? [])
-            return wanted.allSatisfy(lines.contains)
-          },
+          wanted.allSatisfy(lines.contains),
           "round \(round): every line on \(device === a ? "A" : "B"): \(device.text(path) ?? "none")"
         )
       }
     }
     writer.kill()
 
-    #expect(await eventually { a.text(path) == b.text(path) })
-    #expect(await eventually { (try? a.report().items.isEmpty) == true })
+    try SyncDevice.sync(a, b)
+    #expect(a.text(path) == b.text(path))
+    #expect(try a.report().items.isEmpty)
     #expect(try a.hiddenLeftovers() == [])
   }
 }

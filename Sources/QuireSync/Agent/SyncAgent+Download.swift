@@ -11,8 +11,14 @@ extension SyncAgent {
   /// A `prefetched` whole manifest of `revision` saves asking for it, and `chunks` already
   /// fetched are not fetched again. A new package's members that `keepsInCloud` are placed as
   /// member placeholders, their bytes not fetched.
+  ///
+  /// `sent` is what this device just uploaded of an item it had no record of, which the server
+  /// merged: the members as read then are what the folder may hold, so a package still as sent
+  /// is replaced (one changed since is kept, as ever). Without it, such a package, found with
+  /// no record, would be kept and sent again, forever.
   func download(
-    item id: String, revision: Int64, base: SyncedItem?, prefetched: RevisionManifest? = nil,
+    item id: String, revision: Int64, base: SyncedItem?, sent: SyncedItem? = nil,
+    prefetched: RevisionManifest? = nil,
     chunks fetchedBefore: [ContentHash: [UInt8]] = [:], progress: DownloadProgress? = nil,
     keepsInCloud: (ManifestMember) -> Bool = { _ in false }
   ) async throws {
@@ -111,7 +117,8 @@ extension SyncAgent {
         if let held = try onDisk.bytes(of: hash) { return held }
         throw SyncError(
           .internalError, "Chunk \(hash) of “\(relative)” was neither fetched nor held.")
-      }, incremental: incremental, expecting: (base ?? previous)?.members.mapValues(\.local) ?? [:],
+      }, incremental: incremental,
+      expecting: (base ?? previous ?? sent)?.members.mapValues(\.local) ?? [:],
       // Only a document the pull found on disk (a `base`) is refused if it is gone by now: one
       // it did not find (moved aside as "my changes", deleted) is written anew, as before.
       replacing: base.map { !$0.isPlaceholder && (incremental || $0.path == relative) } ?? false,

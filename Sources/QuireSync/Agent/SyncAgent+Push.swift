@@ -1,6 +1,6 @@
 import Foundation
-import QuireCore
 import Quire
+import QuireCore
 import QuireSyncProtocol
 
 extension SyncAgent {
@@ -237,7 +237,9 @@ extension SyncAgent {
       let sent = prepared.request.base.map { prepared.record(revision: $0) }
       try await download(
         item: item.id, revision: merged ? answer.revision : answer.current,
-        base: merged ? sent : nil)
+        base: merged ? sent : nil,
+        // Sent with no base (no record here) and merged: what was sent is in the merge.
+        sent: merged && sent == nil ? prepared.record(revision: answer.revision) : nil)
       return
     }
     let record = prepared.record(revision: answer.revision)

@@ -110,4 +110,35 @@ struct SyncFirstSyncTests {
     #expect(try b.unnamedOpenFiles().isEmpty, "the spool is closed")
     withExtendedLifetime(server) {}  // the server runs until the test ends
   }
+
+  @Test(
+    "a package found with its identity and no record, a member short (a download cut before it was recorded), is brought whole, not sent again and again"
+  )
+  func unrecordedPackageShortOfAMember() async throws {
+    let server = try await SyncServerProcess.started()
+    let a = try SyncDevice("A", server: server)
+    let c = try SyncDevice("C", server: server)
+    try a.write("an image", to: "Doc.mydoc/image.png")
+    try a.write("the text\n", to: "Doc.mydoc/text.txt")
+    try a.start()
+    try a.sync()
+    // C holds A's package, with its identity and image.png as A has it, but no record of it
+    // and no text.txt: as a download leaves it when its agent dies after placing it.
+    let copy = try Executables.runCommand(
+      URL(fileURLWithPath: "/bin/cp"), ["-a", a.url("Doc.mydoc").path, c.url("Doc.mydoc").path])
+    try #require(copy.status == 0, "\(copy.stderr)")
+    try FileManager.default.removeItem(at: c.url("Doc.mydoc/text.txt"))
+    let alice = try await server.client(
+      "alice", device: "check", container: "iCloud.net.gacha.quire")
+    let before = try await alice.changes(since: 0).entries.count
+    try c.start()
+    try c.sync(timeout: 30)  // never answered while C sends it again and again
+    #expect(
+      c.text("Doc.mydoc/text.txt") == "the text\n" && c.text("Doc.mydoc/image.png") == "an image")
+    try a.sync()
+    #expect(a.text("Doc.mydoc/text.txt") == "the text\n", "A's package is as it was")
+    let after = try await alice.changes(since: 0).entries.count
+    #expect(after - before <= 1, "C's copy was sent \(after - before) times")
+    #expect(try c.hiddenLeftovers().isEmpty)
+  }
 }

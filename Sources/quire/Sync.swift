@@ -214,10 +214,18 @@ struct SyncEvict: QuireSubcommand {
 struct SyncPause: QuireSubcommand {
   static let configuration = CommandConfiguration(
     commandName: "pause",
-    abstract: "Pause syncing on this device (running agents stop after the step in flight).")
+    abstract:
+      "Pause syncing on this device; returns once running agents have stopped after the step in flight."
+  )
+
+  @Option(help: "The most seconds to wait for the agents to stop.") var timeout = 60
 
   func execute() throws {
+    guard timeout > 0 else {
+      throw ValidationError("--timeout must be a positive number of seconds, not \(timeout).")
+    }
     try SyncSettings.setPaused(true)
+    try SyncActivity.waitUntilStopped(timeout: .seconds(timeout))
     print("Syncing is paused; quire sync resume goes on where it stopped.")
   }
 }

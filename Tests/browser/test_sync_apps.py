@@ -323,8 +323,9 @@ class SyncedAppsTests(unittest.TestCase):
 
             # The item's badge comes live with the library's items: a document made while
             # syncing is paused waits, and once resumed it is uploaded and the badge goes.
+            # The pause returns once the agent has stopped after the step in flight.
             subprocess.run([QUIRE, "sync", "pause"], env=c.env, check=True, capture_output=True)
-            wait_for(lambda: agent_connection(c) == "paused", message="the agent to pause")
+            self.assertEqual(agent_connection(c), "paused")
             with open(c.path("Made on C.txt"), "w") as handle:
                 handle.write("made on C")
             badge = lambda: driver.execute_script(

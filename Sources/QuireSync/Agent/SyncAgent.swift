@@ -76,6 +76,9 @@ public actor SyncAgent {
   /// The marker whose presence pauses the agent (``SyncSettings/pauseMarker``).
   let pauseMarker: URL
   var paused = false
+  /// The agent's shared lock on ``SyncActivity``'s file while it is not paused or is finishing
+  /// a step; nil once it has stopped for a pause (or if the lock could not be taken).
+  var activity: Int32?
   /// What this device downloads of new documents (``SyncSettings/downloadPolicy(for:)``).
   var downloadPolicy: DownloadPolicy
   /// Downloads and evictions asked for (``ask(_:at:)``), done by the worker before its next
@@ -213,6 +216,8 @@ public actor SyncAgent {
     let (requests, requester) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     wake = requester
     paused = SyncSettings.isPaused(marker: pauseMarker)
+    setActive(!paused)
+    defer { setActive(false) }
     needsPush = true
     needsPull = true
     let provider = AgentProvider(agent: self)
@@ -257,17 +262,20 @@ public actor SyncAgent {
   /// Does what was asked until nothing is left; a failure is noted and, if the server was
   /// unreachable, the step is asked for again after a pause that grows while it stays away.
   private func work() async {
-    if paused {
-      state.setConnection(.paused)
-      for job in asked {
-        job.done.resume(
-          throwing: SyncError(
-            .unavailable, "Syncing is paused; resume it with quire sync resume, then try again."))
+    while needsPush || needsPull || !asked.isEmpty || paused {
+      if paused {
+        // Stopped after the step in flight: what is asked stays asked, for the resume.
+        state.setConnection(.paused)
+        for job in asked {
+          job.done.resume(
+            throwing: SyncError(
+              .unavailable, "Syncing is paused; resume it with quire sync resume, then try again.")
+          )
+        }
+        asked = []
+        setActive(false)
+        return
       }
-      asked = []
-      return  // what is asked stays asked, for the resume
-    }
-    while needsPush || needsPull || !asked.isEmpty {
       while !asked.isEmpty {
         if await takeMemberDownloads() { continue }
         let job = asked.removeFirst()
@@ -302,6 +310,7 @@ public actor SyncAgent {
         note(error)
         needsPush = true
         needsPull = true
+        if paused { continue }  // stops now; the resume tries again
         let pause = retryPause.pause(after: error)
         Task { [weak self] in
           try? await Task.sleep(for: pause)  // back-off before retrying, not a wait for an event
@@ -393,13 +402,27 @@ public actor SyncAgent {
     request(pull: true)
   }
 
+  /// Pauses (the worker stops after the step in flight, and then lets ``activity`` go) or
+  /// resumes.
   private func setPaused(_ now: Bool) {
     guard now != paused else { return }
     paused = now
     if paused {
       state.setConnection(.paused)
+      request()  // an idle worker stops at once
     } else {
+      setActive(true)
       request(push: true, pull: true)
+    }
+  }
+
+  /// Takes or lets go of the agent's shared lock on ``SyncActivity``'s file.
+  private func setActive(_ active: Bool) {
+    if active, activity == nil {
+      activity = SyncActivity.hold(beside: pauseMarker)
+    } else if !active, let fd = activity {
+      Sys.close(fd)
+      activity = nil
     }
   }
 

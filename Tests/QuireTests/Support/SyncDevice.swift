@@ -55,7 +55,8 @@ final class SyncDevice: @unchecked Sendable {
   /// The device's sign-in.
   var settingsFile: URL { home.url.appendingPathComponent("config/quire/sync.json") }
 
-  /// `quire sync pause` or `resume` on this device.
+  /// `quire sync pause` (which returns once the agent has stopped after the step in flight) or
+  /// `resume` on this device.
   func pause(_ paused: Bool = true) throws {
     let run = try Executables.run(
       "quire", ["sync", paused ? "pause" : "resume"], environment: environment)
@@ -129,13 +130,8 @@ final class SyncDevice: @unchecked Sendable {
   func editAtOnce(_ relative: String, _ text: String, with newer: SyncDevice, _ newerText: String)
     async throws
   {
-    try pause()
+    try pause()  // returns once the agent has stopped
     try newer.pause()
-    for device in [self, newer] {
-      guard await eventually({ (try? device.report().connection) == .paused }) else {
-        throw SyncServerProcess.Failure("an agent did not pause")
-      }
-    }
     try write(text, to: relative)
     try FileManager.default.setAttributes(
       [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: url(relative).path)

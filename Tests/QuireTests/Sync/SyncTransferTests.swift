@@ -50,7 +50,7 @@ struct SyncTransferTests {
 
     let pause = try Executables.run("quire", ["sync", "pause"], environment: b.environment)
     #expect(pause.status == 0, "\(pause.stderr)")
-    #expect(await eventually { (try? b.report().connection) == .paused })
+    #expect(try b.report().connection == .paused, "the pause returned once B's agent stopped")
     try a.write("while B is paused", to: "Note.txt")
     try b.write("written on paused B", to: "FromB.txt")
     // C, an unpaused device, hears A's edit; by then B would have as well.

@@ -1,0 +1,80 @@
+import Foundation
+import QuireCore
+import QuireSyncProtocol
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Whether any agent of this user is still at a step, told by a lock, never by time: each
+/// running agent holds a shared lock on `sync.active`, beside the pause marker, while it is not
+/// paused or is finishing the step in flight, and lets it go once it has stopped. So
+/// `quire sync pause` knows the agents have stopped when it can take the lock exclusively, and
+/// a killed agent's lock goes with it.
+public enum SyncActivity {
+  /// The lock file beside `marker`.
+  static func lockFile(beside marker: URL) -> String {
+    marker.deletingLastPathComponent().appendingPathComponent("sync.active").path
+  }
+
+  /// The agent's side: opens the lock file beside `marker` and takes it shared; nil if it could
+  /// not (the pause then does not wait for this agent, which still pauses).
+  static func hold(beside marker: URL) -> Int32? {
+    let path = lockFile(beside: marker)
+    guard (try? Sys.makeFolders(marker.deletingLastPathComponent().path, mode: 0o700)) != nil,
+      let fd = try? Sys.open(path, O_RDWR | O_CREAT, mode: 0o600)
+    else { return nil }
+    // Held exclusively only by a pause, and only while the marker exists, when no agent takes
+    // it: this waits at most for that pause to let it go.
+    guard (try? Sys.lock(fd, LOCK_SH)) != nil else {
+      Sys.close(fd)
+      return nil
+    }
+    return fd
+  }
+
+  /// Waits, blocking the calling thread, until every agent of this user has stopped after the
+  /// step it was at (the pause marker `marker` must exist already), for at most `timeout`.
+  ///
+  /// - Throws: ``SyncError`` `unavailable` if the lock file cannot be opened; `notInSync` if an
+  ///   agent was still at a step when `timeout` passed (it stops once that step is done).
+  public static func waitUntilStopped(
+    marker: URL = SyncSettings.pauseMarker, timeout: Duration
+  ) throws(SyncError) {
+    let path = lockFile(beside: marker)
+    let fd: Int32
+    do {
+      try Sys.makeFolders(marker.deletingLastPathComponent().path, mode: 0o700)
+      fd = try Sys.open(path, O_RDWR | O_CREAT, mode: 0o600)
+    } catch {
+      throw SyncError(
+        .unavailable, "Could not open “\(path)” to learn whether the agents stopped.",
+        cause: error)
+    }
+    // flock has no timeout: a thread of its own waits for the lock, this one for the thread.
+    let taken = DispatchSemaphore(value: 0)
+    let result = Outcome()
+    Thread {
+      result.locked.store((try? Sys.lock(fd, LOCK_EX)) != nil, ordering: .releasing)
+      taken.signal()
+    }.start()
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    guard taken.wait(timeout: .now() + seconds) == .success else {
+      // The thread still waits on the descriptor: left open, gone with the process.
+      throw SyncError(
+        .notInSync,
+        "Syncing is paused, but an agent is still finishing a step after \(Int(seconds)) s: it stops once that step is done; quire sync status shows what it is at."
+      )
+    }
+    Sys.close(fd)  // lets the lock go: the agents do not take it while paused
+    guard result.locked.load(ordering: .acquiring) else {
+      throw SyncError(.unavailable, "Could not lock “\(path)” to learn whether the agents stopped.")
+    }
+  }
+
+  /// What the locking thread found.
+  private final class Outcome: Sendable {
+    let locked = Atomic<Bool>(false)
+  }
+}

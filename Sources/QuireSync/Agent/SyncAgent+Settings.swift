@@ -55,6 +55,7 @@ extension SyncAgent {
     } else {
       setActive(true)
       request(push: true, pull: true)
+      if shareLooks.isWaiting { shareLooks.asker?.yield() }  // a look the pause left undone
     }
   }
 

@@ -169,11 +169,25 @@ extension SyncAgent {
     asker.yield()
     var running: [String: (info: ShareInfo, task: Task<Void, Never>)] = [:]
     var renamedFrom: [String: String] = [:]  // share → the folder name it had before
+    var retry = Duration.milliseconds(100)
     for await _ in looks {
       if Task.isCancelled { break }
-      // The waits asked for before this look began are answered when it ends.
+      // The waits asked for before this look began are answered when it ends, if it heard the
+      // server; else they stay for the next look: soon after, or at the resume.
       let covering = shareLooks.asked
       var heard = false
+      defer {
+        if heard {
+          shareLooks.finished(covering: covering)
+          retry = .milliseconds(100)
+        } else if shareLooks.isWaiting && !paused {
+          Task { [retry] in
+            try? await Task.sleep(for: retry)  // back-off before looking again, not a wait
+            asker.yield()
+          }
+          retry = min(retry * 2, .seconds(5))
+        }
+      }
       if !paused, let owned = try? await client.sharesInContainer() {
         // For SyncStatusSource: which of the drive's items are shared (their sharing keys):
         // item identities, and shared folders as "path/" (an identity has no slash).
@@ -182,8 +196,8 @@ extension SyncAgent {
         if state.value("ownedShares") != json { state.setValue(json, for: "ownedShares") }
         heard = true
       }
-      defer { shareLooks.finished(covering: covering, heard: heard) }
-      if !paused, let shares = try? await client.sharedWithMe() {
+      // Paused meanwhile: nothing is started or left until the resume, which looks again.
+      if !paused, let shares = try? await client.sharedWithMe(), !paused {
         let current = Dictionary(shares.map { ($0.id, $0) }) { first, _ in first }
         sharedItems = Set(shares.map(\.item))
         for (id, child) in running where current[id] != child.info {

@@ -55,7 +55,7 @@ extension SyncAgent {
   func answer(_ name: String) async {
     defer { waits.answering.remove(name) }
     // Shares made, renamed or revoked before the wait began are followed first.
-    guard await lookAtShares() else { return }
+    await lookAtShares()
     let shares = Array(shareAgents.values)
     let settled = await withTaskGroup(of: Bool.self) { group in
       for agent in shares { group.addTask { await agent.settle() } }
@@ -66,11 +66,12 @@ extension SyncAgent {
   }
 
   /// The drive's agent: returns once a look at what is shared with the account, begun after
-  /// the call, has ended (each new share has its agent, each revoked one has left the device);
-  /// false if that look could not hear the server. At once if the agent's run has ended.
-  func lookAtShares() async -> Bool {
+  /// the call, has heard the server (each new share has its agent, each revoked one has left
+  /// the device); looks that could not are tried again, and the waiter's timeout bounds the
+  /// wait. At once if the agent's run has ended.
+  func lookAtShares() async {
     await withCheckedContinuation { continuation in
-      if !shareLooks.ask(continuation) { continuation.resume(returning: true) }
+      if !shareLooks.ask(continuation) { continuation.resume() }
     }
   }
 

@@ -215,9 +215,11 @@ public actor SyncAgent {
     }
     let (requests, requester) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     wake = requester
-    paused = SyncSettings.isPaused(marker: pauseMarker)
-    setActive(!paused)
+    // The lock first, then the marker: a pause made in between waits for this agent, which
+    // stops at its first step.
+    setActive(true)
     defer { setActive(false) }
+    paused = SyncSettings.isPaused(marker: pauseMarker)
     needsPush = true
     needsPull = true
     let provider = AgentProvider(agent: self)
@@ -263,6 +265,9 @@ public actor SyncAgent {
   /// unreachable, the step is asked for again after a pause that grows while it stays away.
   private func work() async {
     while needsPush || needsPull || !asked.isEmpty || paused {
+      // Read at each step, not only heard from the settings' watch, which starts after the
+      // first catch-up: a pause then stops the agent after the step in flight too.
+      if !paused && SyncSettings.isPaused(marker: pauseMarker) { paused = true }
       if paused {
         // Stopped after the step in flight: what is asked stays asked, for the resume.
         state.setConnection(.paused)

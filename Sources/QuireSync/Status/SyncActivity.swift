@@ -53,28 +53,50 @@ public enum SyncActivity {
         cause: error)
     }
     // flock has no timeout: a thread of its own waits for the lock, this one for the thread.
+    // Whichever of the two gives up on the other first settles who closes the descriptor: a
+    // lock the thread takes after the timeout is let go at once, never held.
     let taken = DispatchSemaphore(value: 0)
-    let result = Outcome()
+    let outcome = Outcome()
     Thread {
-      result.locked.store((try? Sys.lock(fd, LOCK_EX)) != nil, ordering: .releasing)
+      let locked = (try? Sys.lock(fd, LOCK_EX)) != nil
+      let now = locked ? Outcome.locked : Outcome.failed
+      if !outcome.state.compareExchange(
+        expected: Outcome.waiting, desired: now, ordering: .acquiringAndReleasing
+      ).exchanged {
+        Sys.close(fd)  // the caller gave up: let it go
+      }
       taken.signal()
     }.start()
     let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-    guard taken.wait(timeout: .now() + seconds) == .success else {
-      // The thread still waits on the descriptor: left open, gone with the process.
+    if taken.wait(timeout: .now() + seconds) != .success,
+      outcome.state.compareExchange(
+        expected: Outcome.waiting, desired: Outcome.abandoned, ordering: .acquiringAndReleasing
+      ).exchanged
+    {
+      guard SyncSettings.isPaused(marker: marker) else {
+        throw SyncError(
+          .notInSync,
+          "Syncing was resumed while the pause waited for an agent to finish its step.")
+      }
       throw SyncError(
         .notInSync,
         "Syncing is paused, but an agent is still finishing a step after \(Int(seconds)) s: it stops once that step is done; quire sync status shows what it is at."
       )
     }
+    let locked = outcome.state.load(ordering: .acquiring) == Outcome.locked
     Sys.close(fd)  // lets the lock go: the agents do not take it while paused
-    guard result.locked.load(ordering: .acquiring) else {
+    guard locked else {
       throw SyncError(.unavailable, "Could not lock “\(path)” to learn whether the agents stopped.")
     }
   }
 
-  /// What the locking thread found.
+  /// Who settled the wait for the lock first: the thread (locked, or failed) or the caller
+  /// (abandoned, at its timeout).
   private final class Outcome: Sendable {
-    let locked = Atomic<Bool>(false)
+    static let waiting = 0
+    static let locked = 1
+    static let failed = 2
+    static let abandoned = 3
+    let state = Atomic<Int>(waiting)
   }
 }

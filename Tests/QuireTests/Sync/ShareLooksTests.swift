@@ -17,19 +17,21 @@ struct ShareLooksTests {
       looks.asker = asker
     }
 
-    func wait() async -> Bool {
+    func wait() async {
       await withCheckedContinuation { continuation in
-        if !looks.ask(continuation) { continuation.resume(returning: true) }
+        if !looks.ask(continuation) { continuation.resume() }
       }
     }
 
     /// A look begins: the asks it covers.
     func begin() -> Int { looks.asked }
-    func finish(covering: Int, heard: Bool) { looks.finished(covering: covering, heard: heard) }
+    func finish(covering: Int) { looks.finished(covering: covering) }
+    var isWaiting: Bool { looks.isWaiting }
     func end() { looks.end() }
   }
 
-  @Test("a look covers the waits asked before it began, and only those, with its outcome")
+  @Test(
+    "a look covers the waits asked before it began, and only those; one that failed covers none")
   func coversEarlierAsks() async {
     let looks = Looks()
     var asks = looks.asks.makeAsyncIterator()
@@ -38,11 +40,15 @@ struct ShareLooksTests {
     let covering = await looks.begin()
     let second = Task { await looks.wait() }  // asked while the look runs
     _ = await asks.next()
-    await looks.finish(covering: covering, heard: true)
-    #expect(await first.value)
-    // Had the first look let it go, it would have said true.
-    await looks.finish(covering: await looks.begin(), heard: false)
-    #expect(await second.value == false, "a look that could not hear the server says so")
+    await looks.finish(covering: covering)
+    await first.value
+    #expect(await looks.isWaiting, "the wait asked during the look waits for the next")
+    // A look that could not hear the server does not finish: the wait stays.
+    _ = await looks.begin()
+    #expect(await looks.isWaiting)
+    await looks.finish(covering: await looks.begin())
+    await second.value
+    #expect(await !looks.isWaiting)
   }
 
   @Test("once looking has ended, a wait goes on at once, and so does one already waiting")
@@ -52,7 +58,8 @@ struct ShareLooksTests {
     let waiting = Task { await looks.wait() }
     _ = await asks.next()
     await looks.end()
-    #expect(await waiting.value)
-    #expect(await looks.wait())
+    await waiting.value
+    await looks.wait()  // at once
+    #expect(await !looks.isWaiting)
   }
 }

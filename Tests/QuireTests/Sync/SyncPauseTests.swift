@@ -15,7 +15,8 @@ struct SyncPauseTests {
     defer { withExtendedLifetime(server) {} }  // the server runs until the test ends
     let bytes = Data(SyncTestSupport.random(4 << 20, seed: 21))
     toA.hold(up: toA.bytes.up + (1 << 20))
-    try bytes.write(to: a.url("Large.bin"))
+    // Whole at once (renamed into place): its upload is one step, whatever the load.
+    try bytes.write(to: a.url("Large.bin"), options: .atomic)
     #expect(await toA.stalled(), "the upload is under way")
 
     // The upload cannot go on while the proxy holds it, whatever the time: the pause cannot
